@@ -1,0 +1,175 @@
+"""Scenarios for the fake CLI: plain JSON data, built from Python with `Scenario`.
+
+A scenario is a list of steps the fake plays in order, plus how it answers the
+control requests the SDK sends (initialize, interrupt, mcp_status, ...). Steps:
+
+  emit      write one JSON message to stdout
+  raw       write text to stdout as it is (half lines, non-JSON noise)
+  stderr    write text to stderr
+  await     block until a stdin line matches a pattern (a subset of its JSON)
+  request   send a CLI->SDK control_request and wait for the SDK's answer
+  await_eof block until the SDK closes stdin
+  exit      exit with a code at once (a crash mid-stream when it comes early)
+
+When the steps run out the fake waits for stdin to close, then exits 0.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+DEFAULT_CLI_VERSION = "2.1.332"
+SESSION_ID = "fake-session"
+MODEL = "fake-model"
+
+
+class Scenario:
+    """Builder for a scenario. Every method returns self, so calls chain."""
+
+    def __init__(self, cli_version: str = DEFAULT_CLI_VERSION) -> None:
+        self.cli_version = cli_version
+        self.steps: list[dict[str, Any]] = []
+        # subtype -> {"response": {...}} or {"error": "..."} or {"silent": True}
+        self.control: dict[str, dict[str, Any]] = {
+            "initialize": {"response": {"commands": [], "output_style": "default"}},
+        }
+        self._requests = 0
+
+    # --- how SDK->CLI control requests are answered -------------------------
+    def answer(self, subtype: str, response: dict[str, Any] | None = None) -> Scenario:
+        self.control[subtype] = {"response": response or {}}
+        return self
+
+    def fail(self, subtype: str, error: str) -> Scenario:
+        self.control[subtype] = {"error": error}
+        return self
+
+    def ignore(self, subtype: str) -> Scenario:
+        """Leave this control request unanswered (the SDK then waits for its timeout)."""
+        self.control[subtype] = {"silent": True}
+        return self
+
+    # --- steps ----------------------------------------------------------------
+    def emit(self, message: dict[str, Any]) -> Scenario:
+        self.steps.append({"op": "emit", "message": message})
+        return self
+
+    def raw(self, text: str) -> Scenario:
+        self.steps.append({"op": "raw", "text": text})
+        return self
+
+    def stderr(self, text: str) -> Scenario:
+        self.steps.append({"op": "stderr", "text": text})
+        return self
+
+    def wait_for(self, **pattern: Any) -> Scenario:
+        """Wait for a stdin line whose JSON contains `pattern` (nested dicts match as subsets)."""
+        self.steps.append({"op": "await", "match": pattern})
+        return self
+
+    def wait_for_user(self) -> Scenario:
+        return self.wait_for(type="user")
+
+    def wait_for_eof(self) -> Scenario:
+        self.steps.append({"op": "await_eof"})
+        return self
+
+    def request(self, subtype: str, **fields: Any) -> Scenario:
+        """Send a CLI->SDK control request and wait for the SDK's answer (or stdin EOF)."""
+        self._requests += 1
+        self.steps.append(
+            {
+                "op": "request",
+                "request_id": f"fake_req_{self._requests}",
+                "request": {"subtype": subtype, **fields},
+            }
+        )
+        return self
+
+    def exit(self, code: int = 0) -> Scenario:
+        self.steps.append({"op": "exit", "code": code})
+        return self
+
+    # --- common messages --------------------------------------------------------
+    def init(self, **extra: Any) -> Scenario:
+        return self.emit(init_message(self.cli_version, **extra))
+
+    def assistant(self, *blocks: dict[str, Any] | str) -> Scenario:
+        return self.emit(assistant_message(*blocks))
+
+    def result(self, subtype: str = "success", is_error: bool = False, **extra: Any) -> Scenario:
+        return self.emit(result_message(subtype, is_error, **extra))
+
+    def turn(self, text: str = "Hello from the fake CLI") -> Scenario:
+        """One ordinary turn: wait for the prompt, then init, assistant text, result."""
+        return self.wait_for_user().init().assistant(text).result(result=text)
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {"cli_version": self.cli_version, "control": self.control, "steps": self.steps}
+        )
+
+
+def init_message(cli_version: str = DEFAULT_CLI_VERSION, **extra: Any) -> dict[str, Any]:
+    return {
+        "type": "system",
+        "subtype": "init",
+        "uuid": "00000000-0000-0000-0000-000000000001",
+        "session_id": SESSION_ID,
+        "cwd": ".",
+        "claude_code_version": cli_version,
+        "tools": ["Bash", "Read", "Edit"],
+        "mcp_servers": [],
+        "model": MODEL,
+        "permissionMode": "default",
+        "slash_commands": [],
+        "apiKeySource": "none",
+        "output_style": "default",
+        "skills": [],
+        "plugins": [],
+        **extra,
+    }
+
+
+def text_block(text: str) -> dict[str, Any]:
+    return {"type": "text", "text": text}
+
+
+def tool_use_block(name: str, input: dict[str, Any], id: str = "toolu_fake_1") -> dict[str, Any]:
+    return {"type": "tool_use", "id": id, "name": name, "input": input}
+
+
+def assistant_message(*blocks: dict[str, Any] | str) -> dict[str, Any]:
+    content = [text_block(b) if isinstance(b, str) else b for b in blocks]
+    stop = "tool_use" if any(b.get("type") == "tool_use" for b in content) else "end_turn"
+    return {
+        "type": "assistant",
+        "uuid": "00000000-0000-0000-0000-000000000002",
+        "session_id": SESSION_ID,
+        "parent_tool_use_id": None,
+        "message": {
+            "id": "msg_fake_1",
+            "type": "message",
+            "role": "assistant",
+            "model": MODEL,
+            "content": content,
+            "stop_reason": stop,
+            "usage": {"input_tokens": 3, "output_tokens": 5},
+        },
+    }
+
+
+def result_message(subtype: str = "success", is_error: bool = False, **extra: Any) -> dict[str, Any]:
+    return {
+        "type": "result",
+        "subtype": subtype,
+        "is_error": is_error,
+        "duration_ms": 1,
+        "duration_api_ms": 1,
+        "num_turns": 1,
+        "session_id": SESSION_ID,
+        "total_cost_usd": 0.0,
+        "usage": {"input_tokens": 3, "output_tokens": 5},
+        **extra,
+    }

@@ -1,0 +1,177 @@
+"""The SDK under test, seen from one place: its version, its options, and one run of it.
+
+Both tiers drive the SDK the same way (a `query()` or a `ClaudeSDKClient` turn) and
+collect the same things: the messages it yielded, the exception it raised, the warnings
+it emitted. Old SDK versions lack options and methods that new ones have; that surfaces
+here as `OptionMissing`, which the runner reports as not-applicable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, AsyncIterable, Awaitable, Callable
+
+import claude_agent_sdk as sdk
+
+from probes.behaviour import NotApplicable
+
+
+class OptionMissing(NotApplicable):
+    """ClaudeAgentOptions of this SDK version has no such field."""
+
+
+class ProbeTimeout(Exception):
+    """The SDK or its CLI did not finish within the probe's time."""
+
+
+def sdk_version() -> str:
+    return getattr(sdk, "__version__", None) or _module_attr("claude_agent_sdk._version", "__version__")
+
+
+def bundled_cli_version() -> str | None:
+    return _module_attr("claude_agent_sdk._cli_version", "__cli_version__")
+
+
+def bundled_cli_path() -> Path | None:
+    path = Path(sdk.__file__).parent / "_bundled" / "claude"
+    return path if path.exists() else None
+
+
+def _module_attr(module: str, attr: str) -> Any:
+    import importlib
+
+    try:
+        return getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError):
+        return None
+
+
+def option_fields() -> set[str]:
+    return {f.name for f in dataclasses.fields(sdk.ClaudeAgentOptions)}
+
+
+def make_options(**options: Any) -> Any:
+    """ClaudeAgentOptions from Python field names; an unknown field raises OptionMissing.
+
+    `agents` may be given as plain dicts; they become AgentDefinition objects.
+    """
+    unknown = sorted(set(options) - option_fields())
+    if unknown:
+        raise OptionMissing(
+            f"ClaudeAgentOptions in claude-agent-sdk {sdk_version()} has no field "
+            + ", ".join(repr(u) for u in unknown)
+        )
+    agents = options.get("agents")
+    if isinstance(agents, dict):
+        options["agents"] = {
+            name: sdk.AgentDefinition(**a) if isinstance(a, dict) else a for name, a in agents.items()
+        }
+    return sdk.ClaudeAgentOptions(**options)
+
+
+@dataclass
+class Outcome:
+    """What the SDK gave back to its caller in one run."""
+
+    messages: list[Any] = field(default_factory=list)
+    exception: BaseException | None = None
+    warnings: list[str] = field(default_factory=list)
+    log: list[str] = field(default_factory=list)
+
+    @property
+    def error(self) -> str | None:
+        """The exception as `Type: message`, or None."""
+        if self.exception is None:
+            return None
+        return f"{type(self.exception).__name__}: {self.exception}"
+
+    def of_type(self, name: str) -> list[Any]:
+        return [m for m in self.messages if type(m).__name__ == name]
+
+    @property
+    def result(self) -> Any:
+        results = self.of_type("ResultMessage")
+        return results[-1] if results else None
+
+
+class _LogTap(logging.Handler):
+    def __init__(self, sink: list[str]) -> None:
+        super().__init__(logging.WARNING)
+        self.sink = sink
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.sink.append(f"{record.levelname}: {record.getMessage()}")
+
+
+Drive = Callable[[Any, "Outcome"], Awaitable[None]]
+
+
+async def run_sdk(
+    options: Any,
+    prompt: str | list[dict[str, Any]] | None,
+    *,
+    client: bool = False,
+    drive: Drive | None = None,
+    timeout: float,
+) -> Outcome:
+    """Run one query() (or ClaudeSDKClient session) and collect what came back.
+
+    `prompt` as a list of dicts is sent as an async iterable. With `client=True`,
+    `drive(client, outcome)` may do anything with the connected client and record what
+    it reads into `outcome.messages`; by default it sends `prompt` and reads one response. A run longer than `timeout` raises ProbeTimeout.
+    """
+    out = Outcome()
+    tap = _LogTap(out.log)
+    logger = logging.getLogger("claude_agent_sdk")
+    logger.addHandler(tap)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                await asyncio.wait_for(_run(options, prompt, client, drive, out), timeout)
+            except asyncio.TimeoutError:
+                raise ProbeTimeout(
+                    f"the SDK did not finish within {timeout:g} s "
+                    f"({len(out.messages)} messages received)"
+                ) from None
+            except Exception as exc:  # what the SDK raises is a finding, not a harness failure
+                out.exception = exc
+        out.warnings = [f"{w.category.__name__}: {w.message}" for w in caught]
+    finally:
+        logger.removeHandler(tap)
+    return out
+
+
+async def _run(options: Any, prompt: Any, client: bool, drive: Drive | None, out: Outcome) -> None:
+    if not client:
+        stream = sdk.query(prompt=_as_prompt(prompt), options=options)
+        try:
+            async for message in stream:
+                out.messages.append(message)
+        finally:
+            await stream.aclose()
+        return
+    async with sdk.ClaudeSDKClient(options=options) as c:
+        if drive is not None:
+            await drive(c, out)
+            return
+        if prompt is not None:
+            await c.query(_as_prompt(prompt))
+            async for message in c.receive_response():
+                out.messages.append(message)
+
+
+def _as_prompt(prompt: Any) -> Any:
+    if isinstance(prompt, list):
+        return _iterate(prompt)
+    return prompt if prompt is not None else ""
+
+
+async def _iterate(items: list[dict[str, Any]]) -> AsyncIterable[dict[str, Any]]:
+    for item in items:
+        yield item

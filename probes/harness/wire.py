@@ -1,0 +1,217 @@
+"""The wire tier: the SDK against the fake CLI, returning what crossed the wire.
+
+A capture answers "what did the installed SDK send for these options, and how did it
+react to what the CLI said?" without any real CLI or network.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fake_cli.launcher import install
+from fake_cli.scenario import Scenario
+
+from probes.harness import sdk as sdk_runs
+
+
+@dataclass
+class WireCapture:
+    """Everything one wire run recorded, in the order it happened."""
+
+    events: list[dict[str, Any]]
+    outcome: sdk_runs.Outcome
+    parent_env: dict[str, str] = field(repr=False, default_factory=dict)
+
+    # --- what the fake was started with ------------------------------------------
+    @property
+    def starts(self) -> list[dict[str, Any]]:
+        """Every start of the fake: a `-v` version probe, then the session."""
+        return [e for e in self.events if e["event"] == "start"]
+
+    @property
+    def session_start(self) -> dict[str, Any]:
+        sessions = [e for e in self.starts if e["argv"][:1] not in (["-v"], ["--version"])]
+        if not sessions:
+            raise AssertionError("the SDK never started the fake CLI for a session")
+        return sessions[-1]
+
+    @property
+    def argv(self) -> list[str]:
+        """argv after the executable's own path."""
+        return self.session_start["argv"]
+
+    @property
+    def version_probed(self) -> bool:
+        return len(self.starts) > 1 or any(s["argv"][:1] == ["-v"] for s in self.starts)
+
+    @property
+    def env(self) -> dict[str, str]:
+        return self.session_start["env"]
+
+    @property
+    def env_added(self) -> dict[str, str]:
+        """Variables the SDK set or changed compared with its own process environment."""
+        return {k: v for k, v in self.env.items() if self.parent_env.get(k) != v}
+
+    @property
+    def env_removed(self) -> list[str]:
+        return sorted(k for k in self.parent_env if k not in self.env)
+
+    @property
+    def cwd(self) -> str:
+        return self.session_start["cwd"]
+
+    def flag(self, name: str) -> str | None:
+        """The value following `name` in argv (or after `name=`); None when absent."""
+        for i, arg in enumerate(self.argv):
+            if arg == name:
+                return self.argv[i + 1] if i + 1 < len(self.argv) else ""
+            if arg.startswith(name + "="):
+                return arg[len(name) + 1 :]
+        return None
+
+    def has_flag(self, name: str) -> bool:
+        return any(a == name or a.startswith(name + "=") for a in self.argv)
+
+    # --- stdin ------------------------------------------------------------------
+    @property
+    def stdin(self) -> list[Any]:
+        """Every stdin line the SDK wrote, parsed (None for a line that is not JSON)."""
+        return [e["message"] for e in self.events if e["event"] == "in"]
+
+    @property
+    def initialize(self) -> dict[str, Any] | None:
+        for m in self.stdin:
+            if _is_request(m, "initialize"):
+                return m["request"]
+        return None
+
+    @property
+    def user_messages(self) -> list[dict[str, Any]]:
+        return [m for m in self.stdin if isinstance(m, dict) and m.get("type") == "user"]
+
+    def control_requests(self, subtype: str | None = None) -> list[dict[str, Any]]:
+        """SDK->CLI control requests, optionally of one subtype."""
+        return [m for m in self.stdin if _is_request(m, subtype)]
+
+    @property
+    def answers(self) -> dict[str, dict[str, Any] | None]:
+        """The SDK's control_response to each request the fake sent; None = unanswered."""
+        sent = [
+            e["message"]["request_id"]
+            for e in self.events
+            if e["event"] == "out" and isinstance(e["message"], dict) and e["message"].get("type") == "control_request"
+        ]
+        got = {
+            m["response"].get("request_id"): m["response"]
+            for m in self.stdin
+            if isinstance(m, dict) and m.get("type") == "control_response"
+        }
+        return {rid: got.get(rid) for rid in sent}
+
+    @property
+    def stdin_closed(self) -> bool:
+        return any(e["event"] == "eof" for e in self.events)
+
+    def timeline(self) -> list[str]:
+        """The exchange as short labels in order: `in:user`, `out:result`, `eof`, ..."""
+        labels = []
+        for e in self.events:
+            if e["event"] in ("in", "out"):
+                labels.append(f"{e['event']}:{_label(e.get('message'))}")
+            elif e["event"] in ("eof", "exit"):
+                labels.append(e["event"] if e["event"] == "eof" else f"exit:{e['code']}")
+        return labels
+
+    # --- what the SDK gave its caller ----------------------------------------------
+    @property
+    def messages(self) -> list[Any]:
+        return self.outcome.messages
+
+    @property
+    def error(self) -> str | None:
+        return self.outcome.error
+
+    @property
+    def warnings(self) -> list[str]:
+        return self.outcome.warnings
+
+
+def _is_request(m: Any, subtype: str | None) -> bool:
+    return (
+        isinstance(m, dict)
+        and m.get("type") == "control_request"
+        and (subtype is None or (m.get("request") or {}).get("subtype") == subtype)
+    )
+
+
+def _label(m: Any) -> str:
+    if not isinstance(m, dict):
+        return "raw"
+    kind = m.get("type", "?")
+    if kind == "control_request":
+        return f"control_request/{(m.get('request') or {}).get('subtype')}"
+    if kind == "control_response":
+        return f"control_response/{(m.get('response') or {}).get('subtype')}"
+    if kind == "system":
+        return f"system/{m.get('subtype')}"
+    return kind
+
+
+async def capture(
+    workdir: Path,
+    scenario: Scenario | None = None,
+    prompt: str | list[dict[str, Any]] | None = "hi",
+    *,
+    client: bool = False,
+    drive: sdk_runs.Drive | None = None,
+    timeout: float = 10.0,
+    **options: Any,
+) -> WireCapture:
+    """Run the SDK against the fake CLI in `workdir` and return what it recorded.
+
+    `options` are ClaudeAgentOptions fields by their Python names; `cli_path` and (unless
+    given) `cwd` are set to the fake and to `workdir`.
+    """
+    scenario = scenario or Scenario().turn()
+    fake_dir = workdir / "fake"
+    launcher, capture_file = install(fake_dir, scenario.to_json())
+    options.setdefault("cwd", str(workdir))
+    opts = sdk_runs.make_options(cli_path=str(launcher), **options)
+    parent_env = dict(os.environ)
+    try:
+        outcome = await sdk_runs.run_sdk(opts, prompt, client=client, drive=drive, timeout=timeout)
+    finally:
+        _kill_leftovers(_read(capture_file), launcher)
+    return WireCapture(_read(capture_file), outcome, parent_env)
+
+
+def _read(path: Path) -> list[dict[str, Any]]:
+    events = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            events.append(json.loads(line))
+        except ValueError:  # a line cut short by a kill
+            pass
+    return events
+
+
+def _kill_leftovers(events: list[dict[str, Any]], launcher: Path) -> None:
+    """A fake still running after its run (a timeout, an SDK that never closed) is killed.
+
+    The pid is checked against the launcher's path first, so a recycled pid is left alone.
+    """
+    for e in events:
+        if e["event"] != "start":
+            continue
+        try:
+            cmdline = Path(f"/proc/{e['pid']}/cmdline").read_bytes()
+            if str(launcher).encode() in cmdline:
+                os.kill(e["pid"], signal.SIGKILL)
+        except (OSError, ProcessLookupError):
+            pass
