@@ -1,0 +1,320 @@
+"""`sdkprobe`: run the behaviours, list them, or capture what the SDK sends.
+
+Exit codes: 0 done, 1 a probe errored (or, for `gate`, a verdict moved), 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any, NoReturn
+
+from probes.behaviour import ERROR, TIERS, all_behaviours
+
+
+class BadInput(Exception):
+    """Input the user can fix; reported as one line on stderr with exit 2."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except BadInput as exc:
+        print(f"sdkprobe: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("sdkprobe: interrupted", file=sys.stderr)
+        return 130
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="sdkprobe",
+        description="Check which behaviours of claude-agent-sdk and its CLI hold on the installed version.",
+    )
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    run = sub.add_parser(
+        "run",
+        help="run the behaviours on the installed SDK and write its report",
+        description="Run the behaviours on the installed SDK, print a table and write "
+        "DIR/<sdk-version>.json and .md. Exit 0 when every probe ran, 1 when one errored.",
+    )
+    run.add_argument("--only", nargs="+", metavar="ID", default=[], help="run only these behaviour ids")
+    run.add_argument("--tier", nargs="+", choices=TIERS, default=[], help="run only behaviours of these tiers")
+    run.add_argument("--out", type=Path, default=Path("reports"), metavar="DIR", help="where the report goes (default: reports/)")
+    run.add_argument("--cli", metavar="PATH", help="run the cli tier against this claude executable instead of the bundled one")
+    run.add_argument("--live", action="store_true", help="also run live behaviours against the real API (needs ANTHROPIC_API_KEY; bills that key)")
+    run.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N", help="probes run in parallel (default: the number of cores)")
+    run.set_defaults(func=cmd_run)
+
+    lst = sub.add_parser("list", help="list the behaviours", description="List the behaviours with id, area, tier and source.")
+    lst.add_argument("--tier", nargs="+", choices=TIERS, default=[], help="only these tiers")
+    lst.add_argument("--area", nargs="+", default=[], metavar="AREA", help="only these areas (the part of the id before the dot)")
+    lst.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    lst.set_defaults(func=cmd_list)
+
+    cap = sub.add_parser(
+        "capture",
+        help="show what the installed SDK sends to its CLI for some options",
+        description="Run the installed SDK against the fake CLI and print the argv it built "
+        "(marking the flags the options added), the initialize request and the environment "
+        "variables it set. Options are ClaudeAgentOptions fields by their Python names, as JSON.",
+    )
+    cap.add_argument("--options", default="{}", metavar="JSON", help='ClaudeAgentOptions fields, e.g. \'{"tools": []}\'')
+    cap.add_argument("--agents", metavar="JSON", help='agent definitions by name, e.g. \'{"r": {"description": "d", "prompt": "p"}}\'')
+    cap.add_argument("--prompt", default="hi", metavar="TEXT", help="the prompt to send (default: hi)")
+    cap.add_argument("--json", action="store_true", help="print one JSON object (keys: argv, added, initialize, env, ...)")
+    cap.set_defaults(func=cmd_capture)
+
+    try:
+        from probes.report import commands as report_commands
+    except ImportError:  # the report package is optional while it is being built
+        report_commands = None
+    if report_commands is not None:
+        report_commands.register(sub)
+    return parser
+
+
+# --- run ------------------------------------------------------------------------
+
+
+def select(only: list[str], tiers: list[str], areas: list[str] = ()) -> list:
+    behaviours = all_behaviours()
+    known = {b.id for b in behaviours}
+    unknown = [i for i in only if i not in known]
+    if unknown:
+        raise BadInput(f"no behaviour with id {', '.join(unknown)} (see `sdkprobe list`)")
+    known_areas = {b.area for b in behaviours}
+    bad_areas = [a for a in areas if a not in known_areas]
+    if bad_areas:
+        raise BadInput(f"no area {', '.join(bad_areas)}; areas are {', '.join(sorted(known_areas))}")
+    return [
+        b
+        for b in behaviours
+        if (not only or b.id in only) and (not tiers or b.tier in tiers) and (not areas or b.area in areas)
+    ]
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from probes import report
+    from probes.runner import RunSettings, run_all, run_info
+
+    if args.jobs < 1:
+        raise BadInput("-j must be at least 1")
+    if args.cli is not None and not (os.path.isfile(args.cli) and os.access(args.cli, os.X_OK)):
+        raise BadInput(f"--cli {args.cli}: not an executable file")
+    if args.out.exists() and not args.out.is_dir():
+        raise BadInput(f"--out {args.out}: not a directory")
+    live = args.live and bool(os.environ.get("ANTHROPIC_API_KEY"))
+    if args.live and not live:
+        print("sdkprobe: --live needs ANTHROPIC_API_KEY; live behaviours are reported needs-live", file=sys.stderr)
+    behaviours = select(args.only, args.tier)
+    if not behaviours:
+        raise BadInput("no behaviour matches the selection")
+    settings = RunSettings(cli_path=os.path.abspath(args.cli) if args.cli else None, live=live)
+    info = run_info(settings)
+    print(
+        f"claude-agent-sdk {info['sdk_version']}, CLI {info['cli_version']} ({info['cli']}): "
+        f"{len(behaviours)} behaviours, {args.jobs} at a time",
+        file=sys.stderr,
+    )
+
+    def progress(r, done: int, total: int) -> None:
+        print(f"[{done}/{total}] {r.verdict:<14} {r.id} ({r.seconds:.1f} s)", file=sys.stderr, flush=True)
+
+    results = run_all(behaviours, settings, jobs=args.jobs, progress=progress)
+    data = report.build([r.to_dict() for r in results], info)
+    print(report.render_table(data["behaviours"]))
+    json_path, md_path = report.write(data, args.out)
+    print(f"wrote {json_path} and {md_path}", file=sys.stderr)
+    return 1 if any(r.verdict == ERROR for r in results) else 0
+
+
+# --- list -----------------------------------------------------------------------
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from tabulate import tabulate
+
+    rows = [
+        {"id": b.id, "area": b.area, "tier": b.tier, "source": f"{b.source[0][:3]} § {b.source[1]}", "claim": b.claim}
+        for b in select([], args.tier, args.area)
+    ]
+    if args.json:
+        print(json.dumps(rows, indent=2))
+    else:
+        print(tabulate([[r["id"], r["area"], r["tier"], r["source"]] for r in rows], headers=["id", "area", "tier", "source"]))
+    return 0
+
+
+# --- capture --------------------------------------------------------------------
+
+
+def cmd_capture(args: argparse.Namespace) -> int:
+    from probes.harness import sdk
+    from probes.harness.isolation import Space
+    from probes.harness.wire import capture
+
+    options = _json_object(args.options, "--options")
+    if args.agents is not None:
+        options["agents"] = _json_object(args.agents, "--agents")
+    check_options(options)
+
+    async def both() -> tuple[Any, Any]:
+        with Space.create() as space:
+            base = await capture(space.path("base"), prompt=args.prompt, cwd=str(space.cwd))
+            run = await capture(space.path("run"), prompt=args.prompt, **{"cwd": str(space.cwd), **options})
+            return base, run
+
+    try:
+        base, run = asyncio.run(both())
+    except sdk.OptionMissing as exc:
+        raise BadInput(str(exc)) from None
+    added, removed = _flag_diff(base.argv, run.argv)
+    out = {
+        "sdk_version": sdk.sdk_version(),
+        "argv": run.argv,
+        "added": added,
+        "removed": removed,
+        "initialize": run.initialize,
+        "env": {k: v for k, v in sorted(run.env_added.items()) if k != "PWD"},
+        "user_messages": run.user_messages,
+        "warnings": run.warnings,
+        "error": run.error,
+    }
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return 0
+    print(f"claude-agent-sdk {out['sdk_version']} sends:")
+    print("argv (+ added by the options):")
+    for item in _flags(run.argv):
+        mark = "+" if item in added else " "
+        print(f"  {mark} {' '.join(_shell_word(w) for w in item)}")
+    for item in removed:
+        print(f"  - {' '.join(_shell_word(w) for w in item)}   (sent without the options, not with them)")
+    print("initialize request:")
+    print("  " + json.dumps(out["initialize"]))
+    print("environment set by the SDK:")
+    for k, v in out["env"].items():
+        print(f"  {k}={v}")
+    for w in out["warnings"]:
+        print(f"warning: {w}")
+    if out["error"]:
+        print(f"the SDK raised: {out['error']}")
+    return 0
+
+
+def _json_object(text: str, flag: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except ValueError as exc:
+        raise BadInput(f"{flag} is not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise BadInput(f"{flag} must be a JSON object, not {type(value).__name__}")
+    return value
+
+
+def check_options(options: dict[str, Any]) -> None:
+    """Reject unknown fields and values of the wrong JSON type before the SDK sees them."""
+    import dataclasses
+    import typing
+
+    import claude_agent_sdk as sdk_module
+
+    fields = {f.name: f for f in dataclasses.fields(sdk_module.ClaudeAgentOptions)}
+    try:
+        hints = typing.get_type_hints(sdk_module.ClaudeAgentOptions)
+    except Exception:  # an annotation this Python cannot resolve: skip the type check
+        hints = {}
+    for name, value in options.items():
+        if name not in fields:
+            raise BadInput(f"unknown option {name!r}: ClaudeAgentOptions has no such field")
+        if name in hints and not _fits(value, hints[name]):
+            raise BadInput(f"option {name!r}: {json.dumps(value)} does not fit its type {_type_name(hints[name])}")
+    agents = options.get("agents")
+    if isinstance(agents, dict):
+        for agent_name, definition in agents.items():
+            if not isinstance(definition, dict):
+                raise BadInput(f"agent {agent_name!r} must be a JSON object")
+            try:
+                sdk_module.AgentDefinition(**definition)
+            except TypeError as exc:
+                raise BadInput(f"agent {agent_name!r}: {exc}") from None
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """Whether a JSON value can stand for a field of this annotation (loosely)."""
+    import collections.abc
+    import types
+    import typing
+
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if hint is typing.Any or isinstance(hint, typing.TypeVar):
+        return True
+    if origin in (typing.Union, getattr(types, "UnionType", None)):
+        return any(_fits(value, a) for a in args)
+    if origin is typing.Literal:
+        return value in args
+    if hint is type(None):
+        return value is None
+    if origin in (list, collections.abc.Sequence, tuple, set, frozenset):
+        return isinstance(value, list) and (not args or all(_fits(v, args[0]) for v in value))
+    if origin in (dict, collections.abc.Mapping):
+        return isinstance(value, dict)
+    if typing.is_typeddict(hint) if hasattr(typing, "is_typeddict") else False:
+        return isinstance(value, dict)
+    if origin is not None and origin in (collections.abc.Callable,):
+        return False
+    if hint is bool:
+        return isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if hint is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if hint is str:
+        return isinstance(value, str)
+    if isinstance(hint, type) and issubclass(hint, os.PathLike):
+        return isinstance(value, str)
+    if isinstance(hint, type) and hint.__module__.startswith("claude_agent_sdk"):
+        return isinstance(value, dict)  # a dataclass or TypedDict of the SDK: its fields as an object
+    return True  # an annotation this check does not understand: let the SDK decide
+
+
+def _type_name(hint: Any) -> str:
+    return str(hint).replace("typing.", "")
+
+
+def _flags(argv: list[str]) -> list[tuple[str, ...]]:
+    """argv grouped into flags with their values: ('--tools', 'Bash,Read')."""
+    items: list[list[str]] = []
+    for word in argv:
+        if word.startswith("--") or not items:
+            items.append([word])
+        else:
+            items[-1].append(word)
+    return [tuple(i) for i in items]
+
+
+def _flag_diff(base: list[str], run: list[str]) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
+    b, r = _flags(base), _flags(run)
+    return [i for i in r if i not in b], [i for i in b if i not in r]
+
+
+def _shell_word(w: str) -> str:
+    import shlex
+
+    return shlex.quote(w)
+
+
+
+
+if __name__ == "__main__":
+    sys.exit(main())

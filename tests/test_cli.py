@@ -1,0 +1,90 @@
+"""The `sdkprobe` command: true help, clear errors for bad input, capture as promised."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from probes.cli import main
+
+
+def sdkprobe(*args):
+    return subprocess.run([sys.executable, "-m", "probes.cli", *args], capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        ("not json", "not JSON"),
+        ("[1]", "JSON object"),
+        ('{"tols": []}', "unknown option 'tols'"),
+        ('{"tools": 5}', "does not fit"),
+        ('{"max_turns": "many"}', "does not fit"),
+    ],
+)
+def test_capture_bad_options_exit_2_with_one_line(options, message, capsys):
+    assert main(["capture", "--options", options]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err
+
+
+def test_capture_rejected_agent(capsys):
+    assert main(["capture", "--agents", '{"r": {"description": "d", "prompt": "p", "bogus": 1}}']) == 2
+    assert "bogus" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "tools, flag",
+    [(None, None), (["Bash", "Read"], "Bash,Read"), ([], ""), ({"type": "preset", "preset": "claude_code"}, "default")],
+)
+def test_capture_json_shows_the_argv_the_sdk_builds(tools, flag, capsys):
+    options = {} if tools is None else {"tools": tools}
+    assert main(["capture", "--json", "--options", json.dumps(options)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    argv = out["argv"]
+    assert isinstance(out["initialize"], dict)
+    if flag is None:
+        assert "--tools" not in argv and out["added"] == []
+    else:
+        assert argv[argv.index("--tools") + 1] == flag
+        assert out["added"] == [["--tools", flag]]
+
+
+def test_capture_text_marks_added_flags(capsys):
+    assert main(["capture", "--options", '{"disallowed_tools": ["Bash"]}']) == 0
+    assert "+ --disallowedTools Bash" in capsys.readouterr().out
+
+
+def test_run_rejects_unknown_id():
+    out = sdkprobe("run", "--only", "no.such-behaviour")
+    assert out.returncode == 2 and "no behaviour with id no.such-behaviour" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
+def test_run_rejects_a_cli_that_is_not_executable(tmp_path):
+    out = sdkprobe("run", "--cli", str(tmp_path / "nothing"))
+    assert out.returncode == 2 and "not an executable" in out.stderr
+
+
+def test_list_json_names_every_behaviour(capsys):
+    from probes.behaviour import all_behaviours
+
+    assert main(["list", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["id"] for r in rows] == [b.id for b in all_behaviours()]
+    assert {"id", "area", "tier", "source"} <= set(rows[0])
+
+
+def test_list_unknown_area(capsys):
+    assert main(["list", "--area", "nowhere"]) == 2
+
+
+@pytest.mark.parametrize("command", ["run", "list", "capture"])
+def test_help_lists_every_option(command):
+    out = sdkprobe(command, "--help")
+    assert out.returncode == 0
+    expected = {"run": ["--only", "--tier", "--out", "--cli", "--live", "-j"], "list": ["--tier", "--area", "--json"],
+                "capture": ["--options", "--agents", "--prompt", "--json"]}[command]
+    for flag in expected:
+        assert flag in out.stdout

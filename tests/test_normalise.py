@@ -1,0 +1,53 @@
+"""The normaliser removes what would make reports differ between runs or leak secrets."""
+
+from dataclasses import dataclass
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from probes.harness.normalise import normalise
+
+
+def test_paths_ids_keys_and_timings_are_replaced():
+    value = {
+        "cwd": "/tmp/sdkprobe-abc/work/sub",
+        "session_id": "0f8fad5b-d9cb-469f-a165-70867728950e",
+        "key": "sk-ant-api03-abcdefghijklmnop",
+        "request": "req_1_ab12cd34",
+        "duration_ms": 123,
+        "other": "/tmp/pytest-7/file",
+    }
+    out = normalise(value, paths=[("/tmp/sdkprobe-abc/work", "<CWD>")])
+    assert out == {
+        "cwd": "<CWD>/sub",
+        "session_id": "<UUID>",
+        "key": "<API-KEY>",
+        "request": "req_<N>",
+        "duration_ms": "<T>",
+        "other": "<TMP>/file",
+    }
+
+
+def test_named_secret_is_removed_anywhere():
+    assert normalise(["x-canary-secret-y"], secrets=["canary-secret"]) == ["x-<SECRET>-y"]
+
+
+def test_dataclasses_become_typed_dicts():
+    @dataclass
+    class Msg:
+        text: str
+
+    assert normalise(Msg("hi")) == {"_type": "Msg", "text": "hi"}
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@given(json_values)
+def test_normalising_twice_changes_nothing(value):
+    once = normalise(value)
+    assert normalise(once) == once

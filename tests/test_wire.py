@@ -1,0 +1,159 @@
+"""The wire harness notices what it exists to notice: flags, answers, crashes, EOF."""
+
+import os
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from fake_cli.scenario import Scenario, tool_use_block
+from probes.harness import sdk, wire
+
+FAST = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+tool_names = st.lists(st.from_regex(r"[A-Z][A-Za-z]{0,11}", fullmatch=True), min_size=1, max_size=5)
+
+
+async def test_plain_query_round_trip(space):
+    run = await wire.capture(space.path("w"))
+    assert run.argv[:2] == ["--output-format", "stream-json"]
+    assert run.initialize["subtype"] == "initialize"
+    assert [m["message"]["content"] for m in run.user_messages] == ["hi"]
+    assert [type(m).__name__ for m in run.messages] == ["SystemMessage", "AssistantMessage", "ResultMessage"]
+    assert run.error is None
+
+
+@FAST
+@given(names=tool_names)
+async def test_tools_option_shows_in_argv(space, names):
+    run = await wire.capture(space.path("w"), tools=names)
+    assert run.flag("--tools") == ",".join(names)
+    assert not run.has_flag("--disallowedTools")  # a flag the options did not add
+
+
+@FAST
+@given(turns=st.integers(min_value=1, max_value=10_000))
+async def test_max_turns_shows_in_argv(space, turns):
+    run = await wire.capture(space.path("w"), max_turns=turns)
+    assert run.flag("--max-turns") == str(turns)
+
+
+async def test_flag_absent_without_option(space):
+    run = await wire.capture(space.path("w"))
+    assert run.flag("--tools") is None
+    assert run.flag("--max-turns") is None
+
+
+async def test_env_option_reaches_cli(space):
+    run = await wire.capture(space.path("w"), env={"SDKPROBE_MARK": "on"})
+    assert run.env_added["SDKPROBE_MARK"] == "on"
+    assert "SDKPROBE_MARK" not in os.environ
+
+
+async def test_unknown_option_is_not_applicable(space):
+    with pytest.raises(sdk.OptionMissing, match="no_such_field"):
+        await wire.capture(space.path("w"), no_such_field=1)
+
+
+async def test_unanswered_request_is_recorded_unanswered(space):
+    # query() without callbacks closes stdin after the prompt, so a later can_use_tool
+    # request from the CLI can never be answered.
+    scenario = (
+        Scenario().wait_for_user().wait_for_eof().init()
+        .request("can_use_tool", tool_name="Bash", input={}, tool_use_id="toolu_fake_1")
+        .result()
+    )
+    run = await wire.capture(space.path("w"), scenario)
+    assert run.answers == {"fake_req_1": None}
+
+
+async def test_answered_request_is_recorded(space):
+    async def allow(name, input, ctx):
+        from claude_agent_sdk import PermissionResultAllow
+
+        return PermissionResultAllow()
+
+    scenario = (
+        Scenario().wait_for_user().init()
+        .assistant(tool_use_block("Bash", {"command": "ls"}))
+        .request("can_use_tool", tool_name="Bash", input={"command": "ls"}, tool_use_id="toolu_fake_1")
+        .result()
+    )
+    run = await wire.capture(space.path("w"), scenario, can_use_tool=allow)
+    answer = run.answers["fake_req_1"]
+    assert answer["subtype"] == "success"
+    assert answer["response"]["behavior"] == "allow"
+    assert run.flag("--permission-prompt-tool") == "stdio"
+
+
+async def test_unsupported_subtype_gets_an_error_answer(space):
+    async def allow(*a):  # keeps stdin open until the result
+        raise AssertionError("not called")
+
+    scenario = Scenario().wait_for_user().init().request("elicitation", message="?").result()
+    run = await wire.capture(space.path("w"), scenario, can_use_tool=allow)
+    assert run.answers["fake_req_1"]["subtype"] == "error"
+
+
+async def test_stdin_closes_right_after_prompt_without_callbacks(space):
+    # The fake waits for EOF before it says anything: if the SDK kept stdin open the
+    # run would time out instead of finishing.
+    scenario = Scenario().wait_for_user().wait_for_eof().init().assistant("late").result()
+    run = await wire.capture(space.path("w"), scenario, timeout=5)
+    assert run.error is None
+    assert run.timeline().index("eof") < run.timeline().index("out:system/init")
+
+
+async def test_stdin_stays_open_until_result_with_callback(space):
+    async def allow(*a):
+        raise AssertionError("not called")
+
+    scenario = Scenario().turn().wait_for_eof()
+    run = await wire.capture(space.path("w"), scenario, can_use_tool=allow)
+    line = run.timeline()
+    assert line.index("out:result") < line.index("eof")
+
+
+async def test_crash_mid_stream_is_seen_as_process_error(space):
+    scenario = Scenario().wait_for_user().init().raw('{"type":"assistant","mess').exit(3)
+    run = await wire.capture(space.path("w"), scenario)
+    assert run.error is not None and "exit code 3" in run.error
+    assert [type(m).__name__ for m in run.messages] == ["SystemMessage"]
+
+
+async def test_initialize_error_raises(space):
+    run = await wire.capture(space.path("w"), Scenario().fail("initialize", "boom").turn())
+    assert run.error == "Exception: boom"
+
+
+async def test_hung_cli_ends_in_timeout_and_is_killed(space):
+    scenario = Scenario().ignore("initialize").turn()
+    with pytest.raises(sdk.ProbeTimeout, match="within 1 s"):
+        await wire.capture(space.path("w"), scenario, timeout=1)
+    pids = [e["pid"] for e in wire._read(space.root / "w-1" / "fake" / "capture.jsonl") if e["event"] == "start"]
+    for pid in pids:
+        assert not os.path.exists(f"/proc/{pid}") or open(f"/proc/{pid}/stat").read().split()[2] == "Z"
+
+
+async def test_client_control_requests_are_answered_by_the_fake(space):
+    async def drive(client, out):
+        await client.query("hi")
+        async for m in client.receive_response():
+            out.messages.append(m)
+        await client.set_permission_mode("plan")
+        out.messages.append(await client.get_mcp_status())
+
+    scenario = Scenario().answer("mcp_status", {"mcpServers": []}).turn()
+    run = await wire.capture(space.path("w"), scenario, prompt=None, client=True, drive=drive)
+    assert run.error is None
+    assert [r["request"]["subtype"] for r in run.control_requests()] == ["initialize", "set_permission_mode", "mcp_status"]
+    assert run.messages[-1] == {"mcpServers": []}
+
+
+async def test_fake_answers_version_probe(tmp_path):
+    import subprocess
+
+    from fake_cli.launcher import install
+
+    launcher, _ = install(tmp_path, Scenario(cli_version="9.9.9").to_json())
+    out = subprocess.run([str(launcher), "-v"], capture_output=True, text=True, timeout=10)
+    assert out.stdout.strip() == "9.9.9 (Claude Code)"
