@@ -87,6 +87,27 @@ class Scenario:
         )
         return self
 
+    def mcp(self, server: str, method: str, params: dict[str, Any] | None = None, id: int | None = None) -> Scenario:
+        """Send one JSON-RPC message to an in-process (SDK) MCP server through the SDK.
+
+        Without `id` it is a notification, which the SDK acknowledges with an empty result.
+        """
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
+        if params is not None:
+            message["params"] = params
+        if id is not None:
+            message["id"] = id
+        return self.request("mcp_message", server_name=server, message=message)
+
+    def mcp_handshake(self, server: str) -> Scenario:
+        """What the CLI does first with an SDK server: initialize, initialized, tools/list."""
+        return (
+            self.mcp(server, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                            "clientInfo": {"name": "fake-claude", "version": self.cli_version}}, id=1)
+            .mcp(server, "notifications/initialized")
+            .mcp(server, "tools/list", {}, id=2)
+        )
+
     def exit(self, code: int = 0) -> Scenario:
         self.steps.append({"op": "exit", "code": code})
         return self

@@ -157,3 +157,51 @@ async def test_fake_answers_version_probe(tmp_path):
     launcher, _ = install(tmp_path, Scenario(cli_version="9.9.9").to_json())
     out = subprocess.run([str(launcher), "-v"], capture_output=True, text=True, timeout=10)
     assert out.stdout.strip() == "9.9.9 (Claude Code)"
+
+
+async def test_mcp_handshake_with_in_process_server(space):
+    from claude_agent_sdk import create_sdk_mcp_server, tool
+
+    @tool("plain", "A plain tool", {"text": str})
+    async def plain(args):
+        return {"content": [{"type": "text", "text": "echo " + args["text"]}]}
+
+    server = create_sdk_mcp_server("mem", tools=[plain])
+    scenario = (
+        Scenario().wait_for_user().init()
+        .mcp_handshake("mem")
+        .mcp("mem", "tools/call", {"name": "plain", "arguments": {"text": "x"}}, id=3)
+        .mcp("nope", "tools/list", {}, id=4)
+        .result()
+    )
+    run = await wire.capture(space.path("w"), scenario, mcp_servers={"mem": server})
+    answers = list(run.answers.values())
+    assert all(a["subtype"] == "success" for a in answers)
+    replies = [a["response"]["mcp_response"] for a in answers]
+    assert replies[0]["result"]["serverInfo"]["name"] == "mem"
+    assert [t["name"] for t in replies[2]["result"]["tools"]] == ["plain"]
+    assert replies[3]["result"]["content"][0]["text"] == "echo x"
+    assert replies[4]["error"]["code"] == -32601
+    assert '"type": "sdk"' in run.flag("--mcp-config")
+
+
+async def test_hook_callback_answer_is_recorded(space):
+    from claude_agent_sdk import HookMatcher
+
+    seen = []
+
+    async def hook(input, tool_use_id, ctx):
+        seen.append((input["tool_name"], tool_use_id))
+        return {"continue_": True, "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask"}}
+
+    scenario = (
+        Scenario().wait_for_user().init()
+        .request("hook_callback", callback_id="hook_0", tool_use_id="toolu_fake_2",
+                 input={"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "echo hi"}})
+        .result()
+    )
+    run = await wire.capture(space.path("w"), scenario, hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[hook])]})
+    assert run.initialize["hooks"]["PreToolUse"][0]["hookCallbackIds"] == ["hook_0"]
+    assert seen == [("Bash", "toolu_fake_2")]
+    response = run.answers["fake_req_1"]["response"]
+    assert response["continue"] is True and "continue_" not in response
