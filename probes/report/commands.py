@@ -1,0 +1,126 @@
+"""The `sdkprobe report` and `sdkprobe gate` subcommands.
+
+Handlers return the exit code: 0 pass, 1 the gate found a change that fails, 2 bad
+input (printed as one line on stderr, never a traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from probes.report.errors import ReportError
+
+REPORT_HELP = """\
+Render the compatibility matrix from every <sdk-version>.json report in DIR:
+DIR/COMPATIBILITY.md (one table per area, versions as columns, footnotes where a
+behaviour does not hold) and DIR/compatibility.html (the same table as one static
+page with a filter by id/area and by verdict; link a view as
+compatibility.html#q=tools&verdict=differs)."""
+
+REPORT_EPILOG = """\
+exit status: 0 written, 2 DIR missing, empty, or holding a broken report."""
+
+GATE_HELP = """\
+Compare a candidate SDK version with a baseline report and print what moved, as a
+table: behaviour | baseline | candidate | what moved.
+
+A changed verdict fails the gate (a behaviour's verdict, or a named sub-check's).
+A changed observation under an unchanged verdict is listed as a note and fails
+only with --strict. Behaviours present in one report only are listed, never fail.
+Without --candidate, the probes run now on the installed claude-agent-sdk and its
+bundled CLI (wire and cli tiers; live ones are reported needs-live)."""
+
+GATE_EPILOG = """\
+relied-on file: one behaviour id a line; '#' starts a comment; blank lines are
+ignored; an id found in neither report is an error.
+
+exit status: 0 nothing failing moved, 1 a failing change, 2 bad input (missing or
+broken report, different schema versions, unknown relied-on id)."""
+
+
+def register(subparsers: Any) -> None:
+    """Add `report` and `gate` to the `sdkprobe` subparsers; each sets func(args) -> int."""
+    raw = argparse.RawDescriptionHelpFormatter
+    rp = subparsers.add_parser(
+        "report", help="render the compatibility matrix (Markdown and HTML) from reports",
+        description=REPORT_HELP, epilog=REPORT_EPILOG, formatter_class=raw,
+    )
+    rp.add_argument(
+        "dir", nargs="?", default=Path("reports"), type=Path, metavar="DIR",
+        help="folder of <sdk-version>.json reports; the matrix is written there too (default: reports)",
+    )
+    rp.set_defaults(func=run_report)
+
+    gp = subparsers.add_parser(
+        "gate", help="fail when behaviours changed against a baseline report",
+        description=GATE_HELP, epilog=GATE_EPILOG, formatter_class=raw,
+    )
+    gp.add_argument("--baseline", required=True, type=Path, metavar="FILE",
+                    help="the last accepted report, e.g. reports/0.2.189.json")
+    gp.add_argument("--candidate", type=Path, metavar="FILE",
+                    help="report of the version to accept (default: probe the installed SDK now)")
+    gp.add_argument("--relied-on", type=Path, metavar="FILE",
+                    help="only changes to the behaviour ids listed in FILE fail the gate")
+    gp.add_argument("--strict", action="store_true",
+                    help="also fail when an observation changed under an unchanged verdict")
+    gp.set_defaults(func=run_gate)
+
+
+def _fail(command: str, exc: ReportError) -> int:
+    print(f"sdkprobe {command}: error: {exc}", file=sys.stderr)
+    return 2
+
+
+def run_report(args: argparse.Namespace) -> int:
+    from probes.report.matrix import render_matrix
+
+    try:
+        md_path, html_path = render_matrix(args.dir)
+    except ReportError as exc:
+        return _fail("report", exc)
+    print(f"wrote {md_path}")
+    print(f"wrote {html_path}")
+    return 0
+
+
+def run_gate(args: argparse.Namespace) -> int:
+    from probes.report.gate import compare, read_relied_on
+    from probes.report.store import load
+
+    try:
+        baseline = load(args.baseline)
+        relied_on = read_relied_on(args.relied_on) if args.relied_on else None
+        candidate = load(args.candidate) if args.candidate else fresh_candidate()
+        result = compare(baseline, candidate, relied_on, args.strict)
+    except ReportError as exc:
+        return _fail("gate", exc)
+    sys.stdout.write(result.render())
+    return result.exit_code
+
+
+def fresh_candidate() -> dict[str, Any]:
+    """A report of the installed SDK, probed now (the gate's default candidate)."""
+    from probes.behaviour import all_behaviours
+    from probes.report.model import build
+    from probes.runner import RunSettings, run_all, run_info
+
+    settings = RunSettings()
+    behaviours = all_behaviours()
+    print(f"probing the installed SDK: {len(behaviours)} behaviours ...", file=sys.stderr)
+    results = run_all(behaviours, settings, jobs=2)
+    return build([r.to_dict() for r in results], run_info(settings))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Stand-alone entry (python -m probes.report.commands) until probes.cli wires these in."""
+    parser = argparse.ArgumentParser(prog="sdkprobe")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+"""Says in a few words where two observations differ, for the gate's 'what moved' column."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+_MISSING = object()
+
+
+def differences(a: Any, b: Any, path: str = "observed") -> list[str]:
+    """Every leaf that differs, as 'path: old → new' (absent leaves shown as 'absent')."""
+    return list(_walk(a, b, path))
+
+
+def summarise(a: Any, b: Any, path: str = "observed", limit: int = 3) -> str:
+    """At most `limit` differences joined, with a count of the rest."""
+    found = differences(a, b, path)
+    more = f" (+{len(found) - limit} more)" if len(found) > limit else ""
+    return "; ".join(found[:limit]) + more
+
+
+def _walk(a: Any, b: Any, path: str) -> Iterator[str]:
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in sorted(set(a) | set(b), key=str):
+            yield from _walk(a.get(k, _MISSING), b.get(k, _MISSING), f"{path}.{k}")
+    elif isinstance(a, list) and isinstance(b, list):
+        for i in range(max(len(a), len(b))):
+            yield from _walk(a[i] if i < len(a) else _MISSING, b[i] if i < len(b) else _MISSING, f"{path}[{i}]")
+    elif a != b or type(a) is not type(b):
+        yield f"{path}: {_show(a)} → {_show(b)}"
+
+
+def _show(v: Any, width: int = 40) -> str:
+    if v is _MISSING:
+        return "absent"
+    s = json.dumps(v, ensure_ascii=False, sort_keys=True)
+    return s if len(s) <= width else s[: width - 1] + "…"

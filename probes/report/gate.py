@@ -1,0 +1,167 @@
+"""The upgrade gate: what moved between a baseline report and a candidate report.
+
+A changed verdict (of the behaviour or of one of its named sub-checks) fails the gate;
+with a relied-on list, only changes to those ids fail. A changed observation under an
+unchanged verdict is a note, failing only with strict. Behaviours present in one report
+only are listed and never fail: that is the catalogue changing, not the SDK.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from probes.report.cells import md, symbol
+from probes.report.diff import summarise
+from probes.report.errors import ReportError
+from probes.report.render import _table
+
+VERDICT, OBSERVATION, ADDED, REMOVED = "verdict", "observation", "added", "removed"
+_ORDER = {VERDICT: 0, OBSERVATION: 1, ADDED: 2, REMOVED: 3}
+_ID = re.compile(r"^\S+$")
+
+
+@dataclass(frozen=True)
+class GateRow:
+    id: str
+    baseline: str  # the verdict, or "" when absent
+    candidate: str
+    moved: str
+    kind: str  # verdict | observation | added | removed
+    failing: bool
+    relied_on: bool = False
+
+
+@dataclass
+class GateResult:
+    baseline_version: str
+    candidate_version: str
+    rows: list[GateRow] = field(default_factory=list)
+    strict: bool = False
+    relied_on: set[str] | None = None
+
+    @property
+    def failing(self) -> list[GateRow]:
+        return [r for r in self.rows if r.failing]
+
+    @property
+    def exit_code(self) -> int:
+        return 1 if self.failing else 0
+
+    def table(self) -> str:
+        """behaviour | baseline | candidate | what moved, failing rows marked ✗."""
+        rows = [
+            [
+                ("✗ " if r.failing else "") + md(r.id) + (" (relied on)" if r.relied_on else ""),
+                _verdict(r.baseline),
+                _verdict(r.candidate),
+                md(r.moved),
+            ]
+            for r in self.rows
+        ]
+        headers = ["behaviour", f"baseline {md(self.baseline_version)}", f"candidate {md(self.candidate_version)}", "what moved"]
+        return _table(rows, headers)
+
+    def summary(self) -> str:
+        kinds = {k: sum(r.kind == k for r in self.rows) for k in _ORDER}
+        scope = "" if self.relied_on is None else f", {len(self.relied_on)} relied on"
+        head = (
+            f"{self.baseline_version} → {self.candidate_version}: {kinds[VERDICT]} verdict change(s), "
+            f"{kinds[OBSERVATION]} observation change(s){' (strict)' if self.strict else ''}, "
+            f"{kinds[ADDED]} added, {kinds[REMOVED]} removed{scope}."
+        )
+        tail = f"FAIL: {len(self.failing)} change(s) fail the gate." if self.failing else "PASS."
+        return f"{head} {tail}"
+
+    def render(self) -> str:
+        if not self.rows:
+            return f"Nothing moved between {self.baseline_version} and {self.candidate_version}. PASS.\n"
+        return f"{self.table()}\n\n{self.summary()}\n"
+
+
+def _verdict(v: str) -> str:
+    return f"{symbol(v)} {v}" if v else symbol(None)
+
+
+def compare(
+    baseline: dict[str, Any],
+    candidate: dict[str, Any],
+    relied_on: set[str] | None = None,
+    strict: bool = False,
+) -> GateResult:
+    """Compare two loaded reports; ReportError on different schema versions or unknown relied-on ids."""
+    if baseline.get("schema") != candidate.get("schema"):
+        raise ReportError(
+            f"cannot compare schema version {baseline.get('schema')!r} (baseline) "
+            f"with {candidate.get('schema')!r} (candidate)"
+        )
+    old = {b["id"]: b for b in baseline["behaviours"]}
+    new = {b["id"]: b for b in candidate["behaviours"]}
+    if relied_on is not None:
+        unknown = sorted(set(relied_on) - set(old) - set(new))
+        if unknown:
+            raise ReportError(f"relied-on id(s) in neither report: {', '.join(unknown)}")
+    result = GateResult(baseline["sdk_version"], candidate["sdk_version"], strict=strict, relied_on=relied_on)
+    for bid in sorted(set(old) | set(new)):
+        row = _row(bid, old.get(bid), new.get(bid), relied_on, strict)
+        if row:
+            result.rows.append(row)
+    result.rows.sort(key=lambda r: (not r.failing, _ORDER[r.kind], r.id))
+    return result
+
+
+def _row(bid: str, a: dict | None, b: dict | None, relied_on: set[str] | None, strict: bool) -> GateRow | None:
+    counts = relied_on is None or bid in relied_on
+    tagged = relied_on is not None and bid in relied_on
+    if a is None or b is None:
+        kind = ADDED if a is None else REMOVED
+        text = "new behaviour, not in the baseline" if a is None else "not probed in the candidate"
+        return GateRow(bid, a["verdict"] if a else "", b["verdict"] if b else "", text, kind, False, tagged)
+    moved = []
+    if a["verdict"] != b["verdict"]:
+        moved.append(f"verdict {a['verdict']} → {b['verdict']}" + (f": {b['note']}" if b["note"] else ""))
+    shared = set(a["checks"]) & set(b["checks"])
+    checks = _checks_moved(a["checks"], b["checks"], shared)
+    if checks:
+        moved.append(f"sub-checks {checks}")
+    if moved:
+        return GateRow(bid, a["verdict"], b["verdict"], "; ".join(moved), VERDICT, counts, tagged)
+    seen = []
+    # a sub-check only one side has is the probe changing, not the SDK: a note
+    checks = _checks_moved(a["checks"], b["checks"], set(a["checks"]) ^ set(b["checks"]))
+    if checks:
+        seen.append(f"sub-checks {checks}")
+    if a["note"] != b["note"]:
+        seen.append(f"note {a['note']!r} → {b['note']!r}")
+    if a["observed"] != b["observed"]:
+        seen.append(summarise(a["observed"], b["observed"]))
+    if seen:
+        return GateRow(bid, a["verdict"], b["verdict"], "; ".join(seen), OBSERVATION, strict and counts, tagged)
+    return None
+
+
+def _checks_moved(a: dict[str, str], b: dict[str, str], names: set[str]) -> str:
+    parts = [f"{k} {a.get(k, 'absent')} → {b.get(k, 'absent')}" for k in sorted(names) if a.get(k) != b.get(k)]
+    return ", ".join(parts)
+
+
+def read_relied_on(path: Path) -> set[str]:
+    """Behaviour ids, one a line; '#' starts a comment; blank lines are ignored."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise ReportError(f"{path}: no such relied-on file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReportError(f"{path}: cannot read: {exc}") from None
+    ids: set[str] = set()
+    for n, line in enumerate(lines, 1):
+        text = line.split("#", 1)[0].strip()
+        if not text:
+            continue
+        if not _ID.match(text):
+            raise ReportError(f"{path}:{n}: one behaviour id a line, got {text!r}")
+        ids.add(text)
+    return ids

@@ -1,0 +1,38 @@
+"""Builds one version's report from the runner's results and run info.
+
+Only the fields the schema names are copied, so run-local data (timings) never reaches
+a report, and behaviours are put in id order so equal runs give equal reports.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from probes.report.errors import ReportError
+from probes.report.schema import SCHEMA_VERSION, validate
+
+INFO_FIELDS = ("sdk_version", "cli_version", "cli", "python", "platform")
+BEHAVIOUR_FIELDS = ("id", "area", "tier", "claim", "source", "verdict", "note", "checks", "observed")
+
+
+def build(results: Iterable[Mapping[str, Any]], info: Mapping[str, Any]) -> dict[str, Any]:
+    """A schema-valid report dict; raises ReportError when results or info are incomplete."""
+    missing = [k for k in INFO_FIELDS if k not in info]
+    if missing:
+        raise ReportError(f"run info lacks {', '.join(missing)}")
+    behaviours = [_behaviour(r.to_dict() if hasattr(r, "to_dict") else dict(r)) for r in results]
+    report = {"schema": SCHEMA_VERSION, **{k: info[k] for k in INFO_FIELDS}}
+    report["behaviours"] = sorted(behaviours, key=lambda b: str(b["id"]))
+    validate(report, where=f"report for {info['sdk_version']}")
+    return report
+
+
+def _behaviour(d: dict[str, Any]) -> dict[str, Any]:
+    missing = [k for k in BEHAVIOUR_FIELDS if k not in d]
+    if missing:
+        raise ReportError(f"result {d.get('id', '?')!r} lacks {', '.join(missing)}")
+    b = {k: d[k] for k in BEHAVIOUR_FIELDS}
+    b["source"] = list(b["source"])
+    b["checks"] = dict(b["checks"] or {})
+    return b

@@ -1,0 +1,66 @@
+"""Writes and reads report files.
+
+Writing is canonical (sorted keys, two-space indent, UTF-8, one trailing newline,
+behaviours in id order) so the same run gives byte-identical files and a version's
+drift is a plain diff. Reading validates, so callers get a usable report or one line.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from probes.report.errors import ReportError
+from probes.report.leaks import find_leaks
+from probes.report.schema import validate
+
+
+def dumps(report: dict[str, Any]) -> str:
+    """The canonical JSON text of a report."""
+    ordered = {**report, "behaviours": sorted(report["behaviours"], key=lambda b: b["id"])}
+    try:
+        return json.dumps(ordered, sort_keys=True, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    except ValueError as exc:  # NaN or infinity in an observation: not JSON
+        raise ReportError(f"report for {report.get('sdk_version')}: {exc}") from None
+
+
+def write(report: dict[str, Any], out_dir: Path) -> tuple[Path, Path]:
+    """Write <sdk_version>.json and .md into out_dir; refuse a report that leaks a path or key."""
+    from probes.report.render import render_page
+
+    validate(report, where=f"report for {report.get('sdk_version')}")
+    leaks = find_leaks(report)
+    if leaks:
+        more = f" (and {len(leaks) - 1} more)" if len(leaks) > 1 else ""
+        raise ReportError(
+            f"refusing to write report for {report['sdk_version']}: machine path or key at {leaks[0]}{more}"
+        )
+    text = dumps(report)
+    canonical = json.loads(text)
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    json_path = out_dir / f"{report['sdk_version']}.json"
+    md_path = out_dir / f"{report['sdk_version']}.md"
+    json_path.write_bytes(text.encode("utf-8"))
+    md_path.write_bytes(render_page(canonical).encode("utf-8"))
+    return json_path, md_path
+
+
+def load(path: Path) -> dict[str, Any]:
+    """A validated report from a file; ReportError (one line) if it is missing or malformed."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ReportError(f"{path}: no such report file") from None
+    except IsADirectoryError:
+        raise ReportError(f"{path}: is a folder, not a report file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ReportError(f"{path}: cannot read: {exc}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ReportError(f"{path}: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    validate(data, where=str(path))
+    return data

@@ -1,0 +1,236 @@
+"""The upgrade gate notices changed verdicts, notes changed observations, honours a
+relied-on list, and turns bad input into exit 2 with one line."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from probes.behaviour import VERDICTS
+from probes.report import ReportError, build, commands, compare, read_relied_on, write
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def result(bid, verdict="holds", note="", checks=None, observed=None):
+    if verdict in ("differs", "not-applicable", "error") and not note:
+        note = f"{verdict} because"
+    return {
+        "id": bid, "area": bid.split(".", 1)[0], "tier": "wire", "claim": f"claim of {bid}",
+        "source": ["003_60988dc4d5bfdb0e.txt", "Quick answer"],
+        "verdict": verdict, "note": note, "checks": checks or {}, "observed": observed,
+    }
+
+
+def report(sdk, *results):
+    info = {"sdk_version": sdk, "cli_version": "2.1.0", "cli": "bundled", "python": "3.12.3", "platform": "Linux-x86_64"}
+    return build(list(results), info)
+
+
+BASE = report(
+    "0.2.180",
+    result("wire.tools", checks={"list": "holds", "empty": "holds"}, observed={"--tools": ["Bash,Read", ""]}),
+    result("hooks.fire", observed={"fired": 1}),
+    result("mcp.old"),
+)
+
+
+def moved(**changes) -> dict:
+    """BASE as version 0.2.189, with behaviours replaced by id."""
+    cand = copy.deepcopy(BASE)
+    cand["sdk_version"] = "0.2.189"
+    cand["behaviours"] = [changes.get(b["id"], b) for b in cand["behaviours"]]
+    return cand
+
+
+def test_identical_reports_pass_with_nothing_listed():
+    result_ = compare(BASE, moved())
+    assert result_.exit_code == 0 and result_.rows == []
+    assert "Nothing moved" in result_.render()
+
+
+def test_a_changed_verdict_fails():
+    cand = moved(**{"hooks.fire": result("hooks.fire", "differs", "no hook ran", observed={"fired": 0})})
+    gate = compare(BASE, cand)
+    assert gate.exit_code == 1
+    [row] = gate.rows
+    assert (row.id, row.baseline, row.candidate, row.kind, row.failing) == ("hooks.fire", "holds", "differs", "verdict", True)
+    assert "holds → differs: no hook ran" in row.moved
+    table = gate.render()
+    assert [c.strip() for c in table.splitlines()[0].split("|")[1:5]] == [
+        "behaviour", "baseline 0.2.180", "candidate 0.2.189", "what moved"]
+    assert "✗ hooks.fire" in table and "FAIL" in table
+
+
+def test_a_changed_sub_check_fails_even_under_the_same_verdict():
+    old = dict(result("wire.tools", "differs", "differs in empty", {"list": "holds", "empty": "differs"}))
+    new = dict(result("wire.tools", "differs", "differs in list", {"list": "differs", "empty": "holds"}))
+    gate = compare(report("1", old), report("2", new))
+    assert gate.exit_code == 1
+    assert "sub-checks empty differs → holds, list holds → differs" in gate.rows[0].moved
+
+
+def test_an_observation_change_is_a_note_unless_strict():
+    cand = moved(**{"wire.tools": result("wire.tools", checks={"list": "holds", "empty": "holds"}, observed={"--tools": ["Bash,Read", "default"]})})
+    gate = compare(BASE, cand)
+    assert gate.exit_code == 0
+    [row] = gate.rows
+    assert row.kind == "observation" and not row.failing
+    assert 'observed.--tools[1]: "" → "default"' in row.moved
+    assert "1 observation change(s)" in gate.summary() and "PASS" in gate.summary()
+    assert compare(BASE, cand, strict=True).exit_code == 1
+
+
+def test_a_new_sub_check_is_only_a_note():
+    cand = moved(**{"hooks.fire": result("hooks.fire", checks={"extra": "holds"}, observed={"fired": 1})})
+    gate = compare(BASE, cand)
+    assert gate.exit_code == 0 and gate.rows[0].kind == "observation"
+    assert "extra absent → holds" in gate.rows[0].moved
+
+
+def test_added_and_removed_behaviours_are_listed_and_pass():
+    cand = moved()
+    cand["behaviours"] = [b for b in cand["behaviours"] if b["id"] != "mcp.old"] + [result("mcp.new", "differs", "x")]
+    gate = compare(BASE, cand)
+    assert gate.exit_code == 0
+    assert {(r.id, r.kind, r.baseline, r.candidate) for r in gate.rows} == {
+        ("mcp.new", "added", "", "differs"),
+        ("mcp.old", "removed", "holds", ""),
+    }
+    assert "1 added, 1 removed" in gate.summary()
+
+
+def test_relied_on_limits_what_fails():
+    cand = moved(**{"hooks.fire": result("hooks.fire", "differs", "no hook ran")})
+    assert compare(BASE, cand, relied_on={"wire.tools"}).exit_code == 0
+    gate = compare(BASE, cand, relied_on={"hooks.fire"})
+    assert gate.exit_code == 1 and "hooks.fire (relied on)" in gate.table()
+    # a change outside the list is still shown, just not failing
+    not_relied = compare(BASE, cand, relied_on={"wire.tools"})
+    assert [(r.id, r.failing) for r in not_relied.rows] == [("hooks.fire", False)]
+
+
+def test_relied_on_rejects_an_id_in_neither_report():
+    with pytest.raises(ReportError, match="relied-on id.* in neither report: wire.nope"):
+        compare(BASE, moved(), relied_on={"wire.tools", "wire.nope"})
+
+
+def test_read_relied_on_skips_comments_and_blanks(tmp_path):
+    f = tmp_path / "relied-on.txt"
+    f.write_text("# our code relies on these\n\nwire.tools\n  hooks.fire   # the audit hook\n#mcp.old\n")
+    assert read_relied_on(f) == {"wire.tools", "hooks.fire"}
+    f.write_text("wire.tools hooks.fire\n")
+    with pytest.raises(ReportError, match=r"relied-on.txt:1: one behaviour id a line"):
+        read_relied_on(f)
+    with pytest.raises(ReportError, match="no such relied-on file"):
+        read_relied_on(tmp_path / "missing.txt")
+
+
+def test_different_schema_versions_are_refused():
+    with pytest.raises(ReportError, match="cannot compare schema version 1 .baseline. with 2 .candidate."):
+        compare(BASE, {**moved(), "schema": 2})
+
+
+reports = st.lists(
+    st.builds(
+        result,
+        bid=st.sampled_from(["wire.a", "wire.b", "hooks.c", "mcp.d", "tools.e"]),
+        verdict=st.sampled_from(VERDICTS),
+        checks=st.dictionaries(st.sampled_from("abc"), st.sampled_from(VERDICTS), max_size=3),
+        observed=st.recursive(st.none() | st.integers() | st.text(max_size=4), lambda k: st.lists(k, max_size=3), max_leaves=5),
+    ),
+    unique_by=lambda r: r["id"],
+).map(lambda rs: report("0.2.1", *rs))
+
+
+@settings(max_examples=80, deadline=None)
+@given(a=reports, b=reports)
+def test_gate_properties(a, b):
+    assert compare(a, copy.deepcopy(a), strict=True).exit_code == 0
+    gate = compare(a, b)
+    old = {x["id"]: x for x in a["behaviours"]}
+    new = {x["id"]: x for x in b["behaviours"]}
+    changed = {i for i in set(old) & set(new) if old[i]["verdict"] != new[i]["verdict"]}
+    assert {r.id for r in gate.rows if r.kind == "verdict"} >= changed
+    assert gate.exit_code == (1 if any(r.kind == "verdict" for r in gate.rows) else 0)
+    assert {r.id for r in gate.rows if r.kind in ("added", "removed")} == set(old) ^ set(new)
+
+
+# --- the subcommand ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def files(tmp_path):
+    base, _ = write(BASE, tmp_path / "base")
+    same, _ = write(moved(), tmp_path / "same")
+    changed, _ = write(moved(**{"hooks.fire": result("hooks.fire", "differs", "no hook ran")}), tmp_path / "changed")
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"schema": 1, "sdk_version": "0.2.1"')
+    return {"base": base, "same": same, "changed": changed, "broken": broken, "dir": tmp_path}
+
+
+def _entry_points():
+    yield [sys.executable, "-m", "probes.report.commands"]
+    if (ROOT / "probes" / "cli.py").exists():
+        yield [sys.executable, "-m", "probes.cli"]
+
+
+@pytest.mark.parametrize("entry", list(_entry_points()), ids=lambda e: e[-1])
+def test_gate_command_exit_codes(files, entry):
+    def gate(*args):
+        return subprocess.run([*entry, "gate", *map(str, args)], capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+
+    ok = gate("--baseline", files["base"], "--candidate", files["same"])
+    assert ok.returncode == 0, ok.stderr
+    assert "Nothing moved" in ok.stdout
+
+    bad = gate("--baseline", files["base"], "--candidate", files["changed"])
+    assert bad.returncode == 1, bad.stderr
+    assert "hooks.fire" in bad.stdout and "holds → differs" in bad.stdout
+
+    for args in (
+        ("--baseline", files["broken"], "--candidate", files["same"]),
+        ("--baseline", files["base"], "--candidate", files["dir"] / "missing.json"),
+    ):
+        broken = gate(*args)
+        assert broken.returncode == 2
+        assert len(broken.stderr.strip().splitlines()) == 1 and "Traceback" not in broken.stderr
+        assert broken.stderr.startswith("sdkprobe gate: error: ")
+
+
+def test_gate_command_relied_on_and_strict(files, capsys):
+    relied = files["dir"] / "relied.txt"
+    relied.write_text("wire.tools\n")
+    assert commands.main(["gate", "--baseline", str(files["base"]), "--candidate", str(files["changed"]), "--relied-on", str(relied)]) == 0
+    relied.write_text("wire.unknown\n")
+    assert commands.main(["gate", "--baseline", str(files["base"]), "--candidate", str(files["changed"]), "--relied-on", str(relied)]) == 2
+    assert "wire.unknown" in capsys.readouterr().err
+
+
+def test_gate_without_candidate_probes_the_installed_sdk(files, monkeypatch, capsys):
+    calls = []
+
+    def fake():
+        calls.append(1)
+        return json.loads(files["changed"].read_text())
+
+    monkeypatch.setattr(commands, "fresh_candidate", fake)
+    assert commands.main(["gate", "--baseline", str(files["base"])]) == 1
+    assert calls == [1] and "hooks.fire" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["gate", "report"])
+def test_help_is_complete(name, capsys):
+    with pytest.raises(SystemExit) as exc:
+        commands.main([name, "--help"])
+    assert exc.value.code == 0
+    text = capsys.readouterr().out
+    expected = {"gate": ["--baseline", "--candidate", "--relied-on", "--strict", "exit status"], "report": ["DIR", "COMPATIBILITY.md", "compatibility.html", "exit status"]}
+    assert all(word in text for word in expected[name])
