@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from probes.behaviour import ERROR, TIERS, all_behaviours
+from probes.report import commands as report_commands
 
 
 class BadInput(Exception):
@@ -73,12 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     cap.add_argument("--json", action="store_true", help="print one JSON object (keys: argv, added, initialize, env, ...)")
     cap.set_defaults(func=cmd_capture)
 
-    try:
-        from probes.report import commands as report_commands
-    except ImportError:  # the report package is optional while it is being built
-        report_commands = None
-    if report_commands is not None:
-        report_commands.register(sub)
+    report_commands.register(sub)
     return parser
 
 

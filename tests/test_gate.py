@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from probes.behaviour import VERDICTS
-from probes.report import ReportError, build, commands, compare, read_relied_on, write
+from probes.cli import main as cli_main
+from probes.report import ReportError, build, compare, read_relied_on, write
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -176,16 +177,9 @@ def files(tmp_path):
     return {"base": base, "same": same, "changed": changed, "broken": broken, "dir": tmp_path}
 
 
-def _entry_points():
-    yield [sys.executable, "-m", "probes.report.commands"]
-    if (ROOT / "probes" / "cli.py").exists():
-        yield [sys.executable, "-m", "probes.cli"]
-
-
-@pytest.mark.parametrize("entry", list(_entry_points()), ids=lambda e: e[-1])
-def test_gate_command_exit_codes(files, entry):
+def test_gate_command_exit_codes(files):
     def gate(*args):
-        return subprocess.run([*entry, "gate", *map(str, args)], capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+        return subprocess.run([sys.executable, "-m", "probes.cli", "gate", *map(str, args)], capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
 
     ok = gate("--baseline", files["base"], "--candidate", files["same"])
     assert ok.returncode == 0, ok.stderr
@@ -208,9 +202,9 @@ def test_gate_command_exit_codes(files, entry):
 def test_gate_command_relied_on_and_strict(files, capsys):
     relied = files["dir"] / "relied.txt"
     relied.write_text("wire.tools\n")
-    assert commands.main(["gate", "--baseline", str(files["base"]), "--candidate", str(files["changed"]), "--relied-on", str(relied)]) == 0
+    assert cli_main(["gate", "--baseline", str(files["base"]), "--candidate", str(files["changed"]), "--relied-on", str(relied)]) == 0
     relied.write_text("wire.unknown\n")
-    assert commands.main(["gate", "--baseline", str(files["base"]), "--candidate", str(files["changed"]), "--relied-on", str(relied)]) == 2
+    assert cli_main(["gate", "--baseline", str(files["base"]), "--candidate", str(files["changed"]), "--relied-on", str(relied)]) == 2
     assert "wire.unknown" in capsys.readouterr().err
 
 
@@ -221,15 +215,17 @@ def test_gate_without_candidate_probes_the_installed_sdk(files, monkeypatch, cap
         calls.append(1)
         return json.loads(files["changed"].read_text())
 
+    from probes.report import commands
+
     monkeypatch.setattr(commands, "fresh_candidate", fake)
-    assert commands.main(["gate", "--baseline", str(files["base"])]) == 1
+    assert cli_main(["gate", "--baseline", str(files["base"])]) == 1
     assert calls == [1] and "hooks.fire" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("name", ["gate", "report"])
 def test_help_is_complete(name, capsys):
     with pytest.raises(SystemExit) as exc:
-        commands.main([name, "--help"])
+        cli_main([name, "--help"])
     assert exc.value.code == 0
     text = capsys.readouterr().out
     expected = {"gate": ["--baseline", "--candidate", "--relied-on", "--strict", "exit status"], "report": ["DIR", "COMPATIBILITY.md", "compatibility.html", "exit status"]}

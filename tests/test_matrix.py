@@ -8,7 +8,8 @@ import re
 
 import pytest
 
-from probes.report import ReportError, build, commands, render_matrix, write
+from probes.cli import main as cli_main
+from probes.report import ReportError, build, render_matrix, write
 
 
 def result(bid, verdict="holds", note="", source=("003_60988dc4d5bfdb0e.txt", "Quick answer")):
@@ -104,9 +105,9 @@ def test_bad_folders_are_refused_in_one_line(tmp_path):
 
 
 def test_report_command(reports, tmp_path, capsys):
-    assert commands.main(["report", str(reports)]) == 0
+    assert cli_main(["report", str(reports)]) == 0
     out = capsys.readouterr().out
     assert f"wrote {reports / 'COMPATIBILITY.md'}" in out and f"wrote {reports / 'compatibility.html'}" in out
-    assert commands.main(["report", str(tmp_path / "nowhere")]) == 2
+    assert cli_main(["report", str(tmp_path / "nowhere")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("sdkprobe report: error: ") and len(err.strip().splitlines()) == 1

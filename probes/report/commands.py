@@ -112,15 +112,3 @@ def fresh_candidate() -> dict[str, Any]:
     print(f"probing the installed SDK: {len(behaviours)} behaviours ...", file=sys.stderr)
     results = run_all(behaviours, settings, jobs=2)
     return build([r.to_dict() for r in results], run_info(settings))
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Stand-alone entry (python -m probes.report.commands) until probes.cli wires these in."""
-    parser = argparse.ArgumentParser(prog="sdkprobe")
-    register(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    return args.func(args)
-
-
-if __name__ == "__main__":
-    sys.exit(main())
