@@ -56,8 +56,8 @@ def matches(value: Any, pattern: Any) -> bool:
 class Stdin:
     """Reads stdin on a thread, answers SDK control requests, wakes waiting steps."""
 
-    def __init__(self, control: dict[str, Any], out: Stdout, capture: Capture) -> None:
-        self.lines: list[Any] = []
+    def __init__(self, control: dict[str, Any], out: Stdout, capture: Capture, first: list[Any]) -> None:
+        self.lines: list[Any] = list(first)
         self.eof = False
         self._cond = threading.Condition()
         self._control = control
@@ -112,9 +112,18 @@ class Stdin:
                 self._cond.wait()
 
 
-def play(scenario: dict[str, Any], capture: Capture) -> int:
+def argv_prompt(argv: list[str]) -> list[dict[str, Any]]:
+    """Old SDKs (up to 0.1.30) pass a string prompt as `--print -- PROMPT` instead of on
+    stdin; the scenario sees it as the first user line all the same."""
+    if "--print" not in argv or "--" not in argv:
+        return []
+    prompt = " ".join(argv[argv.index("--") + 1 :])
+    return [{"type": "user", "message": {"role": "user", "content": prompt}, "via": "argv"}]
+
+
+def play(scenario: dict[str, Any], argv: list[str], capture: Capture) -> int:
     out = Stdout(capture)
-    stdin = Stdin(scenario.get("control", {}), out, capture)
+    stdin = Stdin(scenario.get("control", {}), out, capture, argv_prompt(argv))
     cursor = 0
     for step in scenario.get("steps", []):
         op = step["op"]
@@ -155,7 +164,7 @@ def main(scenario_path: str, capture_path: str) -> int:
     if argv and argv[0] in ("-v", "--version"):
         sys.stdout.write(f"{scenario['cli_version']} (Claude Code)\n")
         return 0
-    code = play(scenario, capture)
+    code = play(scenario, argv, capture)
     capture.event("exit", code=code)
     sys.stdout.flush()
     sys.stderr.flush()

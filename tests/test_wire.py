@@ -205,3 +205,16 @@ async def test_hook_callback_answer_is_recorded(space):
     assert seen == [("Bash", "toolu_fake_2")]
     response = run.answers["fake_req_1"]["response"]
     assert response["continue"] is True and "continue_" not in response
+
+
+async def test_print_mode_prompt_counts_as_the_user_turn(tmp_path):
+    import json
+    import subprocess
+
+    from fake_cli.launcher import install
+
+    launcher, _ = install(tmp_path, Scenario().turn("from argv").to_json())
+    out = subprocess.run([str(launcher), "--output-format", "stream-json", "--print", "--", "hi"],
+                         input="", capture_output=True, text=True, timeout=10)
+    kinds = [json.loads(line)["type"] for line in out.stdout.splitlines()]
+    assert kinds == ["system", "assistant", "result"]

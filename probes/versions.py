@@ -1,0 +1,67 @@
+"""The SDK versions sdkprobe reports on, and what each needs beside it to install.
+
+This is the one list: the nox sessions, the CI example and the tests read it from here.
+It imports nothing but the standard library, so the noxfile can load it before any SDK
+is installed.
+
+How the list was chosen (survey on Python 3.11, all PyPI releases up to 0.2.189):
+
+- 0.1.19 is the oldest release whose wheel bundles the CLI (`_bundled/claude`); 0.1.7
+  and everything before it are ~35 kB wheels without one, and PyPI has nothing between
+  0.1.7 and 0.1.19.
+- Releases before 0.2.100 declare `mcp>=0.1.0` (later `>=1.19`, `>=1.23`) with no upper
+  bound. They import beside mcp 2.x, but `create_sdk_mcp_server` then fails with
+  `AttributeError: 'Server' object has no attribute 'list_tools'`, so they get `mcp<2`.
+  0.2.100 to 0.2.138 pin `mcp<2` themselves; from 0.2.141 on (`mcp<3`) mcp 2.x works.
+- The picks sit where the wire changes: a string prompt goes as `--print -- PROMPT`
+  up to 0.1.30 and over stdin (`--input-format stream-json`) from 0.1.33; `thinking` and
+  `effort` appear by 0.1.37; `--setting-sources ""` is no longer sent by 0.1.58;
+  `session_store`, `skills`, `strict_mcp_config` by 0.1.81; the SDK stops running
+  `claude -v` before a session at 0.2.181. The bundled CLI goes from 2.1.1 to 2.1.332.
+
+Keep it sorted oldest first; the last entry is the newest release and the default for
+`nox -s tests`. See docs/ci.md for how to add one.
+"""
+
+from __future__ import annotations
+
+# Oldest first. Why each one is here:
+SDK_VERSIONS: list[str] = [
+    "0.1.19",  # oldest wheel bundling the CLI (2.1.1); string prompt as `--print -- PROMPT`
+    "0.1.33",  # first sending a string prompt over stdin with initialize (CLI 2.1.37)
+    "0.1.58",  # has thinking/effort/task_budget; no `--setting-sources ""` (CLI 2.1.97)
+    "0.1.81",  # last 0.1.x: session_store, skills, strict_mcp_config (CLI 2.1.139)
+    "0.2.82",  # first 0.2.x (CLI 2.1.142)
+    "0.2.141",  # first working with mcp 2.x; resume_session_at, forward_subagent_text (CLI 2.1.236)
+    "0.2.160",  # verbatim_prompts (CLI 2.1.283)
+    "0.2.180",  # last that runs `claude -v` before a session (CLI 2.1.321)
+    "0.2.181",  # no `-v` probe any more; client_app (CLI 2.1.323)
+    "0.2.189",  # newest (CLI 2.1.332)
+]
+
+# Extra requirements installed together with a version (same resolver call).
+_OLD_MCP = ["mcp<2"]  # in-process MCP servers break on mcp 2.x before 0.2.100
+PINS: dict[str, list[str]] = {
+    "0.1.19": _OLD_MCP,
+    "0.1.33": _OLD_MCP,
+    "0.1.58": _OLD_MCP,
+    "0.1.81": _OLD_MCP,
+    "0.2.82": _OLD_MCP,
+}
+
+NEWEST: str = SDK_VERSIONS[-1]
+DEFAULT_SDK: str = NEWEST
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """Sort key for plain numeric versions such as 0.2.189."""
+    return tuple(int(part) for part in version.split("."))
+
+
+def requirements(version: str) -> list[str]:
+    """What to install for one SDK version: the exact release plus its pins.
+
+    An unlisted version is allowed (try a new release before adding it) and gets no pins.
+    """
+    version_key(version)  # ValueError on anything but dotted numbers
+    return [f"claude-agent-sdk=={version}", *PINS.get(version, [])]
