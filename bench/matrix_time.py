@@ -84,8 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--strict", action="store_true", help="exit 1 when over budget or a session failed")
     args = parser.parse_args(argv)
 
-    print(f"matrix_time: probe sessions over {len(SDK_VERSIONS)} SDK versions "
-          f"({SDK_VERSIONS[0]} .. {SDK_VERSIONS[-1]}), warm environments")
+    print(
+        f"matrix_time: probe sessions over {len(SDK_VERSIONS)} SDK versions "
+        f"({SDK_VERSIONS[0]} .. {SDK_VERSIONS[-1]}), warm environments"
+    )
     nox = nox_command()
     if nox is None:
         print("matrix_time: skipped: nox is not installed (pip install nox)")
@@ -107,9 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="sdkprobe-matrix-") as out_dir:
         start = time.monotonic()
         for sdk in SDK_VERSIONS:
-            code, seconds, out = run_nox(
-                nox, ["-R", "-s", f"probe(sdk={sdk!r})", "--", "--out", out_dir, *run_args]
-            )
+            code, seconds, out = run_nox(nox, ["-R", "-s", f"probe(sdk={sdk!r})", "--", "--out", out_dir, *run_args])
             rows.append((sdk, code, seconds))
             status = "ok" if code == 0 else f"exit {code}"
             print(f"  {f'probe(sdk={sdk!r})':22} {seconds:7.1f} s  {status}", flush=True)
@@ -125,10 +125,14 @@ def main(argv: list[str] | None = None) -> int:
         print(text)
     print(f"reports written: {len(written)} of {len(SDK_VERSIONS)}")
     print(f"slowest: {slowest[0]} {slowest[2]:.1f} s; mean {total / len(rows):.1f} s per version")
-    print(f"matrix wall time (warm): {total:.1f} s ({minutes(total)}) for {len(rows)} versions"
-          f"{' on ' + str(os.cpu_count()) + ' cores' if os.cpu_count() else ''}")
-    print(f"under {args.budget / 60:g} minutes: {'yes' if under else 'NO'}"
-          + (f"; {len(failures)} session(s) failed" if failures else ""))
+    print(
+        f"matrix wall time (warm): {total:.1f} s ({minutes(total)}) for {len(rows)} versions"
+        f"{' on ' + str(os.cpu_count()) + ' cores' if os.cpu_count() else ''}"
+    )
+    print(
+        f"under {args.budget / 60:g} minutes: {'yes' if under else 'NO'}"
+        + (f"; {len(failures)} session(s) failed" if failures else "")
+    )
     if args.strict and (failures or not under):
         return 1
     return 0

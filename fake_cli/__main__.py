@@ -47,9 +47,7 @@ class Stdout:
 def matches(value: Any, pattern: Any) -> bool:
     """True when `pattern` is contained in `value` (dicts compare as subsets)."""
     if isinstance(pattern, dict):
-        return isinstance(value, dict) and all(
-            k in value and matches(value[k], v) for k, v in pattern.items()
-        )
+        return isinstance(value, dict) and all(k in value and matches(value[k], v) for k, v in pattern.items())
     return value == pattern
 
 
@@ -135,7 +133,7 @@ def play(scenario: dict[str, Any], argv: list[str], capture: Capture) -> int:
             sys.stderr.write(step["text"])
             sys.stderr.flush()
         elif op == "await":
-            found = stdin.wait(lambda line: matches(line, step["match"]), cursor)
+            found = stdin.wait(lambda line, pattern=step["match"]: matches(line, pattern), cursor)
             if found is None:
                 capture.event("await_failed", match=step["match"])
                 break
@@ -146,7 +144,7 @@ def play(scenario: dict[str, Any], argv: list[str], capture: Capture) -> int:
             rid = step["request_id"]
             out.send({"type": "control_request", "request_id": rid, "request": step["request"]})
             answered = stdin.wait(
-                lambda line: matches(line, {"type": "control_response", "response": {"request_id": rid}})
+                lambda line, rid=rid: matches(line, {"type": "control_response", "response": {"request_id": rid}})
             )
             capture.event("request_done", request_id=rid, answered=answered is not None)
         elif op == "exit":

@@ -102,8 +102,16 @@ class Scenario:
     def mcp_handshake(self, server: str) -> Scenario:
         """What the CLI does first with an SDK server: initialize, initialized, tools/list."""
         return (
-            self.mcp(server, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
-                                            "clientInfo": {"name": "fake-claude", "version": self.cli_version}}, id=1)
+            self.mcp(
+                server,
+                "initialize",
+                {
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": {},
+                    "clientInfo": {"name": "fake-claude", "version": self.cli_version},
+                },
+                id=1,
+            )
             .mcp(server, "notifications/initialized")
             .mcp(server, "tools/list", {}, id=2)
         )
@@ -127,9 +135,7 @@ class Scenario:
         return self.wait_for_user().init().assistant(text).result(result=text)
 
     def to_json(self) -> str:
-        return json.dumps(
-            {"cli_version": self.cli_version, "control": self.control, "steps": self.steps}
-        )
+        return json.dumps({"cli_version": self.cli_version, "control": self.control, "steps": self.steps})
 
 
 def init_message(cli_version: str = DEFAULT_CLI_VERSION, **extra: Any) -> dict[str, Any]:

@@ -8,8 +8,9 @@ registry and nothing else.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 TIERS = ("wire", "cli", "live")
 

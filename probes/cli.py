@@ -11,7 +11,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 from probes.behaviour import ERROR, TIERS, all_behaviours
 from probes.report import commands as report_commands
@@ -49,15 +49,34 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--only", nargs="+", metavar="ID", default=[], help="run only these behaviour ids")
     run.add_argument("--tier", nargs="+", choices=TIERS, default=[], help="run only behaviours of these tiers")
-    run.add_argument("--out", type=Path, default=Path("reports"), metavar="DIR", help="where the report goes (default: reports/)")
-    run.add_argument("--cli", metavar="PATH", help="run the cli tier against this claude executable instead of the bundled one")
-    run.add_argument("--live", action="store_true", help="also run live behaviours against the real API (needs ANTHROPIC_API_KEY; bills that key)")
-    run.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, metavar="N", help="probes run in parallel (default: the number of cores)")
+    run.add_argument(
+        "--out", type=Path, default=Path("reports"), metavar="DIR", help="where the report goes (default: reports/)"
+    )
+    run.add_argument(
+        "--cli", metavar="PATH", help="run the cli tier against this claude executable instead of the bundled one"
+    )
+    run.add_argument(
+        "--live",
+        action="store_true",
+        help="also run live behaviours against the real API (needs ANTHROPIC_API_KEY; bills that key)",
+    )
+    run.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="probes run in parallel (default: the number of cores)",
+    )
     run.set_defaults(func=cmd_run)
 
-    lst = sub.add_parser("list", help="list the behaviours", description="List the behaviours with id, area, tier and source.")
+    lst = sub.add_parser(
+        "list", help="list the behaviours", description="List the behaviours with id, area, tier and source."
+    )
     lst.add_argument("--tier", nargs="+", choices=TIERS, default=[], help="only these tiers")
-    lst.add_argument("--area", nargs="+", default=[], metavar="AREA", help="only these areas (the part of the id before the dot)")
+    lst.add_argument(
+        "--area", nargs="+", default=[], metavar="AREA", help="only these areas (the part of the id before the dot)"
+    )
     lst.add_argument("--json", action="store_true", help="print JSON instead of a table")
     lst.set_defaults(func=cmd_list)
 
@@ -68,10 +87,18 @@ def build_parser() -> argparse.ArgumentParser:
         "(marking the flags the options added), the initialize request and the environment "
         "variables it set. Options are ClaudeAgentOptions fields by their Python names, as JSON.",
     )
-    cap.add_argument("--options", default="{}", metavar="JSON", help='ClaudeAgentOptions fields, e.g. \'{"tools": []}\'')
-    cap.add_argument("--agents", metavar="JSON", help='agent definitions by name, e.g. \'{"r": {"description": "d", "prompt": "p"}}\'')
+    cap.add_argument(
+        "--options", default="{}", metavar="JSON", help="ClaudeAgentOptions fields, e.g. '{\"tools\": []}'"
+    )
+    cap.add_argument(
+        "--agents",
+        metavar="JSON",
+        help='agent definitions by name, e.g. \'{"r": {"description": "d", "prompt": "p"}}\'',
+    )
     cap.add_argument("--prompt", default="hi", metavar="TEXT", help="the prompt to send (default: hi)")
-    cap.add_argument("--json", action="store_true", help="print one JSON object (keys: argv, added, initialize, env, ...)")
+    cap.add_argument(
+        "--json", action="store_true", help="print one JSON object (keys: argv, added, initialize, env, ...)"
+    )
     cap.set_defaults(func=cmd_capture)
 
     report_commands.register(sub)
@@ -146,7 +173,11 @@ def cmd_list(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
     else:
-        print(tabulate([[r["id"], r["area"], r["tier"], r["source"]] for r in rows], headers=["id", "area", "tier", "source"]))
+        print(
+            tabulate(
+                [[r["id"], r["area"], r["tier"], r["source"]] for r in rows], headers=["id", "area", "tier", "source"]
+            )
+        )
     return 0
 
 
@@ -308,8 +339,6 @@ def _shell_word(w: str) -> str:
     import shlex
 
     return shlex.quote(w)
-
-
 
 
 if __name__ == "__main__":

@@ -9,19 +9,19 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import platform
-import sys
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from probes.behaviour import (
     ERROR,
     NEEDS_LIVE,
     NOT_APPLICABLE,
+    REGISTRY,
     Behaviour,
     NotApplicable,
-    REGISTRY,
     Verdict,
     all_behaviours,
 )
@@ -85,7 +85,8 @@ def run_one(b: Behaviour, settings: RunSettings) -> Result:
     if b.tier == "live" and not settings.live:
         return Result(**base, verdict=NEEDS_LIVE, note="needs --live and ANTHROPIC_API_KEY")
     with Space.create() as space:
-        h = Harness(space, cli_path=settings.cli_path, live=settings.live)
+        # Only live behaviours go live: --live never moves a cli-tier probe off the double.
+        h = Harness(space, cli_path=settings.cli_path, live=settings.live and b.tier == "live")
         try:
             v: Verdict = asyncio.run(asyncio.wait_for(b.probe(h), b.timeout))
         except NotApplicable as exc:

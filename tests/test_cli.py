@@ -84,7 +84,10 @@ def test_list_unknown_area(capsys):
 def test_help_lists_every_option(command):
     out = sdkprobe(command, "--help")
     assert out.returncode == 0
-    expected = {"run": ["--only", "--tier", "--out", "--cli", "--live", "-j"], "list": ["--tier", "--area", "--json"],
-                "capture": ["--options", "--agents", "--prompt", "--json"]}[command]
+    expected = {
+        "run": ["--only", "--tier", "--out", "--cli", "--live", "-j"],
+        "list": ["--tier", "--area", "--json"],
+        "capture": ["--options", "--agents", "--prompt", "--json"],
+    }[command]
     for flag in expected:
         assert flag in out.stdout

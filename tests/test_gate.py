@@ -24,14 +24,26 @@ def result(bid, verdict="holds", note="", checks=None, observed=None):
     if verdict in ("differs", "not-applicable", "error") and not note:
         note = f"{verdict} because"
     return {
-        "id": bid, "area": bid.split(".", 1)[0], "tier": "wire", "claim": f"claim of {bid}",
+        "id": bid,
+        "area": bid.split(".", 1)[0],
+        "tier": "wire",
+        "claim": f"claim of {bid}",
         "source": ["003_60988dc4d5bfdb0e.txt", "Quick answer"],
-        "verdict": verdict, "note": note, "checks": checks or {}, "observed": observed,
+        "verdict": verdict,
+        "note": note,
+        "checks": checks or {},
+        "observed": observed,
     }
 
 
 def report(sdk, *results):
-    info = {"sdk_version": sdk, "cli_version": "2.1.0", "cli": "bundled", "python": "3.12.3", "platform": "Linux-x86_64"}
+    info = {
+        "sdk_version": sdk,
+        "cli_version": "2.1.0",
+        "cli": "bundled",
+        "python": "3.12.3",
+        "platform": "Linux-x86_64",
+    }
     return build(list(results), info)
 
 
@@ -62,11 +74,21 @@ def test_a_changed_verdict_fails():
     gate = compare(BASE, cand)
     assert gate.exit_code == 1
     [row] = gate.rows
-    assert (row.id, row.baseline, row.candidate, row.kind, row.failing) == ("hooks.fire", "holds", "differs", "verdict", True)
+    assert (row.id, row.baseline, row.candidate, row.kind, row.failing) == (
+        "hooks.fire",
+        "holds",
+        "differs",
+        "verdict",
+        True,
+    )
     assert "holds → differs: no hook ran" in row.moved
     table = gate.render()
     assert [c.strip() for c in table.splitlines()[0].split("|")[1:5]] == [
-        "behaviour", "baseline 0.2.180", "candidate 0.2.189", "what moved"]
+        "behaviour",
+        "baseline 0.2.180",
+        "candidate 0.2.189",
+        "what moved",
+    ]
     assert "✗ hooks.fire" in table and "FAIL" in table
 
 
@@ -79,7 +101,13 @@ def test_a_changed_sub_check_fails_even_under_the_same_verdict():
 
 
 def test_an_observation_change_is_a_note_unless_strict():
-    cand = moved(**{"wire.tools": result("wire.tools", checks={"list": "holds", "empty": "holds"}, observed={"--tools": ["Bash,Read", "default"]})})
+    cand = moved(
+        **{
+            "wire.tools": result(
+                "wire.tools", checks={"list": "holds", "empty": "holds"}, observed={"--tools": ["Bash,Read", "default"]}
+            )
+        }
+    )
     gate = compare(BASE, cand)
     assert gate.exit_code == 0
     [row] = gate.rows
@@ -145,7 +173,9 @@ reports = st.lists(
         bid=st.sampled_from(["wire.a", "wire.b", "hooks.c", "mcp.d", "tools.e"]),
         verdict=st.sampled_from(VERDICTS),
         checks=st.dictionaries(st.sampled_from("abc"), st.sampled_from(VERDICTS), max_size=3),
-        observed=st.recursive(st.none() | st.integers() | st.text(max_size=4), lambda k: st.lists(k, max_size=3), max_leaves=5),
+        observed=st.recursive(
+            st.none() | st.integers() | st.text(max_size=4), lambda k: st.lists(k, max_size=3), max_leaves=5
+        ),
     ),
     unique_by=lambda r: r["id"],
 ).map(lambda rs: report("0.2.1", *rs))
@@ -179,7 +209,14 @@ def files(tmp_path):
 
 def test_gate_command_exit_codes(files):
     def gate(*args):
-        return subprocess.run([sys.executable, "-m", "probes.cli", "gate", *map(str, args)], capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+        return subprocess.run(
+            [sys.executable, "-m", "probes.cli", "gate", *map(str, args)],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            timeout=120,
+            check=False,
+        )
 
     ok = gate("--baseline", files["base"], "--candidate", files["same"])
     assert ok.returncode == 0, ok.stderr
@@ -202,9 +239,19 @@ def test_gate_command_exit_codes(files):
 def test_gate_command_relied_on_and_strict(files, capsys):
     relied = files["dir"] / "relied.txt"
     relied.write_text("wire.tools\n")
-    assert cli_main(["gate", "--baseline", str(files["base"]), "--candidate", str(files["changed"]), "--relied-on", str(relied)]) == 0
+    assert (
+        cli_main(
+            ["gate", "--baseline", str(files["base"]), "--candidate", str(files["changed"]), "--relied-on", str(relied)]
+        )
+        == 0
+    )
     relied.write_text("wire.unknown\n")
-    assert cli_main(["gate", "--baseline", str(files["base"]), "--candidate", str(files["changed"]), "--relied-on", str(relied)]) == 2
+    assert (
+        cli_main(
+            ["gate", "--baseline", str(files["base"]), "--candidate", str(files["changed"]), "--relied-on", str(relied)]
+        )
+        == 2
+    )
     assert "wire.unknown" in capsys.readouterr().err
 
 
@@ -228,5 +275,8 @@ def test_help_is_complete(name, capsys):
         cli_main([name, "--help"])
     assert exc.value.code == 0
     text = capsys.readouterr().out
-    expected = {"gate": ["--baseline", "--candidate", "--relied-on", "--strict", "exit status"], "report": ["DIR", "COMPATIBILITY.md", "compatibility.html", "exit status"]}
+    expected = {
+        "gate": ["--baseline", "--candidate", "--relied-on", "--strict", "exit status"],
+        "report": ["DIR", "COMPATIBILITY.md", "compatibility.html", "exit status"],
+    }
     assert all(word in text for word in expected[name])

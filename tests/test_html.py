@@ -25,8 +25,15 @@ def result(bid, verdict="holds", note=""):
     if verdict in ("differs", "not-applicable", "error") and not note:
         note = f"{verdict} because"
     return {
-        "id": bid, "area": bid.split(".", 1)[0], "tier": "wire", "claim": f"claim of {bid} <b>bold</b>",
-        "source": ["003_60988dc4d5bfdb0e.txt", "Quick answer"], "verdict": verdict, "note": note, "checks": {}, "observed": None,
+        "id": bid,
+        "area": bid.split(".", 1)[0],
+        "tier": "wire",
+        "claim": f"claim of {bid} <b>bold</b>",
+        "source": ["003_60988dc4d5bfdb0e.txt", "Quick answer"],
+        "verdict": verdict,
+        "note": note,
+        "checks": {},
+        "observed": None,
     }
 
 
@@ -39,9 +46,17 @@ def page(tmp_path) -> Path:
             result("wire.setting-sources"),
             result("hooks.pre-tool-use-fires", "error" if n == 2 else "holds", "probe broke"),
             result("mcp.sdk-server-tools", "needs-live", "needs --live"),
-            result("tools.allowed-tools-does-not-restrict", "not-applicable" if n < 3 else "differs", "every tool offered"),
+            result(
+                "tools.allowed-tools-does-not-restrict", "not-applicable" if n < 3 else "differs", "every tool offered"
+            ),
         ]
-        info = {"sdk_version": v, "cli_version": f"2.1.{n}", "cli": "bundled", "python": "3.12.3", "platform": "Linux-x86_64"}
+        info = {
+            "sdk_version": v,
+            "cli_version": f"2.1.{n}",
+            "cli": "bundled",
+            "python": "3.12.3",
+            "platform": "Linux-x86_64",
+        }
         write(build(rs, info), tmp_path)
     return render_matrix(tmp_path)[1]
 
@@ -59,9 +74,22 @@ def browser(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
     profile = tmp_path / "profile"
     profile.mkdir(exist_ok=True)
     return subprocess.run(
-        [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", f"--user-data-dir={profile}", *args],
-        capture_output=True, text=True, timeout=120, check=False,
+        [
+            CHROMIUM,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            f"--user-data-dir={profile}",
+            *args,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
     )
 
 
@@ -79,15 +107,23 @@ def visible_rows(tmp_path: Path, url: str) -> tuple[list[str], str]:
 @needs_chromium
 def test_filters_apply_in_a_real_browser(page, tmp_path):
     url = page.resolve().as_uri()
-    every = ["hooks.pre-tool-use-fires", "mcp.sdk-server-tools", "tools.allowed-tools-does-not-restrict",
-             "wire.setting-sources", "wire.tools-option-to-flag"]
+    every = [
+        "hooks.pre-tool-use-fires",
+        "mcp.sdk-server-tools",
+        "tools.allowed-tools-does-not-restrict",
+        "wire.setting-sources",
+        "wire.tools-option-to-flag",
+    ]
     assert visible_rows(tmp_path, url) == (every, "5 of 5 behaviours")
     assert visible_rows(tmp_path, url + "?q=wire") == (every[3:], "2 of 5 behaviours")
     assert visible_rows(tmp_path, url + "#q=tools") == (every[1:3] + every[4:], "3 of 5 behaviours")
     assert visible_rows(tmp_path, url + "#verdict=differs") == (every[2:3] + every[4:], "2 of 5 behaviours")
     assert visible_rows(tmp_path, url + "#q=wire&verdict=differs") == (every[4:], "1 of 5 behaviours")
     assert visible_rows(tmp_path, url + "#verdict=error") == (every[:1], "1 of 5 behaviours")
-    assert visible_rows(tmp_path, url + "#verdict=changed") == (every[0:1] + every[2:3] + every[4:], "3 of 5 behaviours")
+    assert visible_rows(tmp_path, url + "#verdict=changed") == (
+        every[0:1] + every[2:3] + every[4:],
+        "3 of 5 behaviours",
+    )
     assert visible_rows(tmp_path, url + "#q=nothing-matches") == ([], "0 of 5 behaviours")
 
 
@@ -103,12 +139,21 @@ def test_renders_at_phone_width(page, tmp_path):
     # The page must not scroll sideways; the table scrolls inside its own box. (Headless
     # --dump-dom lays out at least 500 px wide, still under the 600 px phone breakpoint.)
     probe = tmp_path / "probe.html"
-    probe.write_text(page.read_text().replace("</body>", (
-        "<script>var s=document.querySelector('.scroll');document.title=['W',innerWidth,"
-        "document.documentElement.scrollWidth,document.documentElement.clientWidth,s.scrollWidth,s.clientWidth].join(' ');"
-        "</script></body>")))
+    probe.write_text(
+        page.read_text().replace(
+            "</body>",
+            (
+                "<script>var s=document.querySelector('.scroll');document.title=['W',innerWidth,"
+                "document.documentElement.scrollWidth,document.documentElement.clientWidth,"
+                "s.scrollWidth,s.clientWidth].join(' ');"
+                "</script></body>"
+            ),
+        )
+    )
     dom = browser(tmp_path, "--window-size=390,844", "--dump-dom", probe.resolve().as_uri()).stdout
-    inner, page_scroll, page_client, box_scroll, box_client = map(int, re.search(r"<title>W ([\d ]+)</title>", dom).group(1).split())
+    inner, page_scroll, page_client, box_scroll, box_client = map(
+        int, re.search(r"<title>W ([\d ]+)</title>", dom).group(1).split()
+    )
     assert inner < 600
     assert page_scroll <= page_client
     assert box_scroll > box_client  # six versions do not fit: the box scrolls, the page does not

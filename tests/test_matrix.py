@@ -16,22 +16,55 @@ def result(bid, verdict="holds", note="", source=("003_60988dc4d5bfdb0e.txt", "Q
     if verdict in ("differs", "not-applicable", "error") and not note:
         note = f"{verdict} because"
     return {
-        "id": bid, "area": bid.split(".", 1)[0], "tier": "wire", "claim": f"claim of {bid}", "source": list(source),
-        "verdict": verdict, "note": note, "checks": {}, "observed": None,
+        "id": bid,
+        "area": bid.split(".", 1)[0],
+        "tier": "wire",
+        "claim": f"claim of {bid}",
+        "source": list(source),
+        "verdict": verdict,
+        "note": note,
+        "checks": {},
+        "observed": None,
     }
 
 
 def add(dir_, sdk, cli, *results, custom=False):
-    info = {"sdk_version": sdk, "cli_version": cli, "cli": "custom" if custom else "bundled", "python": "3.12.3", "platform": "Linux-x86_64"}
+    info = {
+        "sdk_version": sdk,
+        "cli_version": cli,
+        "cli": "custom" if custom else "bundled",
+        "python": "3.12.3",
+        "platform": "Linux-x86_64",
+    }
     write(build(list(results), info), dir_)
 
 
 @pytest.fixture
 def reports(tmp_path):
-    add(tmp_path, "0.2.10", "2.1.10",
-        result("wire.tools", "differs", "sent --tools a|b"), result("hooks.fire"), result("mcp.new", "not-applicable", "no Python analogue"))
-    add(tmp_path, "0.2.9", "2.1.9", result("wire.tools"), result("hooks.fire"), result("hooks.gone", "error", "probe broke"))
-    add(tmp_path, "0.2.100", None, result("wire.tools", "differs", "sent --tools a|b"), result("hooks.fire", "needs-live", "needs --live"), custom=True)
+    add(
+        tmp_path,
+        "0.2.10",
+        "2.1.10",
+        result("wire.tools", "differs", "sent --tools a|b"),
+        result("hooks.fire"),
+        result("mcp.new", "not-applicable", "no Python analogue"),
+    )
+    add(
+        tmp_path,
+        "0.2.9",
+        "2.1.9",
+        result("wire.tools"),
+        result("hooks.fire"),
+        result("hooks.gone", "error", "probe broke"),
+    )
+    add(
+        tmp_path,
+        "0.2.100",
+        None,
+        result("wire.tools", "differs", "sent --tools a|b"),
+        result("hooks.fire", "needs-live", "needs --live"),
+        custom=True,
+    )
     return tmp_path
 
 
@@ -50,7 +83,10 @@ def test_columns_sorted_by_version_with_their_cli(reports):
     md = md_path.read_text()
     header = next(line for line in md.splitlines() if line.startswith("| behaviour"))
     assert [c.strip() for c in header.split("|")[3:-1]] == [
-        "0.2.9 (CLI 2.1.9)", "0.2.10 (CLI 2.1.10)", "0.2.100 (CLI ?, custom)"]
+        "0.2.9 (CLI 2.1.9)",
+        "0.2.10 (CLI 2.1.10)",
+        "0.2.100 (CLI ?, custom)",
+    ]
 
 
 def test_rows_grouped_by_area_cells_symbols_and_blanks(reports):
@@ -61,7 +97,14 @@ def test_rows_grouped_by_area_cells_symbols_and_blanks(reports):
     assert hooks["hooks.gone"][1].startswith("💥[^") and hooks["hooks.gone"][2:] == ["—", "—"]
     mcp = table_rows(md, "mcp")["mcp.new"]
     assert mcp[1] == "—" and mcp[2].startswith("➖[^") and mcp[3] == "—"
-    for symbol, name in [("✅", "holds"), ("❌", "differs"), ("➖", "not-applicable"), ("🔑", "needs-live"), ("💥", "error"), ("—", "not probed")]:
+    for symbol, name in [
+        ("✅", "holds"),
+        ("❌", "differs"),
+        ("➖", "not-applicable"),
+        ("🔑", "needs-live"),
+        ("💥", "error"),
+        ("—", "not probed"),
+    ]:
         assert f"{symbol} {name}" in md
 
 

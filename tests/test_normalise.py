@@ -16,6 +16,7 @@ def test_paths_ids_keys_and_timings_are_replaced():
         "request": "req_1_ab12cd34",
         "duration_ms": 123,
         "other": "/tmp/pytest-7/file",
+        "error": "Connection to http://127.0.0.1:40123/v1 failed",
     }
     out = normalise(value, paths=[("/tmp/sdkprobe-abc/work", "<CWD>")])
     assert out == {
@@ -25,6 +26,7 @@ def test_paths_ids_keys_and_timings_are_replaced():
         "request": "req_<N>",
         "duration_ms": "<T>",
         "other": "<TMP>/file",
+        "error": "Connection to http://127.0.0.1:<PORT>/v1 failed",
     }
 
 

@@ -28,9 +28,15 @@ def result(bid="wire.a", verdict="holds", note="", checks=None, observed=None, t
     if verdict in ("differs", "not-applicable", "error") and not note:
         note = f"{verdict} because"
     return {
-        "id": bid, "area": bid.split(".", 1)[0], "tier": tier, "claim": f"claim of {bid}",
+        "id": bid,
+        "area": bid.split(".", 1)[0],
+        "tier": tier,
+        "claim": f"claim of {bid}",
         "source": source or ["003_60988dc4d5bfdb0e.txt", "Quick answer"],
-        "verdict": verdict, "note": note, "checks": checks or {}, "observed": observed,
+        "verdict": verdict,
+        "note": note,
+        "checks": checks or {},
+        "observed": observed,
     }
 
 
@@ -116,10 +122,18 @@ def test_write_refuses_nan(tmp_path):
         write(build([result(observed={"x": float("nan")})], info()), tmp_path)
 
 
-json_leaf = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(
-    alphabet=string.ascii_letters + "<>|_ .-é✓", max_size=12
+json_leaf = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(alphabet=string.ascii_letters + "<>|_ .-é✓", max_size=12)
 )
-observed = st.recursive(json_leaf, lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=5), kids, max_size=3), max_leaves=8)
+observed = st.recursive(
+    json_leaf,
+    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=5), kids, max_size=3),
+    max_leaves=8,
+)
 ident = st.text(alphabet=string.ascii_lowercase + "-", min_size=1, max_size=6).filter(lambda s: s[0] != "-")
 results_strategy = st.lists(
     st.builds(
@@ -207,7 +221,13 @@ def test_versions_stay_text_in_the_page():
 
 def test_page_groups_by_area():
     page = render_page(build([result("wire.a"), result("hooks.b"), result("wire.c")], info()))
-    assert page.index("## hooks") < page.index("hooks.b") < page.index("## wire") < page.index("wire.a") < page.index("wire.c")
+    assert (
+        page.index("## hooks")
+        < page.index("hooks.b")
+        < page.index("## wire")
+        < page.index("wire.a")
+        < page.index("wire.c")
+    )
 
 
 def test_render_table_takes_results_or_dicts():

@@ -58,7 +58,10 @@ async def test_unanswered_request_is_recorded_unanswered(space):
     # query() without callbacks closes stdin after the prompt, so a later can_use_tool
     # request from the CLI can never be answered.
     scenario = (
-        Scenario().wait_for_user().wait_for_eof().init()
+        Scenario()
+        .wait_for_user()
+        .wait_for_eof()
+        .init()
         .request("can_use_tool", tool_name="Bash", input={}, tool_use_id="toolu_fake_1")
         .result()
     )
@@ -73,7 +76,9 @@ async def test_answered_request_is_recorded(space):
         return PermissionResultAllow()
 
     scenario = (
-        Scenario().wait_for_user().init()
+        Scenario()
+        .wait_for_user()
+        .init()
         .assistant(tool_use_block("Bash", {"command": "ls"}))
         .request("can_use_tool", tool_name="Bash", input={"command": "ls"}, tool_use_id="toolu_fake_1")
         .result()
@@ -145,7 +150,11 @@ async def test_client_control_requests_are_answered_by_the_fake(space):
     scenario = Scenario().answer("mcp_status", {"mcpServers": []}).turn()
     run = await wire.capture(space.path("w"), scenario, prompt=None, client=True, drive=drive)
     assert run.error is None
-    assert [r["request"]["subtype"] for r in run.control_requests()] == ["initialize", "set_permission_mode", "mcp_status"]
+    assert [r["request"]["subtype"] for r in run.control_requests()] == [
+        "initialize",
+        "set_permission_mode",
+        "mcp_status",
+    ]
     assert run.messages[-1] == {"mcpServers": []}
 
 
@@ -168,7 +177,9 @@ async def test_mcp_handshake_with_in_process_server(space):
 
     server = create_sdk_mcp_server("mem", tools=[plain])
     scenario = (
-        Scenario().wait_for_user().init()
+        Scenario()
+        .wait_for_user()
+        .init()
         .mcp_handshake("mem")
         .mcp("mem", "tools/call", {"name": "plain", "arguments": {"text": "x"}}, id=3)
         .mcp("nope", "tools/list", {}, id=4)
@@ -195,12 +206,20 @@ async def test_hook_callback_answer_is_recorded(space):
         return {"continue_": True, "hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask"}}
 
     scenario = (
-        Scenario().wait_for_user().init()
-        .request("hook_callback", callback_id="hook_0", tool_use_id="toolu_fake_2",
-                 input={"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "echo hi"}})
+        Scenario()
+        .wait_for_user()
+        .init()
+        .request(
+            "hook_callback",
+            callback_id="hook_0",
+            tool_use_id="toolu_fake_2",
+            input={"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "echo hi"}},
+        )
         .result()
     )
-    run = await wire.capture(space.path("w"), scenario, hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[hook])]})
+    run = await wire.capture(
+        space.path("w"), scenario, hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[hook])]}
+    )
     assert run.initialize["hooks"]["PreToolUse"][0]["hookCallbackIds"] == ["hook_0"]
     assert seen == [("Bash", "toolu_fake_2")]
     response = run.answers["fake_req_1"]["response"]
@@ -214,7 +233,12 @@ async def test_print_mode_prompt_counts_as_the_user_turn(tmp_path):
     from fake_cli.launcher import install
 
     launcher, _ = install(tmp_path, Scenario().turn("from argv").to_json())
-    out = subprocess.run([str(launcher), "--output-format", "stream-json", "--print", "--", "hi"],
-                         input="", capture_output=True, text=True, timeout=10)
+    out = subprocess.run(
+        [str(launcher), "--output-format", "stream-json", "--print", "--", "hi"],
+        input="",
+        capture_output=True,
+        text=True,
+        timeout=10,
+    )
     kinds = [json.loads(line)["type"] for line in out.stdout.splitlines()]
     assert kinds == ["system", "assistant", "result"]

@@ -11,13 +11,40 @@ from pathlib import Path
 from typing import Any
 
 from fake_cli.scenario import Scenario
-
 from probes.behaviour import Verdict, decide
 from probes.harness import wire as _wire
 from probes.harness.isolation import Space
+from probes.harness.model_double import (
+    AUX,
+    MAIN,
+    SUBAGENT,
+    Reply,
+    Script,
+    http_error,
+    reply,
+    stream_error,
+    text,
+    thinking,
+    tool_use,
+)
 from probes.harness.normalise import normalise
 
-__all__ = ["Harness", "Scenario", "Space"]
+__all__ = [
+    "AUX",
+    "MAIN",
+    "SUBAGENT",
+    "Harness",
+    "Reply",
+    "Scenario",
+    "Script",
+    "Space",
+    "http_error",
+    "reply",
+    "stream_error",
+    "text",
+    "thinking",
+    "tool_use",
+]
 
 
 class Harness:

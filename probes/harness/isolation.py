@@ -33,7 +33,7 @@ class Space:
         return self.root / "tmp"
 
     @classmethod
-    def create(cls) -> "Space":
+    def create(cls) -> Space:
         root = Path(tempfile.mkdtemp(prefix="sdkprobe-")).resolve()
         space = cls(root)
         for d in (space.home, space.config, space.cwd, space.tmp):
@@ -52,7 +52,7 @@ class Space:
     def remove(self) -> None:
         shutil.rmtree(self.root, ignore_errors=True)
 
-    def __enter__(self) -> "Space":
+    def __enter__(self) -> Space:
         return self
 
     def __exit__(self, *exc: object) -> None:

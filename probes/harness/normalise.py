@@ -11,14 +11,16 @@ import dataclasses
 import enum
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 _UUID = re.compile(r"\b[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\b")
 _KEY = re.compile(r"sk-ant-[A-Za-z0-9_\-]{6,}")
 _REQ_ID = re.compile(r"\breq_\d+_[0-9a-f]{8}\b")
 _TOOLU = re.compile(r"\btoolu_[A-Za-z0-9]{16,}\b")
 _TMP = re.compile(r"/tmp/[^\s\"'/]+")
+_LOOPBACK_PORT = re.compile(r"\b(127\.0\.0\.1|localhost):\d{2,5}\b")
 _TIMING_KEYS = {"duration_ms", "duration_api_ms", "pid", "ttft_ms", "timestamp", "time"}
 
 
@@ -72,6 +74,7 @@ def scrub(s: str, pairs: list[tuple[str, str]], secrets: list[str] = (), user: s
     for path, name in pairs:
         s = s.replace(path, name)
     s = _TMP.sub("<TMP>", s)
+    s = _LOOPBACK_PORT.sub(r"\1:<PORT>", s)
     s = _UUID.sub("<UUID>", s)
     s = _REQ_ID.sub("req_<N>", s)
     s = _TOOLU.sub("toolu_<ID>", s)

@@ -12,9 +12,10 @@ import asyncio
 import dataclasses
 import logging
 import warnings
+from collections.abc import AsyncIterable, Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, AsyncIterable, Awaitable, Callable
+from typing import Any
 
 import claude_agent_sdk as sdk
 
@@ -68,9 +69,7 @@ def make_options(**options: Any) -> Any:
         )
     agents = options.get("agents")
     if isinstance(agents, dict):
-        options["agents"] = {
-            name: sdk.AgentDefinition(**a) if isinstance(a, dict) else a for name, a in agents.items()
-        }
+        options["agents"] = {name: sdk.AgentDefinition(**a) if isinstance(a, dict) else a for name, a in agents.items()}
     return sdk.ClaudeAgentOptions(**options)
 
 
@@ -123,7 +122,8 @@ async def run_sdk(
 
     `prompt` as a list of dicts is sent as an async iterable. With `client=True`,
     `drive(client, outcome)` may do anything with the connected client and record what
-    it reads into `outcome.messages`; by default it sends `prompt` and reads one response. A run longer than `timeout` raises ProbeTimeout.
+    it reads into `outcome.messages`; by default it sends `prompt` and reads one
+    response. A run longer than `timeout` raises ProbeTimeout.
     """
     out = Outcome()
     tap = _LogTap(out.log)
@@ -136,8 +136,7 @@ async def run_sdk(
                 await asyncio.wait_for(_run(options, prompt, client, drive, out), timeout)
             except asyncio.TimeoutError:
                 raise ProbeTimeout(
-                    f"the SDK did not finish within {timeout:g} s "
-                    f"({len(out.messages)} messages received)"
+                    f"the SDK did not finish within {timeout:g} s ({len(out.messages)} messages received)"
                 ) from None
             except Exception as exc:  # what the SDK raises is a finding, not a harness failure
                 out.exception = exc

@@ -15,7 +15,6 @@ from typing import Any
 
 from fake_cli.launcher import install
 from fake_cli.scenario import Scenario
-
 from probes.harness import sdk as sdk_runs
 
 

@@ -45,27 +45,48 @@ def register(subparsers: Any) -> None:
     """Add `report` and `gate` to the `sdkprobe` subparsers; each sets func(args) -> int."""
     raw = argparse.RawDescriptionHelpFormatter
     rp = subparsers.add_parser(
-        "report", help="render the compatibility matrix (Markdown and HTML) from reports",
-        description=REPORT_HELP, epilog=REPORT_EPILOG, formatter_class=raw,
+        "report",
+        help="render the compatibility matrix (Markdown and HTML) from reports",
+        description=REPORT_HELP,
+        epilog=REPORT_EPILOG,
+        formatter_class=raw,
     )
     rp.add_argument(
-        "dir", nargs="?", default=Path("reports"), type=Path, metavar="DIR",
+        "dir",
+        nargs="?",
+        default=Path("reports"),
+        type=Path,
+        metavar="DIR",
         help="folder of <sdk-version>.json reports; the matrix is written there too (default: reports)",
     )
     rp.set_defaults(func=run_report)
 
     gp = subparsers.add_parser(
-        "gate", help="fail when behaviours changed against a baseline report",
-        description=GATE_HELP, epilog=GATE_EPILOG, formatter_class=raw,
+        "gate",
+        help="fail when behaviours changed against a baseline report",
+        description=GATE_HELP,
+        epilog=GATE_EPILOG,
+        formatter_class=raw,
     )
-    gp.add_argument("--baseline", required=True, type=Path, metavar="FILE",
-                    help="the last accepted report, e.g. reports/0.2.189.json")
-    gp.add_argument("--candidate", type=Path, metavar="FILE",
-                    help="report of the version to accept (default: probe the installed SDK now)")
-    gp.add_argument("--relied-on", type=Path, metavar="FILE",
-                    help="only changes to the behaviour ids listed in FILE fail the gate")
-    gp.add_argument("--strict", action="store_true",
-                    help="also fail when an observation changed under an unchanged verdict")
+    gp.add_argument(
+        "--baseline",
+        required=True,
+        type=Path,
+        metavar="FILE",
+        help="the last accepted report, e.g. reports/0.2.189.json",
+    )
+    gp.add_argument(
+        "--candidate",
+        type=Path,
+        metavar="FILE",
+        help="report of the version to accept (default: probe the installed SDK now)",
+    )
+    gp.add_argument(
+        "--relied-on", type=Path, metavar="FILE", help="only changes to the behaviour ids listed in FILE fail the gate"
+    )
+    gp.add_argument(
+        "--strict", action="store_true", help="also fail when an observation changed under an unchanged verdict"
+    )
     gp.set_defaults(func=run_gate)
 
 

@@ -61,7 +61,12 @@ class GateResult:
             ]
             for r in self.rows
         ]
-        headers = ["behaviour", f"baseline {md(self.baseline_version)}", f"candidate {md(self.candidate_version)}", "what moved"]
+        headers = [
+            "behaviour",
+            f"baseline {md(self.baseline_version)}",
+            f"candidate {md(self.candidate_version)}",
+            "what moved",
+        ]
         return _table(rows, headers)
 
     def summary(self) -> str:

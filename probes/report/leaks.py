@@ -12,9 +12,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-_LEAK = re.compile(
-    r"(?:/tmp/|/root/|/home/|/Users/|/private/var/|/var/folders/|[A-Za-z]:\\Users\\|sk-ant-)"
-)
+_LEAK = re.compile(r"(?:/tmp/|/root/|/home/|/Users/|/private/var/|/var/folders/|[A-Za-z]:\\Users\\|sk-ant-)")
 _AUTHORED = {"claim", "source"}
 
 
@@ -25,7 +23,7 @@ def find_leaks(report: dict[str, Any]) -> list[str]:
         if key == "behaviours" and isinstance(value, list):
             for b in value:
                 bid = b.get("id", "?") if isinstance(b, dict) else "?"
-                for k, v in (b.items() if isinstance(b, dict) else ()):
+                for k, v in b.items() if isinstance(b, dict) else ():
                     if k not in _AUTHORED:
                         found += _scan(v, f"{bid}.{k}")
         else:

@@ -45,14 +45,17 @@ def render_markdown(grid: Grid) -> str:
         "Legend: " + " · ".join(f"{s} {name}" for s, name in LEGEND),
         "",
         _table(
-            [[md(c.sdk_version), md(c.cli_label), md(counts(r.verdicts[i] for r in grid.rows if r.cells[i]))]
-             for i, c in enumerate(grid.columns)],
+            [
+                [md(c.sdk_version), md(c.cli_label), md(counts(r.verdicts[i] for r in grid.rows if r.cells[i]))]
+                for i, c in enumerate(grid.columns)
+            ],
             ["SDK", "CLI", "verdicts"],
         ),
     ]
     for area, rows in grid.areas():
         table = [
-            [f"`{md(r.id)}`", md(source_label(r.source))] + [_cell(grid, r.id, i, r.verdicts[i]) for i in range(len(grid.columns))]
+            [f"`{md(r.id)}`", md(source_label(r.source))]
+            + [_cell(grid, r.id, i, r.verdicts[i]) for i in range(len(grid.columns))]
             for r in rows
         ]
         parts += ["", f"## {md(area)}", "", _table(table, headers)]

@@ -54,7 +54,12 @@ def render_page(report: dict[str, Any]) -> str:
             ]
             for b in group
         ]
-        parts += ["", f"## {md(area)}", "", _table(rows, ["behaviour", "tier", "verdict", "note", "sub-checks", "source"])]
+        parts += [
+            "",
+            f"## {md(area)}",
+            "",
+            _table(rows, ["behaviour", "tier", "verdict", "note", "sub-checks", "source"]),
+        ]
     return "\n".join(parts) + "\n"
 
 

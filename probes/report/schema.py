@@ -31,9 +31,7 @@ def validate(report: Any, where: str = "report") -> None:
     if "schema" not in report:
         raise ReportError(f"{where}: no 'schema' field; not an sdkprobe report")
     if report["schema"] != SCHEMA_VERSION:
-        raise ReportError(
-            f"{where}: schema version {report['schema']!r}; this sdkprobe reads version {SCHEMA_VERSION}"
-        )
+        raise ReportError(f"{where}: schema version {report['schema']!r}; this sdkprobe reads version {SCHEMA_VERSION}")
     from jsonschema.exceptions import best_match
 
     error = best_match(_validator().iter_errors(report))

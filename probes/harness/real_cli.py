@@ -1,0 +1,288 @@
+"""The cli tier: the SDK runs the real CLI, which talks to the model double on loopback.
+
+One `session` = one isolated run: the space's HOME, config dir, cwd and TMPDIR; the CLI
+pointed at a fresh double (or, live, at the real API); the caller's own Anthropic and
+Claude variables kept out; every process the run started killed when it ends, however
+it ends. It returns a `CliRun`: what the SDK yielded, what the CLI asked the model,
+what callbacks and hooks were asked, and the versions involved.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import inspect
+import os
+import re
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+from probes.behaviour import NotApplicable
+from probes.harness import processes
+from probes.harness import sdk as sdk_runs
+from probes.harness.isolation import Space
+from probes.harness.model_double import ModelDouble, Recorded, Reply, Script
+
+DUMMY_KEY = "sdkprobe-dummy-key"
+# Without a bound the CLI backs off for minutes on 429/5xx; 0 retries keeps an error
+# reply to exactly one request, which is also what error probes want to see.
+RETRY_ENV = {"CLAUDE_CODE_MAX_RETRIES": "0"}
+# Inherited variables that could change where the CLI sends requests or what it sends;
+# the session drops the caller's own copies (its own `env` option still wins).
+_CALLER_VARS = re.compile(r"^(ANTHROPIC_|CLAUDE|AWS_BEARER_TOKEN_BEDROCK$|(HTTPS?|ALL)_PROXY$)", re.I)
+# Set by the SDK itself after the merge; dropping them would change what the SDK sends.
+_SDK_OWN = {
+    "CLAUDE_CODE_ENTRYPOINT",
+    "CLAUDE_AGENT_SDK_VERSION",
+    "CLAUDE_AGENT_SDK_CLIENT_APP",
+    "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING",
+    "CLAUDE_CODE_SDK_READS_SESSION_STATE",
+}
+_REMOTE_SWITCHES = ("CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE_CODE_USE_FOUNDRY")
+
+
+class RefusedNetwork(RuntimeError):
+    """A cli-tier session would reach something other than 127.0.0.1."""
+
+
+@dataclass
+class CliRun:
+    """What one cli-tier session saw, from the SDK's side and from the model's side."""
+
+    outcome: sdk_runs.Outcome
+    double: ModelDouble | None
+    callbacks: list[dict[str, Any]] = field(default_factory=list)
+    stderr: list[str] = field(default_factory=list)
+    leftovers: list[int] = field(default_factory=list)
+    sdk_version: str | None = None
+    cli_version: str | None = None
+
+    # what the SDK gave its caller
+    @property
+    def messages(self) -> list[Any]:
+        return self.outcome.messages
+
+    @property
+    def exception(self) -> BaseException | None:
+        return self.outcome.exception
+
+    @property
+    def error(self) -> str | None:
+        return self.outcome.error
+
+    @property
+    def warnings(self) -> list[str]:
+        return self.outcome.warnings
+
+    @property
+    def result(self) -> Any:
+        return self.outcome.result
+
+    def of_type(self, name: str) -> list[Any]:
+        return self.outcome.of_type(name)
+
+    @property
+    def init(self) -> dict[str, Any]:
+        """The data of the first system/init message ({} if none came)."""
+        for m in self.of_type("SystemMessage"):
+            if getattr(m, "subtype", None) == "init":
+                return dict(m.data)
+        return {}
+
+    # what the CLI asked the model
+    @property
+    def requests(self) -> list[Recorded]:
+        """Messages API requests, in order (empty when live)."""
+        return self.double.messages_requests if self.double else []
+
+    @property
+    def all_requests(self) -> list[Recorded]:
+        """Every HTTP request, including count_tokens and unknown paths."""
+        return list(self.double.requests) if self.double else []
+
+    def on(self, route: str) -> list[Recorded]:
+        return self.double.on(route) if self.double else []
+
+    @property
+    def unscripted(self) -> list[Recorded]:
+        return self.double.unscripted if self.double else []
+
+
+Drive = Callable[[Any, sdk_runs.Outcome, "ModelDouble | None"], Awaitable[None]]
+
+
+async def session(
+    space: Space,
+    prompt: Any = "hi",
+    *,
+    cli_path: str | os.PathLike[str] | None = None,
+    live: bool = False,
+    script: Script | list[Reply | str] | dict[str, list[Reply | str]] | None = None,
+    timeout: float = 60.0,
+    client: bool = False,
+    drive: Drive | None = None,
+    **options: Any,
+) -> CliRun:
+    """Run the SDK against the real CLI once and return what happened.
+
+    `options` are ClaudeAgentOptions fields by Python name; `env` given there is laid
+    over the session's own environment. `script` is a Script, a list of replies for the
+    main conversation, or a dict of route -> replies. With `client=True`, `drive(client,
+    outcome, double)` drives a connected ClaudeSDKClient. `can_use_tool` and hook
+    callbacks are wrapped so that every call is recorded in `CliRun.callbacks`.
+    A ProbeTimeout still ends every process first.
+    """
+    cli = Path(cli_path) if cli_path else sdk_runs.bundled_cli_path()
+    if cli is None:
+        raise NotApplicable(f"claude-agent-sdk {sdk_runs.sdk_version()} bundles no CLI; give one with --cli")
+    if not os.access(cli, os.X_OK):
+        raise FileNotFoundError(f"the CLI {cli} is not an executable file")
+    if live and not os.environ.get("ANTHROPIC_API_KEY"):
+        raise RuntimeError("a live session needs ANTHROPIC_API_KEY in the environment")
+    if live and script is not None:
+        raise NotApplicable("scripted model replies exist only with the model double, not live")
+    double = None if live else ModelDouble(_as_script(script)).start()
+    token = secrets.token_hex(8)
+    run = CliRun(sdk_runs.Outcome(), double)
+    try:
+        env = _environment(space, double, token, live, options.pop("env", None) or {})
+        launcher, pidfile = processes.write_launcher(
+            space.path("launcher"), cli, token, drop=_dropped(env, live), require_loopback=not live
+        )
+        options.setdefault("cwd", str(space.cwd))
+        if "stderr" in sdk_runs.option_fields():  # old SDKs lack it; their CLI stderr is inherited
+            options.setdefault("stderr", run.stderr.append)
+        _record_callbacks(options, run.callbacks)
+        opts = sdk_runs.make_options(cli_path=str(launcher), env=env, **options)
+        sdk_drive = None
+        if drive is not None:
+
+            async def sdk_drive(c: Any, out: sdk_runs.Outcome) -> None:
+                await drive(c, out, double)
+
+        await _run_then_reap(run, token, pidfile, opts, prompt, client=client, drive=sdk_drive, timeout=timeout)
+    finally:
+        if double is not None:
+            double.stop()
+    run.sdk_version = sdk_runs.sdk_version()
+    run.cli_version = _cli_version(run, cli_path)
+    if any(line.startswith("sdkprobe: refusing") for line in run.stderr):
+        raise RefusedNetwork(run.stderr[-1])
+    return run
+
+
+async def _run_then_reap(run: CliRun, token: str, pidfile: Path, *args: Any, timeout: float, **kw: Any) -> None:
+    """run_sdk, then end the launched tree, noting what was still alive (`run.leftovers`).
+
+    On a timeout the SDK's own close waits 5 s for the CLI to exit; killing the tree at
+    the deadline lets it return at once.
+    """
+    watchdog = asyncio.get_running_loop().call_later(
+        timeout, lambda: processes.reap(token, processes.launched_pids(pidfile))
+    )
+    try:
+        run.outcome = await sdk_runs.run_sdk(*args, timeout=timeout, **kw)
+    finally:
+        watchdog.cancel()
+        roots = processes.launched_pids(pidfile)
+        run.leftovers = sorted(processes.tree(token, roots))
+        processes.reap(token, roots)
+
+
+def _as_script(script: Any) -> Script:
+    if script is None or isinstance(script, Script):
+        return script or Script()
+    if isinstance(script, dict):
+        return Script(**script)
+    return Script(main=list(script))
+
+
+def _environment(
+    space: Space, double: ModelDouble | None, token: str, live: bool, extra: dict[str, str]
+) -> dict[str, str]:
+    """The env option: isolation, the double, bounded retries; the probe's own `env` over it."""
+    env = {
+        "HOME": str(space.home),
+        "CLAUDE_CONFIG_DIR": str(space.config),
+        "TMPDIR": str(space.tmp),
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "NO_PROXY": "127.0.0.1,localhost",
+        processes.MARKER: token,
+        **RETRY_ENV,
+    }
+    if double is not None:
+        env["ANTHROPIC_BASE_URL"] = double.base_url
+        env["ANTHROPIC_API_KEY"] = DUMMY_KEY
+    env.update({k: str(v) for k, v in extra.items()})
+    env[processes.MARKER] = token
+    if not live:
+        _refuse_remote(env)
+    return env
+
+
+def _refuse_remote(env: dict[str, str]) -> None:
+    """Fail closed: the API must be the loopback double, and no cloud provider switched on."""
+    url = urlparse(env.get("ANTHROPIC_BASE_URL", ""))
+    if url.scheme != "http" or url.hostname != "127.0.0.1":
+        raise RefusedNetwork(
+            f"ANTHROPIC_BASE_URL must be http://127.0.0.1:<port>, not {env.get('ANTHROPIC_BASE_URL')!r}"
+        )
+    for name in _REMOTE_SWITCHES:
+        if env.get(name, "") not in ("", "0", "false"):
+            raise RefusedNetwork(f"{name} would send requests to a cloud provider")
+    if env.get("ANTHROPIC_API_KEY") != DUMMY_KEY and env.get("ANTHROPIC_API_KEY", "").startswith("sk-ant-"):
+        raise RefusedNetwork("a real-looking ANTHROPIC_API_KEY was given to an offline session")
+
+
+def _dropped(env: dict[str, str], live: bool) -> list[str]:
+    """Caller variables the launcher removes before the CLI starts."""
+    keep = set(env) | _SDK_OWN | ({"ANTHROPIC_API_KEY"} if live else set())
+    return [n for n in os.environ if _CALLER_VARS.match(n) and n not in keep]
+
+
+def _record_callbacks(options: dict[str, Any], sink: list[dict[str, Any]]) -> None:
+    """Wrap can_use_tool and hook callbacks so each call is appended to `sink`."""
+    can_use_tool = options.get("can_use_tool")
+    if can_use_tool is not None:
+
+        async def recorded_can_use_tool(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+            sink.append(
+                {
+                    "kind": "can_use_tool",
+                    "tool": name,
+                    "input": tool_input,
+                    "agent_id": getattr(context, "agent_id", None),
+                }
+            )
+            return await _maybe_await(can_use_tool(name, tool_input, context))
+
+        options["can_use_tool"] = recorded_can_use_tool
+    hooks = options.get("hooks")
+    if hooks:
+        options["hooks"] = {
+            event: [dataclasses.replace(m, hooks=[_recorded_hook(event, f, sink) for f in m.hooks]) for m in matchers]
+            for event, matchers in hooks.items()
+        }
+
+
+def _recorded_hook(event: str, fn: Callable[..., Any], sink: list[dict[str, Any]]) -> Callable[..., Any]:
+    async def hook(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
+        sink.append({"kind": "hook", "event": event, "input": hook_input, "tool_use_id": tool_use_id})
+        return await _maybe_await(fn(hook_input, tool_use_id, context))
+
+    return hook
+
+
+async def _maybe_await(value: Any) -> Any:
+    return await value if inspect.isawaitable(value) else value
+
+
+def _cli_version(run: CliRun, cli_path: Any) -> str | None:
+    version = run.init.get("claude_code_version")
+    if version:
+        return str(version)
+    return sdk_runs.bundled_cli_version() if cli_path is None else None
