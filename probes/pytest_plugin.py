@@ -2,7 +2,7 @@
 
 A test that asks for the `behaviour` fixture is run once per declared behaviour. The
 `version_snapshot` fixture stores observations under
-`tests/__snapshots__/sdk-<version>/`, so a version that was recorded is a regression
+`tests/snapshots/sdk-<version>/`, so a version that was recorded is a regression
 test and a new version shows exactly what moved.
 """
 
@@ -27,10 +27,23 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 class VersionSnapshot(JSONSnapshotExtension):
     """JSON snapshots kept in one folder per installed SDK version."""
 
+    @staticmethod
+    def folder() -> Path:
+        return Path(__file__).resolve().parent.parent / "tests" / "snapshots" / f"sdk-{sdk_info.sdk_version()}"
+
+    @classmethod
+    def recorded(cls) -> bool:
+        """Whether snapshots were ever recorded for the installed SDK version."""
+        return cls.folder().is_dir()
+
     @classmethod
     def dirname(cls, *, test_location) -> str:
-        base = Path(test_location.filepath).parent / "__snapshots__" / f"sdk-{sdk_info.sdk_version()}"
-        return str(base / test_location.basename)
+        return str(cls.folder() / test_location.basename)
+
+    @classmethod
+    def discovery_dirname(cls, *, test_location) -> str:
+        # Only this version's folder: --snapshot-update must not prune other versions.
+        return cls.dirname(test_location=test_location)
 
 
 @pytest.fixture

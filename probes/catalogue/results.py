@@ -1,7 +1,7 @@
 """Area `results`: what the ResultMessage says when a turn ends, well or badly."""
 
 from probes.behaviour import behaviour
-from probes.harness import http_error
+from probes.harness import Script, http_error
 
 SOURCE_000 = "000_ad1db49c006aad3b.txt"
 
@@ -23,7 +23,9 @@ _API_ERRORS = {
 async def success_subtype_with_is_error(h):
     seen, checks = {}, {}
     for case, (status, kind, message) in _API_ERRORS.items():
-        run = await h.session("hi", script=[http_error(status, message, kind)])
+        # A billing or access error is a standing condition: every request gets it (some
+        # CLI versions retry a 400 once, and a one-off error would let the retry succeed).
+        run = await h.session("hi", script=Script(fallback=http_error(status, message, kind)))
         result = run.result
         seen[case] = {
             "subtype": getattr(result, "subtype", None),
@@ -31,6 +33,7 @@ async def success_subtype_with_is_error(h):
             "result": getattr(result, "result", None),
             "api_error_status": getattr(result, "api_error_status", None),
             "raised": type(run.exception).__name__ if run.exception else None,
+            "model_requests": len(run.requests),
         }
         text = (seen[case]["result"] or "").lower()
         # The CLI may reword the API's message; the claim needs the gist in `result`.
