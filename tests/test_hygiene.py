@@ -156,3 +156,17 @@ def test_reap_ends_a_process_tree_in_its_own_session(tmp_path):
         child.kill()
         child.wait()
         child.stdout.close()
+
+
+def test_strays_notices_a_marked_process_left_running():
+    import subprocess
+
+    from probes.harness.processes import MARKER, strays
+
+    child = subprocess.Popen(["sleep", "30"], env={"PATH": "/usr/bin:/bin", MARKER: "left-behind"})
+    try:
+        assert child.pid in strays()
+    finally:
+        child.kill()
+        child.wait()
+    assert child.pid not in strays()

@@ -110,3 +110,24 @@ def reap(token: str, roots: Iterable[int] = (), timeout: float = 5.0) -> list[in
         alive = tree(token, roots)
         killed |= alive
     return sorted(killed)
+
+
+def strays() -> list[int]:
+    """Live processes that any sdkprobe run started and left behind: cli-tier trees carry
+    the marker variable, fake CLIs run from a probe's `sdkprobe-*` space."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        pid = int(entry)
+        st = _stat(pid)
+        if st is None or st[0] == "Z":
+            continue
+        try:
+            environ = Path(f"/proc/{pid}/environ").read_bytes()
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if f"\0{MARKER}=".encode() in b"\0" + environ or (b"/sdkprobe-" in cmdline and b"/fake/claude" in cmdline):
+            found.append(pid)
+    return sorted(found)
