@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from sample_reports import info, result
 
 from probes.behaviour import VERDICTS
 from probes.cli import main as cli_main
@@ -20,31 +21,8 @@ from probes.report import ReportError, build, compare, read_relied_on, write
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def result(bid, verdict="holds", note="", checks=None, observed=None):
-    if verdict in ("differs", "not-applicable", "error") and not note:
-        note = f"{verdict} because"
-    return {
-        "id": bid,
-        "area": bid.split(".", 1)[0],
-        "tier": "wire",
-        "claim": f"claim of {bid}",
-        "source": ["003_60988dc4d5bfdb0e.txt", "Quick answer"],
-        "verdict": verdict,
-        "note": note,
-        "checks": checks or {},
-        "observed": observed,
-    }
-
-
 def report(sdk, *results):
-    info = {
-        "sdk_version": sdk,
-        "cli_version": "2.1.0",
-        "cli": "bundled",
-        "python": "3.12.3",
-        "platform": "Linux-x86_64",
-    }
-    return build(list(results), info)
+    return build(list(results), info(sdk))
 
 
 BASE = report(

@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+import sample_reports as sample
 
 from probes.report import build, render_matrix, write
 
@@ -21,24 +22,11 @@ needs_chromium = pytest.mark.skipif(
 )
 
 
-def result(bid, verdict="holds", note=""):
-    if verdict in ("differs", "not-applicable", "error") and not note:
-        note = f"{verdict} because"
-    return {
-        "id": bid,
-        "area": bid.split(".", 1)[0],
-        "tier": "wire",
-        "claim": f"claim of {bid} <b>bold</b>",
-        "source": ["003_60988dc4d5bfdb0e.txt", "Quick answer"],
-        "verdict": verdict,
-        "note": note,
-        "checks": {},
-        "observed": None,
-    }
-
-
 @pytest.fixture
 def page(tmp_path) -> Path:
+    def result(bid, verdict="holds", note=""):
+        return sample.result(bid, verdict, note, claim=f"claim of {bid} <b>bold</b>")
+
     versions = ["0.2.9", "0.2.10", "0.2.100", "0.2.150", "0.2.180", "0.2.189"]
     for n, v in enumerate(versions):
         rs = [
@@ -50,14 +38,7 @@ def page(tmp_path) -> Path:
                 "tools.allowed-tools-does-not-restrict", "not-applicable" if n < 3 else "differs", "every tool offered"
             ),
         ]
-        info = {
-            "sdk_version": v,
-            "cli_version": f"2.1.{n}",
-            "cli": "bundled",
-            "python": "3.12.3",
-            "platform": "Linux-x86_64",
-        }
-        write(build(rs, info), tmp_path)
+        write(build(rs, sample.info(v, f"2.1.{n}")), tmp_path)
     return render_matrix(tmp_path)[1]
 
 

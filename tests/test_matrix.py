@@ -7,36 +7,14 @@ import json
 import re
 
 import pytest
+from sample_reports import info, result
 
 from probes.cli import main as cli_main
 from probes.report import ReportError, build, render_matrix, write
 
 
-def result(bid, verdict="holds", note="", source=("003_60988dc4d5bfdb0e.txt", "Quick answer")):
-    if verdict in ("differs", "not-applicable", "error") and not note:
-        note = f"{verdict} because"
-    return {
-        "id": bid,
-        "area": bid.split(".", 1)[0],
-        "tier": "wire",
-        "claim": f"claim of {bid}",
-        "source": list(source),
-        "verdict": verdict,
-        "note": note,
-        "checks": {},
-        "observed": None,
-    }
-
-
 def add(dir_, sdk, cli, *results, custom=False):
-    info = {
-        "sdk_version": sdk,
-        "cli_version": cli,
-        "cli": "custom" if custom else "bundled",
-        "python": "3.12.3",
-        "platform": "Linux-x86_64",
-    }
-    write(build(list(results), info), dir_)
+    write(build(list(results), info(sdk, cli, custom=custom)), dir_)
 
 
 @pytest.fixture

@@ -9,6 +9,7 @@ import string
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from sample_reports import info, result
 
 from probes.behaviour import TIERS, VERDICTS
 from probes.report import (
@@ -22,27 +23,6 @@ from probes.report import (
 )
 from probes.report.schema import SCHEMA_PATH
 from probes.runner import Result
-
-
-def result(bid="wire.a", verdict="holds", note="", checks=None, observed=None, tier="wire", source=None):
-    if verdict in ("differs", "not-applicable", "error") and not note:
-        note = f"{verdict} because"
-    return {
-        "id": bid,
-        "area": bid.split(".", 1)[0],
-        "tier": tier,
-        "claim": f"claim of {bid}",
-        "source": source or ["003_60988dc4d5bfdb0e.txt", "Quick answer"],
-        "verdict": verdict,
-        "note": note,
-        "checks": checks or {},
-        "observed": observed,
-    }
-
-
-def info(sdk="0.2.189", cli="2.1.0", python="3.12.3"):
-    return {"sdk_version": sdk, "cli_version": cli, "cli": "bundled", "python": python, "platform": "Linux-x86_64"}
-
 
 # --- schema -----------------------------------------------------------------------------
 

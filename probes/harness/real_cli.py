@@ -50,7 +50,7 @@ class RefusedNetwork(RuntimeError):
 
 
 @dataclass
-class CliRun:
+class CliRun(sdk_runs.OutcomeView):
     """What one cli-tier session saw, from the SDK's side and from the model's side."""
 
     outcome: sdk_runs.Outcome
@@ -60,30 +60,6 @@ class CliRun:
     leftovers: list[int] = field(default_factory=list)
     sdk_version: str | None = None
     cli_version: str | None = None
-
-    # what the SDK gave its caller
-    @property
-    def messages(self) -> list[Any]:
-        return self.outcome.messages
-
-    @property
-    def exception(self) -> BaseException | None:
-        return self.outcome.exception
-
-    @property
-    def error(self) -> str | None:
-        return self.outcome.error
-
-    @property
-    def warnings(self) -> list[str]:
-        return self.outcome.warnings
-
-    @property
-    def result(self) -> Any:
-        return self.outcome.result
-
-    def of_type(self, name: str) -> list[Any]:
-        return self.outcome.of_type(name)
 
     @property
     def init(self) -> dict[str, Any]:

@@ -98,6 +98,35 @@ class Outcome:
         return results[-1] if results else None
 
 
+class OutcomeView:
+    """What the SDK gave its caller, read through a run record that holds an `outcome`."""
+
+    outcome: Outcome
+
+    @property
+    def messages(self) -> list[Any]:
+        return self.outcome.messages
+
+    @property
+    def exception(self) -> BaseException | None:
+        return self.outcome.exception
+
+    @property
+    def error(self) -> str | None:
+        return self.outcome.error
+
+    @property
+    def warnings(self) -> list[str]:
+        return self.outcome.warnings
+
+    @property
+    def result(self) -> Any:
+        return self.outcome.result
+
+    def of_type(self, name: str) -> list[Any]:
+        return self.outcome.of_type(name)
+
+
 class _LogTap(logging.Handler):
     def __init__(self, sink: list[str]) -> None:
         super().__init__(logging.WARNING)

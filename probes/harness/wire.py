@@ -19,7 +19,7 @@ from probes.harness import sdk as sdk_runs
 
 
 @dataclass
-class WireCapture:
+class WireCapture(sdk_runs.OutcomeView):
     """Everything one wire run recorded, in the order it happened."""
 
     events: list[dict[str, Any]]
@@ -127,18 +127,6 @@ class WireCapture:
                 labels.append(e["event"] if e["event"] == "eof" else f"exit:{e['code']}")
         return labels
 
-    # --- what the SDK gave its caller ----------------------------------------------
-    @property
-    def messages(self) -> list[Any]:
-        return self.outcome.messages
-
-    @property
-    def error(self) -> str | None:
-        return self.outcome.error
-
-    @property
-    def warnings(self) -> list[str]:
-        return self.outcome.warnings
 
 
 def _is_request(m: Any, subtype: str | None) -> bool:

@@ -5,20 +5,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
-try:
-    from packaging.version import InvalidVersion, Version
-except ImportError:  # packaging ships with pytest and pip, but do not depend on it
-    Version = None  # type: ignore[assignment,misc]
+from packaging.version import InvalidVersion, Version
 
 
 def version_key(version: str) -> tuple[Any, ...]:
     """A sort key; PEP 440 versions by packaging, anything else after them, piecewise."""
-    if Version is not None:
-        try:
-            return (0, Version(version), ())
-        except InvalidVersion:
-            pass
-    return (1, 0, _pieces(version))
+    try:
+        return (0, Version(version), ())
+    except InvalidVersion:
+        return (1, 0, _pieces(version))
 
 
 def _pieces(version: str) -> tuple[tuple[int, int, str], ...]:
