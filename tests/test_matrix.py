@@ -51,7 +51,9 @@ def table_rows(md: str, area: str) -> dict[str, list[str]]:
     rows = {}
     for line in section.strip().splitlines()[2:]:
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
-        rows[cells[0].strip("`")] = cells[1:]
+        link = re.fullmatch(r"\[`(.+)`\]\(\.\./probes/catalogue/(\w+)\.py\)", cells[0])
+        assert link and link.group(1).startswith(link.group(2) + "."), cells[0]  # links to its declaration
+        rows[link.group(1)] = cells[1:]
     return rows
 
 

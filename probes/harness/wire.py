@@ -128,7 +128,6 @@ class WireCapture(sdk_runs.OutcomeView):
         return labels
 
 
-
 def _is_request(m: Any, subtype: str | None) -> bool:
     return (
         isinstance(m, dict)

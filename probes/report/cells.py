@@ -35,6 +35,11 @@ def source_label(source: Sequence[str]) -> str:
     return f"{short} § {section}" if section else short
 
 
+def declaration(bid: str) -> str:
+    """Where a behaviour is declared, relative to reports/: its area's catalogue module."""
+    return f"../probes/catalogue/{bid.split('.', 1)[0]}.py"
+
+
 def checks_text(checks: dict[str, str]) -> str:
     """'✅ empty · ❌ list' for a behaviour's sub-checks, by name (stored reports sort keys)."""
     return " · ".join(f"{symbol(checks[name])} {name}" for name in sorted(checks))

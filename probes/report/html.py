@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
-from probes.report.cells import LEGEND, source_label, symbol
+from probes.report.cells import LEGEND, declaration, source_label, symbol
 from probes.report.grid import Grid
 
 CHANGED = "changed"  # verdict-filter value: rows whose verdict differs between versions
@@ -107,7 +107,8 @@ def render_html(grid: Grid) -> str:
             trs.append(
                 f'<tr class="behaviour-row" data-id="{_e(r.id.lower())}" data-area="{_e(r.area.lower())}" '
                 f'data-verdicts="{_e(verdicts)}" data-changed="{int(r.moved)}">'
-                f'<td class="behaviour"><code>{_e(r.id)}</code><span class="claim">{_e(r.claim)}</span></td>'
+                f'<td class="behaviour"><a href="{_e(declaration(r.id))}"><code>{_e(r.id)}</code></a>'
+                f'<span class="claim">{_e(r.claim)}</span></td>'
                 f'<td class="source" title="{_e(r.source[0])}">{_e(source_label(r.source))}</td>{cells}</tr>'
             )
         bodies.append(f'<tbody class="area-group" data-area="{_e(area.lower())}">\n' + "\n".join(trs) + "\n</tbody>")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from probes.report.cells import LEGEND, md, source_label, symbol
+from probes.report.cells import LEGEND, declaration, md, source_label, symbol
 from probes.report.grid import Grid, load_dir
 from probes.report.render import _table, counts
 
@@ -54,7 +54,7 @@ def render_markdown(grid: Grid) -> str:
     ]
     for area, rows in grid.areas():
         table = [
-            [f"`{md(r.id)}`", md(source_label(r.source))]
+            [f"[`{md(r.id)}`]({declaration(r.id)})", md(source_label(r.source))]
             + [_cell(grid, r.id, i, r.verdicts[i]) for i in range(len(grid.columns))]
             for r in rows
         ]
