@@ -95,7 +95,7 @@ def test_a_differs_cell_is_footnoted_with_its_note(reports):
     ref10, ref100 = (re.fullmatch(r"❌\[\^(\d+)\]", c).group(1) for c in cells[2:])
     assert ref10 == ref100  # the same note on two versions shares one footnote
     note = re.search(rf"^\[\^{ref10}\]: (.*)$", md, re.MULTILINE).group(1)
-    assert note == "`wire.tools` on 0.2.10, 0.2.100: sent --tools a\\|b"
+    assert note == "`wire.tools` on 0.2.10, 0.2.100 (CLI ?, custom): sent --tools a\\|b"
 
 
 def test_matrix_is_deterministic(reports):
@@ -119,7 +119,7 @@ def test_bad_folders_are_refused_in_one_line(tmp_path):
         render_matrix(tmp_path)
     add(tmp_path, "0.2.9", "2.1.9", result("wire.a"))
     (tmp_path / "0.2.9.json").rename(tmp_path / "0.2.8.json")
-    with pytest.raises(ReportError, match="file name says 0.2.8 but the report is for 0.2.9"):
+    with pytest.raises(ReportError, match="the file name says 0.2.8, the report is for 0.2.9"):
         render_matrix(tmp_path)
     (tmp_path / "0.2.8.json").write_text(json.dumps({"schema": 1, "sdk_version": "0.2.8"}))
     with pytest.raises(ReportError) as exc:
@@ -134,3 +134,12 @@ def test_report_command(reports, tmp_path, capsys):
     assert cli_main(["report", str(tmp_path / "nowhere")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("sdkprobe report: error: ") and len(err.strip().splitlines()) == 1
+
+
+def test_a_custom_cli_report_sits_beside_the_bundled_one(tmp_path):
+    add(tmp_path, "0.2.189", "2.1.332", result("wire.tools"))
+    add(tmp_path, "0.2.189", "2.1.321", result("wire.tools", "differs", "older CLI"), custom=True)
+    assert sorted(p.name for p in tmp_path.glob("*.json")) == ["0.2.189+cli-2.1.321.json", "0.2.189.json"]
+    md = render_matrix(tmp_path)[0].read_text()
+    assert "0.2.189 (CLI 2.1.332)" in md and "0.2.189 (CLI 2.1.321, custom)" in md
+    assert "on 0.2.189 (CLI 2.1.321, custom): older CLI" in md

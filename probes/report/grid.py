@@ -12,7 +12,7 @@ from typing import Any
 
 from probes.report.cells import FOOTNOTED
 from probes.report.errors import ReportError
-from probes.report.store import load
+from probes.report.store import file_stem, load
 from probes.report.versions import version_key
 
 
@@ -26,6 +26,11 @@ class Column:
     def cli_label(self) -> str:
         label = f"CLI {self.cli_version or '?'}"
         return label if self.cli == "bundled" else f"{label}, custom"
+
+    @property
+    def label(self) -> str:
+        """How notes name this column: the SDK version, and the CLI when it is not the bundled one."""
+        return self.sdk_version if self.cli == "bundled" else f"{self.sdk_version} ({self.cli_label})"
 
 
 @dataclass
@@ -71,7 +76,9 @@ class Grid:
 
 def from_reports(reports: list[dict[str, Any]]) -> Grid:
     """Grid from loaded reports, columns oldest to newest; row text from the newest report."""
-    reports = sorted(reports, key=lambda r: version_key(r["sdk_version"]))
+    reports = sorted(
+        reports, key=lambda r: (version_key(r["sdk_version"]), r["cli"], version_key(r["cli_version"] or ""))
+    )
     columns = [Column(r["sdk_version"], r["cli_version"], r["cli"]) for r in reports]
     by_version = [{b["id"]: b for b in r["behaviours"]} for r in reports]
     newest: dict[str, dict[str, Any]] = {}
@@ -97,7 +104,7 @@ def _number_notes(grid: Grid) -> None:
             if key not in by_key:
                 by_key[key] = Note(len(by_key) + 1, row.id, [], cell["verdict"], cell["note"])
                 grid.notes.append(by_key[key])
-            by_key[key].versions.append(grid.columns[i].sdk_version)
+            by_key[key].versions.append(grid.columns[i].label)
             grid.refs[(row.id, i)] = by_key[key].number
 
 
@@ -109,8 +116,8 @@ def load_dir(reports_dir: Path) -> Grid:
     reports = []
     for path in sorted(reports_dir.glob("*.json")):
         report = load(path)
-        if path.stem != report["sdk_version"]:
-            raise ReportError(f"{path}: file name says {path.stem} but the report is for {report['sdk_version']}")
+        if path.stem != file_stem(report):
+            raise ReportError(f"{path}: the file name says {path.stem}, the report is for {file_stem(report)}")
         reports.append(report)
     if not reports:
         raise ReportError(f"{reports_dir}: no <sdk-version>.json reports to tabulate")

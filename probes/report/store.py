@@ -25,8 +25,16 @@ def dumps(report: dict[str, Any]) -> str:
         raise ReportError(f"report for {report.get('sdk_version')}: {exc}") from None
 
 
+def file_stem(report: dict[str, Any]) -> str:
+    """`0.2.189` for the bundled CLI; `0.2.189+cli-2.1.321` for a run with --cli, so a
+    report of another CLI never overwrites the one of the SDK as shipped."""
+    if report.get("cli") == "custom":
+        return f"{report['sdk_version']}+cli-{report.get('cli_version') or 'unknown'}"
+    return report["sdk_version"]
+
+
 def write(report: dict[str, Any], out_dir: Path) -> tuple[Path, Path]:
-    """Write <sdk_version>.json and .md into out_dir; refuse a report that leaks a path or key."""
+    """Write <file_stem>.json and .md into out_dir; refuse a report that leaks a path or key."""
     from probes.report.render import render_page
 
     validate(report, where=f"report for {report.get('sdk_version')}")
@@ -40,8 +48,8 @@ def write(report: dict[str, Any], out_dir: Path) -> tuple[Path, Path]:
     canonical = json.loads(text)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    json_path = out_dir / f"{report['sdk_version']}.json"
-    md_path = out_dir / f"{report['sdk_version']}.md"
+    json_path = out_dir / f"{file_stem(report)}.json"
+    md_path = out_dir / f"{file_stem(report)}.md"
     json_path.write_bytes(text.encode("utf-8"))
     md_path.write_bytes(render_page(canonical).encode("utf-8"))
     return json_path, md_path
