@@ -45,7 +45,8 @@ def build_parser() -> argparse.ArgumentParser:
         "run",
         help="run the behaviours on the installed SDK and write its report",
         description="Run the behaviours on the installed SDK, print a table and write "
-        "DIR/<sdk-version>.json and .md. Exit 0 when every probe ran, 1 when one errored.",
+        "DIR/<sdk-version>.json and .md (<sdk-version>+cli-<cli-version> with --cli). "
+        "Exit 0 when every probe ran, 1 when one errored, 2 on bad input.",
     )
     run.add_argument("--only", nargs="+", metavar="ID", default=[], help="run only these behaviour ids")
     run.add_argument("--tier", nargs="+", choices=TIERS, default=[], help="run only behaviours of these tiers")
