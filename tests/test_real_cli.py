@@ -110,7 +110,7 @@ async def test_refuses_anything_but_loopback(space, env):
 
 async def test_the_callers_own_variables_do_not_reach_the_cli(space, monkeypatch):
     canaries = {
-        "ANTHROPIC_API_KEY": "sk-ant-api03-canaryCANARYcanary000000",
+        "ANTHROPIC_API_KEY": "sk-ant-" + "api03-canaryCANARYcanary000000",
         "ANTHROPIC_AUTH_TOKEN": "canary-auth-token",
         "ANTHROPIC_BASE_URL": "http://canary.invalid",
         "CLAUDE_CODE_USE_VERTEX": "1",

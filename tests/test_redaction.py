@@ -32,8 +32,8 @@ def files_containing(roots: list[Path], needle: str) -> list[Path]:
 
 def test_the_search_finds_a_planted_canary(tmp_path):
     (tmp_path / "deep" / "er").mkdir(parents=True)
-    (tmp_path / "deep" / "er" / "f.jsonl").write_text('{"k": "sk-ant-api03-planted"}')
-    assert files_containing([tmp_path], "sk-ant-api03-planted") == [tmp_path / "deep" / "er" / "f.jsonl"]
+    (tmp_path / "deep" / "er" / "f.jsonl").write_text('{"k": "sk-ant-' + 'api03-planted"}')
+    assert files_containing([tmp_path], "sk-ant-" + "api03-planted") == [tmp_path / "deep" / "er" / "f.jsonl"]
 
 
 def test_a_canary_key_reaches_no_file_and_reports_repeat_exactly(tmp_path, monkeypatch):
