@@ -1,0 +1,52 @@
+"""The model double: a scripted Anthropic Messages API on 127.0.0.1 for the cli tier.
+
+The real CLI is pointed at it with ANTHROPIC_BASE_URL. It records every request it gets
+(credentials removed) so a probe can read what the CLI sent, and answers each from a
+script, so a probe decides what "the model" says: text, streamed tool_use, thinking,
+HTTP errors in Anthropic's envelope, an SSE error mid-stream, slow streams.
+
+Requests are routed by who sent them, because one CLI turn may produce requests from
+the main conversation, from subagents and auxiliary side calls; a script keeps one
+queue of replies per route. A request nothing was scripted for gets a short default
+text and is flagged `unscripted`, so a probe can tell its script was not followed.
+
+The server is uvicorn running in a thread of its own with its own loop: it keeps
+serving while the probe's loop is busy, and scripted delays never block the probe.
+"""
+
+from probes.harness.model_double.recorded import Recorded, result_text
+from probes.harness.model_double.script import (
+    AUX,
+    DEFAULT_TEXT,
+    MAIN,
+    ROUTES,
+    SUBAGENT,
+    Reply,
+    Script,
+    http_error,
+    reply,
+    stream_error,
+    text,
+    thinking,
+    tool_use,
+)
+from probes.harness.model_double.server import ModelDouble
+
+__all__ = [
+    "AUX",
+    "DEFAULT_TEXT",
+    "MAIN",
+    "ROUTES",
+    "SUBAGENT",
+    "ModelDouble",
+    "Recorded",
+    "Reply",
+    "Script",
+    "http_error",
+    "reply",
+    "result_text",
+    "stream_error",
+    "text",
+    "thinking",
+    "tool_use",
+]

@@ -1,0 +1,58 @@
+"""Who sent a request: the main conversation, a subagent, or an auxiliary call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from probes.harness.model_double.script import AUX, MAIN, SUBAGENT, Reply
+
+
+class Router:
+    """Tells main conversation, subagents and auxiliary calls apart.
+
+    The main conversation is the thread whose first user message the first tool-bearing
+    request had; a request whose first message differs, or that carries a prompt the
+    double itself handed to an Agent/Task tool_use, is a subagent's. A request without
+    tools (and with a small max_tokens, or no main yet) is an auxiliary call.
+    """
+
+    AUX_MAX_TOKENS = 4096
+
+    def __init__(self) -> None:
+        self.main_first: str | None = None
+        self.agent_prompts: list[str] = []
+
+    def route(self, body: Any) -> str:
+        if not isinstance(body, dict):
+            return AUX
+        messages = body.get("messages") or []
+        first = _first_user_text(messages)
+        if any(p and p in first for p in self.agent_prompts):
+            return SUBAGENT
+        if not body.get("tools") and (
+            self.main_first is not None or (body.get("max_tokens") or 0) <= self.AUX_MAX_TOKENS
+        ):
+            if first != self.main_first:
+                return AUX
+        if self.main_first is None:
+            self.main_first = first
+            return MAIN
+        return MAIN if first == self.main_first else SUBAGENT
+
+    def served(self, r: Reply) -> None:
+        for b in r.blocks:
+            if b.get("type") == "tool_use" and isinstance(b.get("input"), dict):
+                prompt = b["input"].get("prompt")
+                if isinstance(prompt, str) and prompt:
+                    self.agent_prompts.append(prompt)
+
+
+def _first_user_text(messages: list[dict[str, Any]]) -> str:
+    for m in messages:
+        if m.get("role") != "user":
+            continue
+        content = m.get("content")
+        if isinstance(content, str):
+            return content
+        return "\n".join(b.get("text", "") for b in content or [] if isinstance(b, dict) and b.get("type") == "text")
+    return ""

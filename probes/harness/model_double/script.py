@@ -1,0 +1,135 @@
+"""What a script is made of: replies (text, streamed tool_use, thinking, HTTP and
+stream errors) queued per route."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+MAIN, SUBAGENT, AUX = "main", "subagent", "aux"
+ROUTES = (MAIN, SUBAGENT, AUX)
+DEFAULT_TEXT = "ok"
+_ERROR_TYPES = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    500: "api_error",
+    529: "overloaded_error",
+}
+
+
+@dataclass(frozen=True)
+class Reply:
+    """One scripted answer to one request.
+
+    `blocks` are Messages content blocks (build them with `text`, `tool_use`, `thinking`).
+    `delay` is waited before the first byte, `gap` between SSE events. `status` other than
+    200 answers with Anthropic's error envelope instead; `stream_error` sends an SSE
+    `error` event after `error_after` content blocks.
+    """
+
+    blocks: tuple[dict[str, Any], ...] = ()
+    stop_reason: str | None = None
+    usage: dict[str, int] = field(default_factory=lambda: {"input_tokens": 10, "output_tokens": 5})
+    delay: float = 0.0
+    gap: float = 0.0
+    status: int = 200
+    error_type: str | None = None
+    message: str = ""
+    stream_error: dict[str, str] | None = None
+    error_after: int = 0
+    headers: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def effective_stop_reason(self) -> str:
+        if self.stop_reason:
+            return self.stop_reason
+        return "tool_use" if any(b["type"] == "tool_use" for b in self.blocks) else "end_turn"
+
+
+def text(s: str) -> dict[str, Any]:
+    return {"type": "text", "text": s}
+
+
+def tool_use(name: str, input: dict[str, Any], id: str | None = None, chunks: int = 3) -> dict[str, Any]:
+    """A tool_use block; its input is streamed as `chunks` input_json_delta pieces.
+
+    Without `id` the Script numbers it (toolu_double000001, ...), the same on every run.
+    """
+    return {
+        "type": "tool_use",
+        "id": id,
+        "name": name,
+        "input": input,
+        "_chunks": max(1, chunks),
+    }
+
+
+def thinking(s: str, signature: str = "sig-double") -> dict[str, Any]:
+    return {"type": "thinking", "thinking": s, "signature": signature}
+
+
+def reply(*blocks: dict[str, Any] | str, **kw: Any) -> Reply:
+    """A reply of several blocks; plain strings become text blocks."""
+    return Reply(tuple(text(b) if isinstance(b, str) else b for b in blocks), **kw)
+
+
+def http_error(status: int, message: str, error_type: str | None = None, **kw: Any) -> Reply:
+    """An HTTP error answered with `{"type":"error","error":{"type":...,"message":...}}`."""
+    return Reply(status=status, error_type=error_type or _ERROR_TYPES.get(status, "api_error"), message=message, **kw)
+
+
+def stream_error(
+    *blocks: dict[str, Any] | str, error_type: str = "overloaded_error", message: str = "Overloaded", **kw: Any
+) -> Reply:
+    """A 200 stream that sends `blocks`, then an SSE `error` event, and ends."""
+    base = reply(*blocks, **kw)
+    return dataclasses.replace(
+        base, stream_error={"type": error_type, "message": message}, error_after=len(base.blocks)
+    )
+
+
+class Script:
+    """Replies per route, served in order; `fallback` answers a route once its queue is empty.
+
+    `Script(main=[...], subagent=[...], aux=[...])`; each entry a Reply, or a string for
+    a plain text reply.
+    """
+
+    def __init__(self, *, fallback: Reply | None = None, **routes: Iterable[Reply | str]) -> None:
+        unknown = set(routes) - set(ROUTES)
+        if unknown:
+            raise ValueError(f"unknown routes {sorted(unknown)}; routes are {ROUTES}")
+        ids = itertools.count(1)
+        self.queues = {r: [_numbered(_as_reply(x), ids) for x in routes.get(r, ())] for r in ROUTES}
+        self.fallback = fallback
+
+    def next(self, route: str) -> tuple[Reply, bool]:
+        """The reply for a request on `route`, and whether the script said so."""
+        queue = self.queues[route]
+        if queue:
+            return queue.pop(0), True
+        if self.fallback is not None:
+            return self.fallback, True
+        return reply(DEFAULT_TEXT), False
+
+    def remaining(self) -> dict[str, int]:
+        return {r: len(q) for r, q in self.queues.items() if q}
+
+
+def _as_reply(x: Reply | str) -> Reply:
+    return reply(x) if isinstance(x, str) else x
+
+
+def _numbered(r: Reply, ids: Iterator[int]) -> Reply:
+    blocks = tuple(
+        {**b, "id": f"toolu_double{next(ids):06d}"} if b["type"] == "tool_use" and not b.get("id") else b
+        for b in r.blocks
+    )
+    return dataclasses.replace(r, blocks=blocks)
