@@ -1,7 +1,7 @@
 """Area `results`: what the ResultMessage says when a turn ends, well or badly."""
 
 from probes.behaviour import behaviour
-from probes.harness import Script, http_error
+from probes.harness import MAIN, Script, http_error
 
 SOURCE_000 = "000_ad1db49c006aad3b.txt"
 
@@ -33,7 +33,9 @@ async def success_subtype_with_is_error(h):
             "result": getattr(result, "result", None),
             "api_error_status": getattr(result, "api_error_status", None),
             "raised": type(run.exception).__name__ if run.exception else None,
-            "model_requests": len(run.requests),
+            # Requests of the main conversation only: old CLIs also fire side requests whose
+            # number depends on timing, which would make the observation flap.
+            "main_requests": len(run.on(MAIN)),
         }
         text = (seen[case]["result"] or "").lower()
         # The CLI may reword the API's message; the claim needs the gist in `result`.
