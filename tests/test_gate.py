@@ -258,3 +258,14 @@ def test_help_is_complete(name, capsys):
         "report": ["DIR", "COMPATIBILITY.md", "compatibility.html", "exit status"],
     }
     assert all(word in text for word in expected[name])
+
+
+def test_a_list_of_names_moves_as_what_came_and_went():
+    from probes.report.diff import differences
+
+    assert differences({"t": ["Bash", "Read", "Edit"]}, {"t": ["Read", "Edit", "Agent"]}) == [
+        'observed.t: +"Agent" -"Bash"'
+    ]
+    assert differences({"t": list("abc")}, {"t": list("cab")}) == ["observed.t: reordered"]
+    assert differences({"t": ["x", ""]}, {"t": ["x", "default"]}) == ['observed.t[1]: "" → "default"']
+    assert differences({"t": [{"x": 1}]}, {"t": [{"x": 2}]}) == ["observed.t[0].x: 1 → 2"]
