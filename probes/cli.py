@@ -9,11 +9,13 @@ import argparse
 import asyncio
 import json
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import Any
 
 from probes.behaviour import ERROR, TIERS, all_behaviours
+from probes.harness.options import check_json_options
 from probes.report import commands as report_commands
 
 
@@ -109,13 +111,14 @@ def build_parser() -> argparse.ArgumentParser:
 # --- run ------------------------------------------------------------------------
 
 
-def select(only: list[str], tiers: list[str], areas: list[str] = ()) -> list:
+def select(only: list[str], tiers: list[str], areas: list[str] | None = None) -> list:
     behaviours = all_behaviours()
     known = {b.id for b in behaviours}
     unknown = [i for i in only if i not in known]
     if unknown:
         raise BadInput(f"no behaviour with id {', '.join(unknown)} (see `sdkprobe list`)")
     known_areas = {b.area for b in behaviours}
+    areas = areas or []
     bad_areas = [a for a in areas if a not in known_areas]
     if bad_areas:
         raise BadInput(f"no area {', '.join(bad_areas)}; areas are {', '.join(sorted(known_areas))}")
@@ -193,7 +196,10 @@ def cmd_capture(args: argparse.Namespace) -> int:
     options = _json_object(args.options, "--options")
     if args.agents is not None:
         options["agents"] = _json_object(args.agents, "--agents")
-    check_options(options)
+    try:
+        check_json_options(options)
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
 
     async def both() -> tuple[Any, Any]:
         with Space.create() as space:
@@ -213,8 +219,10 @@ def cmd_capture(args: argparse.Namespace) -> int:
         "removed": removed,
         "initialize": run.initialize,
         "env": {k: v for k, v in sorted(run.env_added.items()) if k != "PWD"},
+        "env_removed": run.env_removed,
         "user_messages": run.user_messages,
         "warnings": run.warnings,
+        "log": run.log,
         "error": run.error,
     }
     if args.json:
@@ -224,15 +232,17 @@ def cmd_capture(args: argparse.Namespace) -> int:
     print("argv (+ added by the options):")
     for item in _flags(run.argv):
         mark = "+" if item in added else " "
-        print(f"  {mark} {' '.join(_shell_word(w) for w in item)}")
+        print(f"  {mark} {' '.join(shlex.quote(w) for w in item)}")
     for item in removed:
-        print(f"  - {' '.join(_shell_word(w) for w in item)}   (sent without the options, not with them)")
+        print(f"  - {' '.join(shlex.quote(w) for w in item)}   (sent without the options, not with them)")
     print("initialize request:")
     print("  " + json.dumps(out["initialize"]))
     print("environment set by the SDK:")
     for k, v in out["env"].items():
         print(f"  {k}={v}")
-    for w in out["warnings"]:
+    for name in out["env_removed"]:
+        print(f"  (removed {name})")
+    for w in out["warnings"] + out["log"]:
         print(f"warning: {w}")
     if out["error"]:
         print(f"the SDK raised: {out['error']}")
@@ -249,77 +259,6 @@ def _json_object(text: str, flag: str) -> dict[str, Any]:
     return value
 
 
-def check_options(options: dict[str, Any]) -> None:
-    """Reject unknown fields and values of the wrong JSON type before the SDK sees them."""
-    import dataclasses
-    import typing
-
-    import claude_agent_sdk as sdk_module
-
-    fields = {f.name: f for f in dataclasses.fields(sdk_module.ClaudeAgentOptions)}
-    try:
-        hints = typing.get_type_hints(sdk_module.ClaudeAgentOptions)
-    except Exception:  # an annotation this Python cannot resolve: skip the type check
-        hints = {}
-    for name, value in options.items():
-        if name not in fields:
-            raise BadInput(f"unknown option {name!r}: ClaudeAgentOptions has no such field")
-        if name in hints and not _fits(value, hints[name]):
-            raise BadInput(f"option {name!r}: {json.dumps(value)} does not fit its type {_type_name(hints[name])}")
-    agents = options.get("agents")
-    if isinstance(agents, dict):
-        for agent_name, definition in agents.items():
-            if not isinstance(definition, dict):
-                raise BadInput(f"agent {agent_name!r} must be a JSON object")
-            try:
-                sdk_module.AgentDefinition(**definition)
-            except TypeError as exc:
-                raise BadInput(f"agent {agent_name!r}: {exc}") from None
-
-
-def _fits(value: Any, hint: Any) -> bool:
-    """Whether a JSON value can stand for a field of this annotation (loosely)."""
-    import collections.abc
-    import types
-    import typing
-
-    origin = typing.get_origin(hint)
-    args = typing.get_args(hint)
-    if hint is typing.Any or isinstance(hint, typing.TypeVar):
-        return True
-    if origin in (typing.Union, getattr(types, "UnionType", None)):
-        return any(_fits(value, a) for a in args)
-    if origin is typing.Literal:
-        return value in args
-    if hint is type(None):
-        return value is None
-    if origin in (list, collections.abc.Sequence, tuple, set, frozenset):
-        return isinstance(value, list) and (not args or all(_fits(v, args[0]) for v in value))
-    if origin in (dict, collections.abc.Mapping):
-        return isinstance(value, dict)
-    if typing.is_typeddict(hint) if hasattr(typing, "is_typeddict") else False:
-        return isinstance(value, dict)
-    if origin is not None and origin in (collections.abc.Callable,):
-        return False
-    if hint is bool:
-        return isinstance(value, bool)
-    if hint is int:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if hint is float:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    if hint is str:
-        return isinstance(value, str)
-    if isinstance(hint, type) and issubclass(hint, os.PathLike):
-        return isinstance(value, str)
-    if isinstance(hint, type) and hint.__module__.startswith("claude_agent_sdk"):
-        return isinstance(value, dict)  # a dataclass or TypedDict of the SDK: its fields as an object
-    return True  # an annotation this check does not understand: let the SDK decide
-
-
-def _type_name(hint: Any) -> str:
-    return str(hint).replace("typing.", "")
-
-
 def _flags(argv: list[str]) -> list[tuple[str, ...]]:
     """argv grouped into flags with their values: ('--tools', 'Bash,Read')."""
     items: list[list[str]] = []
@@ -334,12 +273,6 @@ def _flags(argv: list[str]) -> list[tuple[str, ...]]:
 def _flag_diff(base: list[str], run: list[str]) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]]]:
     b, r = _flags(base), _flags(run)
     return [i for i in r if i not in b], [i for i in b if i not in r]
-
-
-def _shell_word(w: str) -> str:
-    import shlex
-
-    return shlex.quote(w)
 
 
 if __name__ == "__main__":

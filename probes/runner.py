@@ -27,7 +27,6 @@ from probes.behaviour import (
 )
 from probes.harness import Harness, Space
 from probes.harness import sdk as sdk_info
-from probes.harness.normalise import normalise
 
 
 @dataclass
@@ -90,19 +89,21 @@ def run_one(b: Behaviour, settings: RunSettings) -> Result:
         try:
             v: Verdict = asyncio.run(asyncio.wait_for(b.probe(h), b.timeout))
         except NotApplicable as exc:
-            v = Verdict(NOT_APPLICABLE, h.observe(str(exc)))
+            v = Verdict(NOT_APPLICABLE, str(exc))
         except asyncio.TimeoutError:
             v = Verdict(ERROR, f"probe timed out after {b.timeout:g} s")
         except Exception as exc:
             tb = traceback.extract_tb(exc.__traceback__)
             where = f" at {tb[-1].name}:{tb[-1].lineno}" if tb else ""
-            v = Verdict(ERROR, h.observe(f"{type(exc).__name__}: {exc}{where}"))
+            v = Verdict(ERROR, f"{type(exc).__name__}: {exc}{where}")
+        # Everything stored is normalised here, with this probe's own paths named.
+        note, observed = h.observe(" ".join(v.note.split())), h.observe(v.observed)
     return Result(
         **base,
         verdict=v.verdict,
-        note=" ".join(v.note.split()),
+        note=note,
         checks=dict(v.checks),
-        observed=normalise(v.observed),
+        observed=observed,
         seconds=time.monotonic() - start,
     )
 

@@ -2,7 +2,7 @@
 
 import asyncio
 
-from probes.behaviour import ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, decide
+from probes.behaviour import ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, decide, not_applicable
 from probes.runner import RunSettings, run_all, run_one
 
 
@@ -33,6 +33,20 @@ async def asks_live(h):
 def test_observation_is_normalised():
     r = run_one(make(holds), RunSettings())
     assert r.verdict == HOLDS and r.observed == {"cwd": "<CWD>"}
+
+
+async def differs_in_cwd(h):
+    return h.verdict(holds=False, note=f"wrote {h.cwd}/x")
+
+
+async def ts_only(h):
+    return not_applicable("zod is TypeScript-only")
+
+
+def test_note_is_normalised_and_not_applicable_passes_through():
+    assert run_one(make(differs_in_cwd), RunSettings()).note == "wrote <CWD>/x"
+    r = run_one(make(ts_only), RunSettings())
+    assert (r.verdict, r.note) == (NOT_APPLICABLE, "zod is TypeScript-only")
 
 
 def test_a_probe_that_raises_is_an_error_not_a_finding():

@@ -242,3 +242,12 @@ async def test_print_mode_prompt_counts_as_the_user_turn(tmp_path):
     )
     kinds = [json.loads(line)["type"] for line in out.stdout.splitlines()]
     assert kinds == ["system", "assistant", "result"]
+
+
+async def test_stderr_reaches_the_sdks_callback_and_removed_env_is_seen(space, monkeypatch):
+    monkeypatch.setenv("CLAUDECODE", "1")  # the SDK strips this one from the CLI's environment
+    lines = []
+    scenario = Scenario().wait_for_user().stderr("fake says hello\n").init().result()
+    run = await wire.capture(space.path("w"), scenario, stderr=lines.append)
+    assert lines == ["fake says hello"]
+    assert "CLAUDECODE" in run.env_removed

@@ -2,7 +2,8 @@
 
 A probe receives a `Harness` bound to its own isolated space and uses only its public
 calls: `wire` (SDK against the fake CLI), `session` (SDK against the real CLI and the
-model double, or the real API when live), `verdict` (a normalised decision).
+model double, or the real API for a live behaviour run with --live), `verdict` (a
+decision), and the builders of fake-CLI scenarios and model-double scripts.
 """
 
 from __future__ import annotations
@@ -14,37 +15,11 @@ from fake_cli.scenario import Scenario
 from probes.behaviour import Verdict, decide
 from probes.harness import wire as _wire
 from probes.harness.isolation import Space
-from probes.harness.model_double import (
-    AUX,
-    MAIN,
-    SUBAGENT,
-    Reply,
-    Script,
-    http_error,
-    reply,
-    stream_error,
-    text,
-    thinking,
-    tool_use,
-)
+from probes.harness.model_double import script as _script
+from probes.harness.model_double.script import *  # noqa: F403
 from probes.harness.normalise import normalise
 
-__all__ = [
-    "AUX",
-    "MAIN",
-    "SUBAGENT",
-    "Harness",
-    "Reply",
-    "Scenario",
-    "Script",
-    "Space",
-    "http_error",
-    "reply",
-    "stream_error",
-    "text",
-    "thinking",
-    "tool_use",
-]
+__all__ = ["Harness", "Scenario", "Space", *_script.__all__]
 
 
 class Harness:
@@ -85,6 +60,6 @@ class Harness:
             ],
         )
 
-    def verdict(self, *, observed: Any = None, **kwargs: Any) -> Verdict:
-        """`probes.behaviour.decide`, with the observation normalised."""
-        return decide(observed=self.observe(observed), **kwargs)
+    def verdict(self, **findings: Any) -> Verdict:
+        """`probes.behaviour.decide`; the runner normalises what it stores."""
+        return decide(**findings)

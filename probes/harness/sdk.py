@@ -120,6 +120,11 @@ class OutcomeView:
         return self.outcome.warnings
 
     @property
+    def log(self) -> list[str]:
+        """What the SDK logged at WARNING and above (version checks, task errors)."""
+        return self.outcome.log
+
+    @property
     def result(self) -> Any:
         return self.outcome.result
 

@@ -45,10 +45,6 @@ class WireCapture(sdk_runs.OutcomeView):
         return self.session_start["argv"]
 
     @property
-    def version_probed(self) -> bool:
-        return len(self.starts) > 1 or any(s["argv"][:1] == ["-v"] for s in self.starts)
-
-    @property
     def env(self) -> dict[str, str]:
         return self.session_start["env"]
 
@@ -112,10 +108,6 @@ class WireCapture(sdk_runs.OutcomeView):
             if isinstance(m, dict) and m.get("type") == "control_response"
         }
         return {rid: got.get(rid) for rid in sent}
-
-    @property
-    def stdin_closed(self) -> bool:
-        return any(e["event"] == "eof" for e in self.events)
 
     def timeline(self) -> list[str]:
         """The exchange as short labels in order: `in:user`, `out:result`, `eof`, ..."""

@@ -16,7 +16,7 @@ from typing import Any
 from probes.report.cells import md, symbol
 from probes.report.diff import summarise
 from probes.report.errors import ReportError
-from probes.report.render import _table
+from probes.report.render import text_table
 
 VERDICT, OBSERVATION, ADDED, REMOVED = "verdict", "observation", "added", "removed"
 _ORDER = {VERDICT: 0, OBSERVATION: 1, ADDED: 2, REMOVED: 3}
@@ -67,7 +67,7 @@ class GateResult:
             f"candidate {md(self.candidate_version)}",
             "what moved",
         ]
-        return _table(rows, headers)
+        return text_table(rows, headers)
 
     def summary(self) -> str:
         kinds = {k: sum(r.kind == k for r in self.rows) for k in _ORDER}

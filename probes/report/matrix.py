@@ -10,7 +10,7 @@ from pathlib import Path
 
 from probes.report.cells import LEGEND, declaration, md, source_label, symbol
 from probes.report.grid import Grid, load_dir
-from probes.report.render import _table, counts
+from probes.report.render import counts, text_table
 
 MD_NAME = "COMPATIBILITY.md"
 HTML_NAME = "compatibility.html"
@@ -44,7 +44,7 @@ def render_markdown(grid: Grid) -> str:
         "",
         "Legend: " + " · ".join(f"{s} {name}" for s, name in LEGEND),
         "",
-        _table(
+        text_table(
             [
                 [md(c.sdk_version), md(c.cli_label), md(counts(r.verdicts[i] for r in grid.rows if r.cells[i]))]
                 for i, c in enumerate(grid.columns)
@@ -58,7 +58,7 @@ def render_markdown(grid: Grid) -> str:
             + [_cell(grid, r.id, i, r.verdicts[i]) for i in range(len(grid.columns))]
             for r in rows
         ]
-        parts += ["", f"## {md(area)}", "", _table(table, headers)]
+        parts += ["", f"## {md(area)}", "", text_table(table, headers)]
     if grid.notes:
         parts += ["", "## Notes", ""]
         parts += [f"[^{n.number}]: `{md(n.id)}` on {md(', '.join(n.versions))}: {md(n.text)}" for n in grid.notes]

@@ -9,6 +9,23 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+# What a probe needs to write a script; re-exported by probes.harness for behaviours.
+__all__ = [
+    "AUX",
+    "DEFAULT_TEXT",
+    "MAIN",
+    "ROUTES",
+    "SUBAGENT",
+    "Reply",
+    "Script",
+    "http_error",
+    "reply",
+    "stream_error",
+    "text",
+    "thinking",
+    "tool_use",
+]
+
 MAIN, SUBAGENT, AUX = "main", "subagent", "aux"
 ROUTES = (MAIN, SUBAGENT, AUX)
 DEFAULT_TEXT = "ok"
