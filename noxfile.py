@@ -25,7 +25,7 @@ import nox
 ROOT = Path(__file__).resolve().parent
 sys.path.insert(0, str(ROOT))
 
-from probes.versions import DEFAULT_SDK, SDK_VERSIONS, requirements, version_key
+from probes.versions import DEFAULT_SDK, SDK_VERSIONS, is_release, requirements, version_key
 
 nox.needs_version = ">=2024.3.2"
 nox.options.default_venv_backend = "uv|virtualenv"
@@ -44,10 +44,8 @@ def _probe_versions() -> list[str]:
     """
     extra = [v.strip() for v in os.environ.get("SDKPROBE_EXTRA_SDK", "").split(",") if v.strip()]
     for v in extra:
-        try:
-            version_key(v)
-        except ValueError:
-            raise SystemExit(f"SDKPROBE_EXTRA_SDK: {v!r} is not a release number like 0.2.190") from None
+        if not is_release(v):
+            raise SystemExit(f"SDKPROBE_EXTRA_SDK: {v!r} is not a release number like 0.2.190")
     return sorted(set(SDK_VERSIONS) | set(extra), key=version_key)
 
 
@@ -111,8 +109,10 @@ def tests(session: nox.Session) -> None:
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
-    session.install("ruff")
+    """ruff over the repository, and mypy --strict over probes/ (configured in pyproject.toml)."""
+    session.install("-e", f"{ROOT}[lint]", *requirements(DEFAULT_SDK))
     session.run("ruff", "check", *(session.posargs or ["."]))
+    session.run("mypy")
 
 
 @nox.session(python=PYTHON)

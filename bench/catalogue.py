@@ -26,8 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from cli_turn import one_bare
 
 from probes.behaviour import all_behaviours
-from probes.harness import real_cli
-from probes.harness import sdk as sdk_info
+from probes.harness import real_cli, sdk
 from probes.harness.model_double import ModelDouble, Script, reply
 from probes.runner import RunSettings, run_all
 
@@ -63,7 +62,7 @@ def main() -> int:
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="parallel probes (default: cores)")
     parser.add_argument("--bare-runs", type=int, default=7, help="bare CLI turns to take the median of (default 7)")
     args = parser.parse_args()
-    cli = sdk_info.bundled_cli_path()
+    cli = sdk.bundled_cli_path()
     if cli is None:
         print("this claude-agent-sdk wheel bundles no CLI", file=sys.stderr)
         return 2
@@ -82,7 +81,7 @@ def main() -> int:
         batch = statistics.median(bare_batch(cli, double, args.jobs) for _ in range(args.bare_runs))
     floor = turns * bare / args.jobs
     measured_floor = turns * batch / args.jobs
-    print(f"claude-agent-sdk {sdk_info.sdk_version()}, CLI {sdk_info.bundled_cli_version()}, {args.jobs} jobs")
+    print(f"claude-agent-sdk {sdk.sdk_version()}, CLI {sdk.bundled_cli_version()}, {args.jobs} jobs")
     print(f"behaviours            {len(results)} ({sum(r.tier == 'cli' for r in results)} cli tier)")
     print(f"catalogue wall time   {wall:.2f} s")
     print(f"cli sessions / turns  {len(sessions)} / {turns}")

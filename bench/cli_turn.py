@@ -26,8 +26,10 @@ from tabulate import tabulate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from probes.harness import real_cli  # noqa: E402
-from probes.harness import sdk as sdk_info  # noqa: E402
+from probes.harness import (
+    real_cli,  # noqa: E402
+    sdk,  # noqa: E402
+)
 from probes.harness.isolation import Space  # noqa: E402
 from probes.harness.model_double import ModelDouble, Script  # noqa: E402
 
@@ -131,7 +133,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=10, help="measured runs of each kind (default 10)")
     args = parser.parse_args()
-    cli = sdk_info.bundled_cli_path()
+    cli = sdk.bundled_cli_path()
     if cli is None:
         print("this claude-agent-sdk wheel bundles no CLI", file=sys.stderr)
         return 2
@@ -143,7 +145,7 @@ def main() -> int:
             bares.append(one_bare(cli, double))
     s_time = statistics.median(t for t, _, _ in sessions)
     b_time = statistics.median(t for t, _ in bares)
-    print(f"claude-agent-sdk {sdk_info.sdk_version()}, CLI {sdk_info.bundled_cli_version()}, ", end="")
+    print(f"claude-agent-sdk {sdk.sdk_version()}, CLI {sdk.bundled_cli_version()}, ", end="")
     print(f"{args.runs} runs each, {os.cpu_count()} cores")
     rows = [
         row("cli-tier session (SDK)", *map(list, zip(*sessions, strict=True))),

@@ -19,6 +19,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from fake_cli.blocks import as_block
+
 DEFAULT_CLI_VERSION = "2.1.332"
 SESSION_ID = "fake-session"
 MODEL = "fake-model"
@@ -159,16 +161,12 @@ def init_message(cli_version: str = DEFAULT_CLI_VERSION, **extra: Any) -> dict[s
     }
 
 
-def text_block(text: str) -> dict[str, Any]:
-    return {"type": "text", "text": text}
-
-
-def tool_use_block(name: str, input: dict[str, Any], id: str = "toolu_fake_1") -> dict[str, Any]:
-    return {"type": "tool_use", "id": id, "name": name, "input": input}
-
-
 def assistant_message(*blocks: dict[str, Any] | str) -> dict[str, Any]:
-    content = [text_block(b) if isinstance(b, str) else b for b in blocks]
+    content = [as_block(b) for b in blocks]
+    content = [
+        {**b, "id": f"toolu_fake_{n}"} if b.get("type") == "tool_use" and not b.get("id") else b
+        for n, b in enumerate(content, 1)
+    ]
     stop = "tool_use" if any(b.get("type") == "tool_use" for b in content) else "end_turn"
     return {
         "type": "assistant",

@@ -1,4 +1,5 @@
-"""`sdkprobe`: run the behaviours, list them, or capture what the SDK sends.
+"""`sdkprobe`: run the behaviours, list them, capture what the SDK sends, render the
+matrix (`report`) and compare two reports (`gate`).
 
 Exit codes: 0 done, 1 a probe errored (or, for `gate`, a verdict moved), 2 bad input.
 """
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import fnmatch
 import json
 import os
 import shlex
@@ -14,9 +16,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from probes.behaviour import ERROR, TIERS, all_behaviours
+from probes import catalogue
+from probes.areas import AREAS
+from probes.behaviour import ERROR, TIERS, Behaviour
 from probes.harness.options import check_json_options
 from probes.report import commands as report_commands
+from probes.result import Result
+from probes.runner import RunSettings
 
 
 class BadInput(Exception):
@@ -27,13 +33,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        code: int = args.func(args)
+        return code
     except BadInput as exc:
         print(f"sdkprobe: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("sdkprobe: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # `sdkprobe list | head`: the reader left, which is no error
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -74,13 +84,35 @@ def build_parser() -> argparse.ArgumentParser:
     run.set_defaults(func=cmd_run)
 
     lst = sub.add_parser(
-        "list", help="list the behaviours", description="List the behaviours with id, area, tier and source."
+        "list",
+        help="list the behaviours",
+        description="List the behaviours in area order with id, tier, sub-checks, requirements and source. "
+        "Filters combine: a behaviour is listed when it matches every one given.",
     )
     lst.add_argument("--tier", nargs="+", choices=TIERS, default=[], help="only these tiers")
     lst.add_argument(
-        "--area", nargs="+", default=[], metavar="AREA", help="only these areas (the part of the id before the dot)"
+        "--area",
+        nargs="+",
+        default=[],
+        metavar="AREA",
+        help="only these areas: " + ", ".join(a.name for a in AREAS),
     )
-    lst.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    lst.add_argument(
+        "--id", nargs="+", default=[], metavar="GLOB", help="only ids matching one of these globs (tools.*)"
+    )
+    lst.add_argument(
+        "--requires",
+        nargs="+",
+        default=[],
+        metavar="NEED",
+        help="only behaviours with a requirement starting with NEED (option:, option:tools, cli, package:mcp)",
+    )
+    lst.add_argument(
+        "--json",
+        action="store_true",
+        help="print JSON: claim, source (with URL), sub-checks, requirements (and which the installed SDK lacks), "
+        "SDK reference",
+    )
     lst.set_defaults(func=cmd_list)
 
     cap = sub.add_parser(
@@ -104,34 +136,71 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cap.set_defaults(func=cmd_capture)
 
-    report_commands.register(sub)
+    report_commands.register(sub, _probe_for_gate)
     return parser
 
 
 # --- run ------------------------------------------------------------------------
 
 
-def select(only: list[str], tiers: list[str], areas: list[str] | None = None) -> list:
-    behaviours = all_behaviours()
+def select(
+    only: list[str] | None = None,
+    tiers: list[str] | None = None,
+    areas: list[str] | None = None,
+    ids: list[str] | None = None,
+    requires: list[str] | None = None,
+) -> list[Behaviour]:
+    """The behaviours matching every filter given; BadInput for an unknown id or area."""
+    behaviours = catalogue.load()
     known = {b.id for b in behaviours}
-    unknown = [i for i in only if i not in known]
+    unknown = [i for i in only or [] if i not in known]
     if unknown:
         raise BadInput(f"no behaviour with id {', '.join(unknown)} (see `sdkprobe list`)")
-    known_areas = {b.area for b in behaviours}
-    areas = areas or []
-    bad_areas = [a for a in areas if a not in known_areas]
+    names = [a.name for a in AREAS]
+    bad_areas = [a for a in areas or [] if a not in names]
     if bad_areas:
-        raise BadInput(f"no area {', '.join(bad_areas)}; areas are {', '.join(sorted(known_areas))}")
+        raise BadInput(f"no area {', '.join(bad_areas)}; areas are {', '.join(names)}")
     return [
         b
         for b in behaviours
-        if (not only or b.id in only) and (not tiers or b.tier in tiers) and (not areas or b.area in areas)
+        if (not only or b.id in only)
+        and (not tiers or b.tier in tiers)
+        and (not areas or b.area in areas)
+        and (not ids or any(fnmatch.fnmatchcase(b.id, p) for p in ids))
+        and (not requires or any(str(r).startswith(w) for r in b.requires for w in requires))
     ]
+
+
+def probe_installed(behaviours: list[Behaviour], settings: RunSettings, jobs: int) -> dict[str, Any]:
+    """Run behaviours on the installed SDK with progress on stderr; the report, not yet written.
+
+    `run` and the gate's fresh candidate both come through here.
+    """
+    from probes import report
+    from probes.runner import run_all, run_info
+
+    info = run_info(settings)
+    print(
+        f"claude-agent-sdk {info['sdk_version']}, CLI {info['cli_version']} ({info['cli']}): "
+        f"{len(behaviours)} behaviours, {jobs} at a time",
+        file=sys.stderr,
+    )
+
+    def progress(r: Result, done: int, total: int) -> None:
+        print(f"[{done}/{total}] {r.verdict:<14} {r.id} ({r.seconds:.1f} s)", file=sys.stderr, flush=True)
+
+    results = run_all(behaviours, settings, jobs=jobs, progress=progress)
+    return report.build([r.to_dict() for r in results], info)
+
+
+def _probe_for_gate(jobs: int) -> dict[str, Any]:
+    """The gate's fresh candidate: every behaviour on the installed SDK and its bundled CLI."""
+    return probe_installed(catalogue.load(), RunSettings(), jobs)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
     from probes import report
-    from probes.runner import RunSettings, run_all, run_info
+    from probes.report.errors import ReportError
 
     if args.jobs < 1:
         raise BadInput("-j must be at least 1")
@@ -146,22 +215,14 @@ def cmd_run(args: argparse.Namespace) -> int:
     if not behaviours:
         raise BadInput("no behaviour matches the selection")
     settings = RunSettings(cli_path=os.path.abspath(args.cli) if args.cli else None, live=live)
-    info = run_info(settings)
-    print(
-        f"claude-agent-sdk {info['sdk_version']}, CLI {info['cli_version']} ({info['cli']}): "
-        f"{len(behaviours)} behaviours, {args.jobs} at a time",
-        file=sys.stderr,
-    )
-
-    def progress(r, done: int, total: int) -> None:
-        print(f"[{done}/{total}] {r.verdict:<14} {r.id} ({r.seconds:.1f} s)", file=sys.stderr, flush=True)
-
-    results = run_all(behaviours, settings, jobs=args.jobs, progress=progress)
-    data = report.build([r.to_dict() for r in results], info)
-    print(report.render_table(data["behaviours"]))
-    json_path, md_path = report.write(data, args.out)
+    try:
+        data = probe_installed(behaviours, settings, args.jobs)
+        print(report.render_table(data["behaviours"]))
+        json_path, md_path = report.write(data, args.out)
+    except ReportError as exc:
+        raise BadInput(str(exc)) from None
     print(f"wrote {json_path} and {md_path}", file=sys.stderr)
-    return 1 if any(r.verdict == ERROR for r in results) else 0
+    return 1 if any(b["verdict"] == ERROR for b in data["behaviours"]) else 0
 
 
 # --- list -----------------------------------------------------------------------
@@ -170,18 +231,32 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_list(args: argparse.Namespace) -> int:
     from tabulate import tabulate
 
-    rows = [
-        {"id": b.id, "area": b.area, "tier": b.tier, "source": f"{b.source[0][:3]} § {b.source[1]}", "claim": b.claim}
-        for b in select([], args.tier, args.area)
-    ]
+    from probes.runner import RunSettings, unmet
+    from probes.sources import cite
+
+    behaviours = select(tiers=args.tier, areas=args.area, ids=args.id, requires=args.requires)
     if args.json:
+        rows = [
+            {
+                "id": b.id,
+                "area": b.area,
+                "tier": b.tier,
+                "claim": b.claim,
+                "source": cite(*b.source),
+                "checks": list(b.checks),
+                "requires": [str(r) for r in b.requires],
+                "unmet_on_installed": unmet(b, RunSettings()),
+                "sdk_ref": b.sdk_ref,
+            }
+            for b in behaviours
+        ]
         print(json.dumps(rows, indent=2))
-    else:
-        print(
-            tabulate(
-                [[r["id"], r["area"], r["tier"], r["source"]] for r in rows], headers=["id", "area", "tier", "source"]
-            )
-        )
+        return 0
+    table = [
+        [b.id, b.tier, len(b.checks), " ".join(str(r) for r in b.requires) or "-", f"{b.source[0]} § {b.source[1]}"]
+        for b in behaviours
+    ]
+    print(tabulate(table, headers=["id", "tier", "sub-checks", "requires", "source"], disable_numparse=True))
     return 0
 
 

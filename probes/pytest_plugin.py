@@ -1,62 +1,56 @@
-"""pytest integration: one parametrised check per behaviour, snapshots per SDK version.
+"""pytest integration: one parametrised check per behaviour, compared with its report entry.
 
-A test that asks for the `behaviour` fixture is run once per declared behaviour. The
-`version_snapshot` fixture stores observations under
-`tests/snapshots/sdk-<version>/`, so a version that was recorded is a regression
-test and a new version shows exactly what moved.
+A test that asks for the `behaviour` fixture runs once per declared behaviour (`pytest -k
+<id>` picks one). `report_snapshot` compares with, and `--snapshot-update` rewrites, that
+behaviour's entry in the installed SDK version's report under reports/.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from syrupy.extensions.json import JSONSnapshotExtension
+from syrupy.assertion import SnapshotAssertion
 
-from probes.behaviour import all_behaviours
-from probes.harness import Harness, Space
-from probes.harness import sdk as sdk_info
+from probes import catalogue
+from probes.harness import Harness, Space, sdk
+from probes.report.snapshot import ReportSnapshot
+
+REPORTS = Path(__file__).resolve().parent.parent / "reports"
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     if "behaviour" in metafunc.fixturenames:
-        behaviours = all_behaviours()
+        behaviours = catalogue.load()
         metafunc.parametrize("behaviour", behaviours, ids=[b.id for b in behaviours])
 
 
-class VersionSnapshot(JSONSnapshotExtension):
-    """JSON snapshots kept in one folder per installed SDK version."""
+def installed_report() -> Path:
+    """The committed report of the installed SDK version with its bundled CLI."""
+    return REPORTS / f"{sdk.sdk_version()}.json"
 
-    @staticmethod
-    def folder() -> Path:
-        return Path(__file__).resolve().parent.parent / "tests" / "snapshots" / f"sdk-{sdk_info.sdk_version()}"
 
-    @classmethod
-    def recorded(cls) -> bool:
-        """Whether snapshots were ever recorded for the installed SDK version."""
-        return cls.folder().is_dir()
+def _new_report() -> dict[str, Any]:
+    from probes.report.model import build
+    from probes.runner import RunSettings, run_info
 
-    @classmethod
-    def dirname(cls, *, test_location) -> str:
-        return str(cls.folder() / test_location.basename)
-
-    @classmethod
-    def discovery_dirname(cls, *, test_location) -> str:
-        # Only this version's folder: --snapshot-update must not prune other versions.
-        return cls.dirname(test_location=test_location)
+    return build([], run_info(RunSettings()))
 
 
 @pytest.fixture
-def version_snapshot(snapshot):
-    return snapshot.use_extension(VersionSnapshot)
+def report_snapshot(snapshot: SnapshotAssertion, request: pytest.FixtureRequest) -> SnapshotAssertion:
+    extension = ReportSnapshot.bound(installed_report(), request.node.originalname, _new_report)
+    return snapshot.use_extension(extension)
 
 
 @pytest.fixture
-def space():
+def space() -> Iterator[Space]:
     with Space.create() as s:
         yield s
 
 
 @pytest.fixture
-def harness(space):
+def harness(space: Space) -> Harness:
     return Harness(space)

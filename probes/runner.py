@@ -1,7 +1,10 @@
-"""Runs behaviours and turns each into a result; a probe that breaks is an `error`.
+"""Runs behaviours and turns each into a Result; a probe that breaks is an `error`.
 
-Each behaviour gets its own Space and a timeout. With jobs > 1 behaviours run in worker
-processes (Python's warning capture is process-wide, so two probes must not share one).
+For each behaviour, in this order: a live behaviour without --live is `needs-live`; a
+declared requirement the SDK under test lacks makes it `not-applicable`; otherwise the
+probe observes in its own Space under a timeout, the observation is normalised, and the
+behaviour's decision judges it. With jobs > 1 behaviours run in worker processes
+(Python's warning capture is process-wide, so two probes must not share one).
 """
 
 from __future__ import annotations
@@ -12,40 +15,17 @@ import platform
 import time
 import traceback
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from probes.behaviour import (
-    ERROR,
-    NEEDS_LIVE,
-    NOT_APPLICABLE,
-    REGISTRY,
-    Behaviour,
-    NotApplicable,
-    Verdict,
-    all_behaviours,
-)
-from probes.harness import Harness, Space
-from probes.harness import sdk as sdk_info
+import claude_agent_sdk
 
-
-@dataclass
-class Result:
-    id: str
-    area: str
-    tier: str
-    claim: str
-    source: list[str]
-    verdict: str
-    note: str = ""
-    checks: dict[str, str] = field(default_factory=dict)
-    observed: Any = None
-    seconds: float = 0.0  # shown in progress, never stored in a report
-
-    def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        d.pop("seconds")
-        return d
+from probes import catalogue
+from probes.behaviour import ERROR, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, DeclarationError, NotApplicable, Verdict
+from probes.harness import Harness, Space, sdk
+from probes.requirements import Target
+from probes.result import Result
+from probes.sources import cite
 
 
 @dataclass(frozen=True)
@@ -57,60 +37,82 @@ class RunSettings:
 def run_info(settings: RunSettings) -> dict[str, Any]:
     """What a report says about the run: versions and platform."""
     return {
-        "sdk_version": sdk_info.sdk_version(),
-        "cli_version": cli_version(settings.cli_path),
+        "sdk_version": sdk.sdk_version(),
+        "cli_version": sdk.cli_version(settings.cli_path),
         "cli": "bundled" if settings.cli_path is None else "custom",
         "python": platform.python_version(),
         "platform": f"{platform.system()}-{platform.machine()}",
     }
 
 
-def cli_version(cli_path: str | None) -> str | None:
-    if cli_path is None:
-        return sdk_info.bundled_cli_version()
-    import subprocess
+def target(settings: RunSettings) -> Target:
+    """The SDK and CLI under test, as requirements are checked against them."""
+    return Target(claude_agent_sdk, sdk.sdk_version(), sdk.cli_version(settings.cli_path))
 
+
+def unmet(b: Behaviour, settings: RunSettings) -> list[str]:
+    """Why the SDK under test cannot run this behaviour's probe (empty when it can)."""
+    under_test = target(settings)
+    return [why for why in (r.unmet(under_test) for r in b.requires) if why]
+
+
+def judge(b: Behaviour, observed: Any) -> Verdict:
+    """The verdict for an observation; a decision that breaks is an `error`, never a finding."""
     try:
-        out = subprocess.run([cli_path, "--version"], capture_output=True, text=True, timeout=30).stdout
-    except OSError:
-        return None
-    return out.split()[0] if out.split() else None
+        return b.judge(observed)
+    except DeclarationError as exc:
+        return Verdict(ERROR, str(exc))
+    except Exception as exc:
+        return Verdict(ERROR, f"the decision broke: {_where(exc)}")
 
 
 def run_one(b: Behaviour, settings: RunSettings) -> Result:
-    """Run one behaviour's probe in a fresh space; never raises."""
+    """Run one behaviour's probe in a fresh space and judge it; never raises."""
     start = time.monotonic()
-    base = dict(id=b.id, area=b.area, tier=b.tier, claim=b.claim, source=list(b.source))
+
+    def result(v: Verdict, observed: Any = None) -> Result:
+        return Result(
+            id=b.id,
+            area=b.area,
+            tier=b.tier,
+            claim=b.claim,
+            source=cite(*b.source),
+            verdict=v.verdict,
+            note=v.note,
+            checks=dict(v.checks),
+            observed=observed,
+            seconds=time.monotonic() - start,
+        )
+
     if b.tier == "live" and not settings.live:
-        return Result(**base, verdict=NEEDS_LIVE, note="needs --live and ANTHROPIC_API_KEY")
+        return result(Verdict(NEEDS_LIVE, "needs --live and ANTHROPIC_API_KEY", dict.fromkeys(b.checks, NEEDS_LIVE)))
+    missing = unmet(b, settings)
+    if missing:
+        return result(Verdict(NOT_APPLICABLE, "; ".join(missing)))
     with Space.create() as space:
         # Only live behaviours go live: --live never moves a cli-tier probe off the double.
-        h = Harness(space, cli_path=settings.cli_path, live=settings.live and b.tier == "live")
+        h = Harness(space, tier=b.tier, cli_path=settings.cli_path, live=settings.live and b.tier == "live")
         try:
-            v: Verdict = asyncio.run(asyncio.wait_for(b.probe(h), b.timeout))
+            seen = asyncio.run(asyncio.wait_for(b.probe(h), b.timeout))
         except NotApplicable as exc:
-            v = Verdict(NOT_APPLICABLE, str(exc))
+            return result(Verdict(NOT_APPLICABLE, h.observe(" ".join(str(exc).split()))))
         except asyncio.TimeoutError:
-            v = Verdict(ERROR, f"probe timed out after {b.timeout:g} s")
+            return result(Verdict(ERROR, f"probe timed out after {b.timeout:g} s"))
         except Exception as exc:
-            tb = traceback.extract_tb(exc.__traceback__)
-            where = f" at {tb[-1].name}:{tb[-1].lineno}" if tb else ""
-            v = Verdict(ERROR, f"{type(exc).__name__}: {exc}{where}")
-        # Everything stored is normalised here, with this probe's own paths named.
-        note, observed = h.observe(" ".join(v.note.split())), h.observe(v.observed)
-    return Result(
-        **base,
-        verdict=v.verdict,
-        note=note,
-        checks=dict(v.checks),
-        observed=observed,
-        seconds=time.monotonic() - start,
-    )
+            return result(Verdict(ERROR, h.observe(_where(exc))))
+        # Stored and judged alike: normalised, with this probe's own paths named.
+        observed = h.observe(seen)
+    return result(judge(b, observed), observed)
+
+
+def _where(exc: BaseException) -> str:
+    tb = traceback.extract_tb(exc.__traceback__)
+    where = f" at {tb[-1].name}:{tb[-1].lineno}" if tb else ""
+    return " ".join(f"{type(exc).__name__}: {exc}{where}".split())
 
 
 def _run_by_id(bid: str, settings: RunSettings) -> Result:
-    all_behaviours()
-    return run_one(REGISTRY[bid], settings)
+    return run_one(catalogue.by_id(bid), settings)
 
 
 def run_all(
@@ -119,12 +121,12 @@ def run_all(
     jobs: int = 1,
     progress: Callable[[Result, int, int], None] | None = None,
 ) -> list[Result]:
-    """Run every behaviour (in `jobs` processes) and return results in id order."""
-    results: list[Result] = []
+    """Run every behaviour (in `jobs` processes) and return results in the order given."""
+    results: dict[str, Result] = {}
     total = len(behaviours)
 
     def done(r: Result) -> None:
-        results.append(r)
+        results[r.id] = r
         if progress:
             progress(r, len(results), total)
 
@@ -136,4 +138,4 @@ def run_all(
             futures = [pool.submit(_run_by_id, b.id, settings) for b in behaviours]
             for f in concurrent.futures.as_completed(futures):
                 done(f.result())
-    return sorted(results, key=lambda r: r.id)
+    return [results[b.id] for b in behaviours]

@@ -1,7 +1,7 @@
 """The SDK versions sdkprobe reports on, and what each needs beside it to install.
 
 This is the one list: the nox sessions, the CI example and the tests read it from here.
-It imports nothing but the standard library, so the noxfile can load it before any SDK
+It imports nothing but the standard library (and packaging, which nox brings), so the noxfile can load it before any SDK
 is installed.
 
 How the list was chosen (survey on Python 3.11, all PyPI releases up to 0.2.189):
@@ -24,6 +24,9 @@ Keep it sorted oldest first; the last entry is the newest release and the defaul
 """
 
 from __future__ import annotations
+
+import re
+from typing import Any
 
 # Oldest first. Why each one is here:
 SDK_VERSIONS: list[str] = [
@@ -53,9 +56,20 @@ NEWEST: str = SDK_VERSIONS[-1]
 DEFAULT_SDK: str = NEWEST
 
 
-def version_key(version: str) -> tuple[int, ...]:
-    """Sort key for plain numeric versions such as 0.2.189."""
-    return tuple(int(part) for part in version.split("."))
+def is_release(version: str) -> bool:
+    """Whether `version` is a plain release number such as 0.2.189."""
+    return re.fullmatch(r"\d+(\.\d+)*", version) is not None
+
+
+def version_key(version: str) -> tuple[Any, ...]:
+    """Sort key as people read versions (0.2.9 < 0.2.10 < 0.2.189); anything that is not
+    a PEP 440 version (a CLI's odd build label) sorts after those, piece by piece."""
+    from packaging.version import InvalidVersion, Version  # nox depends on packaging too
+
+    try:
+        return (0, Version(version), ())
+    except InvalidVersion:
+        return (1, 0, tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in re.split(r"[.+_-]", version)))
 
 
 def requirements(version: str) -> list[str]:
@@ -63,5 +77,6 @@ def requirements(version: str) -> list[str]:
 
     An unlisted version is allowed (try a new release before adding it) and gets no pins.
     """
-    version_key(version)  # ValueError on anything but dotted numbers
+    if not is_release(version):
+        raise ValueError(f"{version!r} is not a release number like 0.2.190")
     return [f"claude-agent-sdk=={version}", *PINS.get(version, [])]

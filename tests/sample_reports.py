@@ -1,7 +1,46 @@
-"""Hand-made report entries for the tests of reports, the matrix and the gate."""
+"""Hand-made schema-2 reports for the tests of reports, the matrix and the gate.
+
+Tests render these rather than the committed reports in reports/, which are regenerated
+on their own schedule and would make a rendering test depend on what the SDK did.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from probes.report.schema import SCHEMA_VERSION, validate
+
+DOC_TITLE = "tools vs allowedTools, and what a subagent definition silently accepts (design document 003)"
+ISSUE_URL = "https://github.com/anthropics/claude-agent-sdk-python/issues/362"
 
 
-def result(bid="wire.a", verdict="holds", note="", checks=None, observed=None, *, tier="wire", source=None, claim=None):
+def source(
+    key: str = "003", section: str = "Quick answer", url: str | None = None, title: str | None = None
+) -> dict[str, Any]:
+    """A behaviour's source object as a schema-2 report stores it."""
+    return {
+        "key": key,
+        "title": title or (DOC_TITLE if key == "003" else f"title of {key}"),
+        "section": section,
+        "url": url,
+    }
+
+
+DOC = source()  # a design document: no URL, named by its short number
+ISSUE = source("py#362", "", ISSUE_URL, "claude-agent-sdk-python issue #362")  # linked
+
+
+def result(
+    bid: str = "wire.a",
+    verdict: str = "holds",
+    note: str = "",
+    checks: dict[str, str] | None = None,
+    observed: Any = None,
+    *,
+    tier: str = "wire",
+    source: dict[str, Any] | None = None,
+    claim: str | None = None,
+) -> dict[str, Any]:
     """One behaviour's entry; a verdict that needs a note gets a stock one."""
     if verdict in ("differs", "not-applicable", "error") and not note:
         note = f"{verdict} because"
@@ -10,7 +49,7 @@ def result(bid="wire.a", verdict="holds", note="", checks=None, observed=None, *
         "area": bid.split(".", 1)[0],
         "tier": tier,
         "claim": claim or f"claim of {bid}",
-        "source": list(source or ["003_60988dc4d5bfdb0e.txt", "Quick answer"]),
+        "source": dict(source or DOC),
         "verdict": verdict,
         "note": note,
         "checks": checks or {},
@@ -18,7 +57,9 @@ def result(bid="wire.a", verdict="holds", note="", checks=None, observed=None, *
     }
 
 
-def info(sdk="0.2.189", cli="2.1.0", python="3.12.3", custom=False):
+def info(
+    sdk: str = "0.2.189", cli: str | None = "2.1.0", python: str = "3.12.3", custom: bool = False
+) -> dict[str, Any]:
     """Run info of a report."""
     return {
         "sdk_version": sdk,
@@ -27,3 +68,10 @@ def info(sdk="0.2.189", cli="2.1.0", python="3.12.3", custom=False):
         "python": python,
         "platform": "Linux-x86_64",
     }
+
+
+def report(results: list[dict[str, Any]], run_info: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A whole report, checked against the schema here so a sample can never drift from it."""
+    out = {"schema": SCHEMA_VERSION, **(run_info or info()), "behaviours": sorted(results, key=lambda b: b["id"])}
+    validate(out, where="sample report")
+    return out

@@ -1,31 +1,101 @@
-"""Verdicts are decided from findings, and a declaration is checked when it is made."""
+"""A declaration is checked where it is made, and sub-checks combine into one verdict."""
 
 import pytest
 
-from probes.behaviour import DIFFERS, HOLDS, Verdict, behaviour, decide
+from probes import behaviour as declaring
+from probes.behaviour import (
+    DIFFERS,
+    HOLDS,
+    NEEDS_LIVE,
+    NOT_APPLICABLE,
+    Check,
+    DeclarationError,
+    Verdict,
+    check,
+    combine,
+    needs_live,
+    undecidable,
+)
 
 
-def test_all_checks_must_hold():
-    v = decide(checks={"a": True, "b": False}, observed={"x": 1})
-    assert v.verdict == DIFFERS
-    assert v.checks == {"a": HOLDS, "b": DIFFERS}
-    assert "b" in v.note
+def test_any_differing_sub_check_makes_the_behaviour_differ_and_names_it():
+    v = combine({"a": check(True, ""), "b": check(False, "saw 3, not 4"), "c": needs_live("model")})
+    assert (v.verdict, v.note) == (DIFFERS, "b: saw 3, not 4")
+    assert v.checks == {"a": HOLDS, "b": DIFFERS, "c": NEEDS_LIVE}
 
 
-def test_single_finding():
-    assert decide(holds=True).verdict == HOLDS
-    assert decide(holds=False, note="saw y").note == "saw y"
+def test_holds_notes_what_was_left_for_live():
+    assert combine({"a": check(True, ""), "b": needs_live("model")}) == Verdict(
+        HOLDS, "needs-live: b", {"a": HOLDS, "b": NEEDS_LIVE}
+    )
+    assert combine({"a": check(True, "")}).note == ""
 
 
-def test_exactly_one_kind_of_finding():
-    with pytest.raises(TypeError):
-        decide()
-    with pytest.raises(TypeError):
-        decide(holds=True, checks={"a": True})
+def test_nothing_decided_offline_is_needs_live_or_not_applicable():
+    assert combine({"a": needs_live("a real model")}).verdict == NEEDS_LIVE
+    assert combine({"a": undecidable("TypeScript only")}) == Verdict(
+        NOT_APPLICABLE, "TypeScript only", {"a": NOT_APPLICABLE}
+    )
 
 
-def test_unknown_verdict_and_tier_are_rejected():
+def test_a_sub_check_that_does_not_hold_must_say_why():
+    with pytest.raises(ValueError):
+        check(False, " ")
+    with pytest.raises(ValueError):
+        Check("maybe")
     with pytest.raises(ValueError):
         Verdict("maybe")
-    with pytest.raises(ValueError):
-        behaviour(id="x.y", claim="c", source=("f", "s"), tier="nowhere")
+
+
+def declare(**overrides):
+    fields = dict(
+        id="tools.toy-claim", claim="a claim long enough to read", source=("003", "s"), tier="wire", checks=("it",)
+    )
+    fields.update(overrides)
+    return declaring.behaviour(**fields)
+
+
+@pytest.mark.parametrize(
+    "overrides, message",
+    [
+        ({"id": "nowhere.toy-claim"}, "area 'nowhere' is not declared"),
+        ({"id": "Tools.Toy"}, "an id is area.lower-case-words"),
+        ({"tier": "nowhere"}, "tier must be one of"),
+        ({"source": ("999", "s")}, "a key of probes/sources.py"),
+        ({"checks": ()}, "at least one"),
+        ({"checks": "it"}, "a tuple"),
+        ({"checks": ("it", "it")}, "distinct"),
+        ({"checks": ("Bad Name",)}, "lower-case words"),
+        ({"requires": ("options:tools",)}, "not one of option:NAME"),
+        ({"claim": "short"}, "the claim says"),
+    ],
+)
+def test_a_bad_declaration_fails_where_it_is_made(overrides, message, monkeypatch):
+    monkeypatch.setattr(declaring, "REGISTRY", {})
+    with pytest.raises(DeclarationError, match=message):
+        declare(**overrides)
+
+
+def test_declared_twice_or_decided_twice_is_refused(monkeypatch):
+    monkeypatch.setattr(declaring, "REGISTRY", {})
+
+    async def probe(h):
+        return {}
+
+    toy = declare()(probe)
+    toy.decide(lambda seen: {"it": check(True, "")})
+    with pytest.raises(DeclarationError, match="decided twice"):
+        toy.decide(lambda seen: {"it": check(True, "")})
+    with pytest.raises(DeclarationError, match="declared twice"):
+        declare()(probe)
+
+
+def test_a_behaviour_without_a_decision_cannot_be_judged(monkeypatch):
+    monkeypatch.setattr(declaring, "REGISTRY", {})
+
+    async def probe(h):
+        return {}
+
+    toy = declare()(probe)
+    with pytest.raises(DeclarationError, match="no decision"):
+        toy.behaviour.judge({})

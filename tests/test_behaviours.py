@@ -1,24 +1,34 @@
-"""Every behaviour, checked on the installed SDK.
+"""Every behaviour, checked on the installed SDK, and every decision shown able to fail.
 
-Each must decide (never `error`; tests never go live), and its verdict and normalised
-observation must match what was recorded for this SDK version under
-`tests/snapshots/sdk-<version>/`. A version nobody recorded yet has nothing to
-regress against: its snapshot check is skipped with a note on how to record it.
+A probe must decide (never `error`; tests never go live), and its result must equal the
+entry recorded in the installed version's report (reports/<version>.json): a `differs`
+that matches is a recorded finding, not a failure. A version with no report yet has
+nothing to regress against and is skipped with a note on how to record it.
 """
 
+from __future__ import annotations
+
 import functools
+from pathlib import Path
 
 import pytest
 
-from probes.behaviour import ERROR, NEEDS_LIVE
-from probes.harness import sdk as sdk_info
-from probes.pytest_plugin import VersionSnapshot
-from probes.runner import RunSettings, run_one
+from probes import catalogue
+from probes.behaviour import DIFFERS, ERROR, HOLDS, NEEDS_LIVE, Behaviour
+from probes.pytest_plugin import REPORTS, installed_report
+from probes.report.store import load
+from probes.result import Result
+from probes.runner import RunSettings, judge, run_one
+
+
+def result_of(behaviour: Behaviour) -> Result:
+    return _result_of(behaviour.id)
 
 
 @functools.cache
-def result_of(behaviour):
-    return run_one(behaviour, RunSettings())
+def _result_of(bid: str) -> Result:
+    """One run per behaviour, shared by the checks that read it."""
+    return run_one(catalogue.by_id(bid), RunSettings())
 
 
 def test_behaviour_decides(behaviour):
@@ -28,10 +38,40 @@ def test_behaviour_decides(behaviour):
         assert result.verdict == NEEDS_LIVE
 
 
-def test_behaviour_matches_its_snapshot(behaviour, version_snapshot, request):
-    if not VersionSnapshot.recorded() and not request.config.option.update_snapshots:
+def test_behaviour_matches_its_report(behaviour, report_snapshot, request):
+    if not installed_report().is_file() and not request.config.option.update_snapshots:
         pytest.skip(
-            f"no snapshots recorded for claude-agent-sdk {sdk_info.sdk_version()}; "
-            "record them with: pytest tests/test_behaviours.py --snapshot-update"
+            f"no report for this SDK version ({installed_report().name}); "
+            "record it with: pytest tests/test_behaviours.py --snapshot-update"
         )
-    assert result_of(behaviour).to_dict() == version_snapshot
+    assert result_of(behaviour).to_dict() == report_snapshot
+
+
+def test_decision_can_fail(behaviour):
+    """Handed each declared counterexample, the decision says differs, naming values;
+    together they make every declared sub-check differ at least once."""
+    assert behaviour.counterexamples, f"{behaviour.id} declares no observation it differs on (differs_on)"
+    made_to_differ = set()
+    for observed in behaviour.counterexamples:
+        v = behaviour.judge(observed)
+        assert v.verdict == DIFFERS, (observed, v)
+        assert v.note.strip()
+        made_to_differ |= {name for name, verdict in v.checks.items() if verdict == DIFFERS}
+    assert made_to_differ == set(behaviour.checks)
+
+
+def _stored() -> list[tuple[str, dict]]:
+    known = {b.id for b in catalogue.load()}
+    return [
+        (path.stem, entry)
+        for path in sorted(REPORTS.glob("*.json"))
+        for entry in load(path)["behaviours"]
+        if entry["id"] in known and entry["verdict"] in (HOLDS, DIFFERS)
+    ]
+
+
+@pytest.mark.parametrize(("version", "entry"), _stored(), ids=[f"{v}-{e['id']}" for v, e in _stored()])
+def test_stored_observation_judges_the_same(version: str, entry: dict) -> None:
+    """A committed report can be judged again without running anything, and gives what it says."""
+    v = judge(catalogue.by_id(entry["id"]), entry["observed"])
+    assert (v.verdict, v.note, v.checks) == (entry["verdict"], entry["note"], entry["checks"]), Path(version)

@@ -1,22 +1,27 @@
-"""The catalogue keeps its conventions: reports link a behaviour to `probes/catalogue/<area>.py`."""
+"""The catalogue keeps its conventions, and every declaration is complete."""
 
-import re
 from pathlib import Path
 
-from probes.behaviour import all_behaviours
+from probes import catalogue
+from probes.areas import AREAS, order
 from probes.report.cells import declaration
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 
 
 def test_each_behaviour_is_declared_in_its_areas_module():
-    for b in all_behaviours():
+    for b in catalogue.load():
         assert b.probe.__module__ == f"probes.catalogue.{b.area}", b.id
         assert (REPORTS / declaration(b.id)).resolve().is_file()
 
 
-def test_ids_sources_and_claims_are_well_formed():
-    for b in all_behaviours():
-        assert re.fullmatch(r"[a-z]+\.[a-z0-9-]+", b.id), b.id
-        assert re.fullmatch(r"\d{3}_[0-9a-f]{16}\.txt", b.source[0]) and b.source[1], b.id
-        assert len(b.claim) > 20, b.id
+def test_every_module_is_an_area_and_every_behaviour_has_a_decision():
+    modules = {p.stem for p in (Path(catalogue.__file__).parent).glob("*.py")} - {"__init__"}
+    assert modules <= {a.name for a in AREAS}
+    for b in catalogue.load():
+        assert b.decision is not None, b.id
+
+
+def test_load_orders_by_declared_area_then_id():
+    ids = [(order(b.area), b.id) for b in catalogue.load()]
+    assert ids == sorted(ids)

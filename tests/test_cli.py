@@ -67,17 +67,53 @@ def test_run_rejects_a_cli_that_is_not_executable(tmp_path):
     assert out.returncode == 2 and "not an executable" in out.stderr
 
 
-def test_list_json_names_every_behaviour(capsys):
-    from probes.behaviour import all_behaviours
+def test_list_json_shows_what_each_behaviour_declares(capsys):
+    from probes import catalogue
 
     assert main(["list", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert [r["id"] for r in rows] == [b.id for b in all_behaviours()]
-    assert {"id", "area", "tier", "source"} <= set(rows[0])
+    assert [r["id"] for r in rows] == [b.id for b in catalogue.load()]
+    by_id = {r["id"]: r for r in rows}
+    wire = by_id["wire.tools-option-to-flag"]
+    assert wire["area"] == "wire" and wire["tier"] == "wire"
+    assert wire["source"]["key"] == "003" and wire["source"]["url"] is None and wire["source"]["section"]
+    assert "empty-list-sent-empty" in wire["checks"]
+    assert wire["requires"] == ["option:tools"] and wire["unmet_on_installed"] == []
+    assert wire["sdk_ref"].startswith("claude_agent_sdk.")
+
+
+def test_list_filters_combine(capsys):
+    assert main(["list", "--json", "--requires", "option:allowed", "--tier", "cli"]) == 0
+    assert [r["id"] for r in json.loads(capsys.readouterr().out)] == ["tools.allowed-tools-does-not-restrict"]
+    assert main(["list", "--json", "--id", "wire.*", "results.*"]) == 0
+    ids = [r["id"] for r in json.loads(capsys.readouterr().out)]
+    assert ids == ["wire.tools-option-to-flag", "results.success-subtype-with-is-error"]
+    assert main(["list", "--json", "--area", "plugins"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
 
 
 def test_list_unknown_area(capsys):
     assert main(["list", "--area", "nowhere"]) == 2
+    assert "areas are wire, tools, perms" in capsys.readouterr().err
+
+
+def test_run_refused_by_the_report_writer_exits_2_with_one_line(tmp_path, monkeypatch, capsys):
+    """A report the writer refuses (here: it would publish a home directory) is bad input."""
+    import probes.report as report
+
+    real_build = report.build
+
+    def leaky_build(results, info):
+        built = real_build(results, info)
+        built["behaviours"][0]["note"] = "seen in /home/someone/.claude"
+        built["behaviours"][0]["verdict"] = "differs"
+        return built
+
+    monkeypatch.setattr(report, "build", leaky_build)
+    code = main(["run", "--only", "wire.tools-option-to-flag", "--out", str(tmp_path), "-j", "1"])
+    assert code == 2 and list(tmp_path.iterdir()) == []
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert last.startswith("sdkprobe: error: refusing to write report") and "/home/" in last
 
 
 @pytest.mark.parametrize("command", ["run", "list", "capture"])
@@ -86,7 +122,7 @@ def test_help_lists_every_option(command):
     assert out.returncode == 0
     expected = {
         "run": ["--only", "--tier", "--out", "--cli", "--live", "-j"],
-        "list": ["--tier", "--area", "--json"],
+        "list": ["--tier", "--area", "--id", "--requires", "--json"],
         "capture": ["--options", "--agents", "--prompt", "--json"],
     }[command]
     for flag in expected:

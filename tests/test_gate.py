@@ -141,8 +141,8 @@ def test_read_relied_on_skips_comments_and_blanks(tmp_path):
 
 
 def test_different_schema_versions_are_refused():
-    with pytest.raises(ReportError, match="cannot compare schema version 1 .baseline. with 2 .candidate."):
-        compare(BASE, {**moved(), "schema": 2})
+    with pytest.raises(ReportError, match="cannot compare schema version 2 .baseline. with 3 .candidate."):
+        compare(BASE, {**moved(), "schema": 3})
 
 
 reports = st.lists(
@@ -233,18 +233,19 @@ def test_gate_command_relied_on_and_strict(files, capsys):
     assert "wire.unknown" in capsys.readouterr().err
 
 
-def test_gate_without_candidate_probes_the_installed_sdk(files, monkeypatch, capsys):
+def test_gate_without_candidate_probes_the_installed_sdk_as_run_does(files, monkeypatch, capsys):
+    """The fresh candidate comes through `run`'s own code path, with the gate's -j."""
     calls = []
 
-    def fake():
-        calls.append(1)
+    def fake(behaviours, settings, jobs):
+        calls.append(([b.id for b in behaviours], settings.cli_path, jobs))
         return json.loads(files["changed"].read_text())
 
-    from probes.report import commands
+    from probes import catalogue, cli
 
-    monkeypatch.setattr(commands, "fresh_candidate", fake)
-    assert cli_main(["gate", "--baseline", str(files["base"])]) == 1
-    assert calls == [1] and "hooks.fire" in capsys.readouterr().out
+    monkeypatch.setattr(cli, "probe_installed", fake)
+    assert cli_main(["gate", "--baseline", str(files["base"]), "-j", "3"]) == 1
+    assert calls == [([b.id for b in catalogue.load()], None, 3)] and "hooks.fire" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("name", ["gate", "report"])
@@ -254,7 +255,7 @@ def test_help_is_complete(name, capsys):
     assert exc.value.code == 0
     text = capsys.readouterr().out
     expected = {
-        "gate": ["--baseline", "--candidate", "--relied-on", "--strict", "exit status"],
+        "gate": ["--baseline", "--candidate", "--relied-on", "--strict", "--jobs", "exit status"],
         "report": ["DIR", "COMPATIBILITY.md", "compatibility.html", "exit status"],
     }
     assert all(word in text for word in expected[name])

@@ -1,11 +1,17 @@
-"""The HTML matrix: self-contained, escaped, and its filter works in a real browser.
+"""The HTML matrix: self-contained, escaped, opening with what changed, and, in a real
+browser, filtering (also to "only rows that change") and fitting seventy rows of ten
+versions on a phone with the claims folded away.
 
 The browser tests need Debian's chromium (apt-get install -y chromium
-fonts-noto-color-emoji); without it they skip and say so.
+fonts-noto-color-emoji); without it they skip and say so. Chromium's headless window is
+never narrower than 500 px, so phone-width checks load the page in a 360 px iframe and
+read the layout from there when it has loaded (no sleeps).
 """
 
 from __future__ import annotations
 
+import html
+import json
 import re
 import shutil
 import subprocess
@@ -14,42 +20,132 @@ from pathlib import Path
 import pytest
 import sample_reports as sample
 
-from probes.report import build, render_matrix, write
+from probes.areas import AREAS
+from probes.report import render_matrix, write
 
 CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
 needs_chromium = pytest.mark.skipif(
     CHROMIUM is None, reason="chromium not installed (apt-get install -y chromium fonts-noto-color-emoji)"
 )
 
+VERSIONS = ["0.1.19", "0.1.33", "0.1.58", "0.1.81", "0.2.82", "0.2.141", "0.2.160", "0.2.180", "0.2.181", "0.2.189"]
+ROWS = 70
+H, D, NA, NL, E = "holds", "differs", "not-applicable", "needs-live", "error"
 
-@pytest.fixture
-def page(tmp_path) -> Path:
-    def result(bid, verdict="holds", note=""):
-        return sample.result(bid, verdict, note, claim=f"claim of {bid} <b>bold</b>")
 
-    versions = ["0.2.9", "0.2.10", "0.2.100", "0.2.150", "0.2.180", "0.2.189"]
-    for n, v in enumerate(versions):
-        rs = [
-            result("wire.tools-option-to-flag", "differs" if n >= 4 else "holds", "sent <TMP> & a|b"),
-            result("wire.setting-sources"),
-            result("hooks.pre-tool-use-fires", "error" if n == 2 else "holds", "probe broke"),
-            result("mcp.sdk-server-tools", "needs-live", "needs --live"),
-            result(
-                "tools.allowed-tools-does-not-restrict", "not-applicable" if n < 3 else "differs", "every tool offered"
-            ),
+def _plan() -> dict[str, list[str | None]]:
+    """Seventy behaviours over the twelve areas, each with its verdict per version (None:
+    not in that version's report). Most hold everywhere; the few below do something else."""
+    ids = [f"{AREAS[i % len(AREAS)].name}.probe-{i:02d}{'-with-a-long-name' * (i % 3)}" for i in range(ROWS)]
+    plan: dict[str, list[str | None]] = {bid: [H] * len(VERSIONS) for bid in ids}
+    special: dict[int, list[str | None]] = {
+        # rows that change
+        3: [H] * 4 + [D] * 6,
+        10: [H, H, E] + [H] * 7,  # a change and a change back
+        17: [NA] * 3 + [D] * 7,
+        25: [None, None] + [H] * 5 + [D] * 3,  # absent on the oldest
+        40: [H] * 5 + [None] + [H, H, D, D],  # absent in the middle
+        51: [D, D, H, H, H, H, H, H, H, None],  # fixed, then not probed any more
+        66: [NL] * 5 + [H] * 5,
+        # rows that do not change, however odd they look
+        30: [None] * 5 + [H] * 5,
+        31: [NL] * 10,
+        32: [D] * 10,
+        33: [H, None, H, None, H, None, H, None, H, None],
+    }
+    for i, verdicts in special.items():
+        plan[ids[i]] = verdicts
+    return plan
+
+
+PLAN = _plan()
+CHANGING = [ids for ids in PLAN if len({v for v in PLAN[ids] if v}) > 1]
+LINKED = {bid for i, bid in enumerate(PLAN) if i % 5 == 0}  # these cite an upstream issue
+
+
+def order(ids) -> list[str]:
+    """Ids in the page's order: by declared area, then id."""
+    names = [a.name for a in AREAS]
+    return sorted(ids, key=lambda b: (names.index(b.split(".")[0]), b))
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("matrix")
+    for n, version in enumerate(VERSIONS):
+        results = [
+            sample.result(
+                bid,
+                verdicts[n],
+                "sent <TMP> & a|b" if verdicts[n] == D else "",
+                claim=f"claim of {bid} <b>bold</b>",
+                source=sample.ISSUE if bid in LINKED else sample.DOC,
+            )
+            for bid, verdicts in PLAN.items()
+            if verdicts[n] is not None
         ]
-        write(build(rs, sample.info(v, f"2.1.{n}")), tmp_path)
-    return render_matrix(tmp_path)[1]
+        write(sample.report(results, sample.info(version, f"2.1.{n}")), out)
+    return render_matrix(out)[1]
+
+
+def test_the_sample_has_what_the_tests_need():
+    assert len(PLAN) == ROWS and len(VERSIONS) == 10 and len(CHANGING) == 7
 
 
 def test_page_is_self_contained_and_escaped(page):
-    html = page.read_text()
-    # no external assets; the only links are in-page ones and each behaviour's declaration
-    assert not re.search(r"<link|@import|url\(|\bsrc=|href=\"(?!#|\.\./probes/catalogue/\w+\.py\")", html)
-    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
-    assert "&lt;b&gt;bold&lt;/b&gt;" in html and "<b>bold" not in html
-    assert "sent &lt;TMP&gt; &amp; a|b" in html
-    assert html.count('class="behaviour-row"') == 5
+    text = page.read_text()
+    # no external assets; links go in-page, to a declaration, or to an upstream source
+    assert not re.search(r"<link|@import|url\(|\bsrc=", text)
+    hrefs = set(re.findall(r'href="([^"]*)"', text))
+    assert hrefs <= {sample.ISSUE_URL} | {
+        h for h in hrefs if re.fullmatch(r"#[\w.-]+|\.\./probes/catalogue/\w+\.py", h)
+    }
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in text
+    assert "&lt;b&gt;bold&lt;/b&gt;" in text and "<b>bold" not in text
+    assert "sent &lt;TMP&gt; &amp; a|b" in text
+    assert text.count('class="behaviour-row"') == ROWS
+
+
+def test_page_opens_with_what_changed(page):
+    text = page.read_text()
+    assert text.index('<h2 id="changes">Changed across these 10 versions</h2>') < text.index("<table")
+    listed = re.findall(r'<li><a href="#row-([^"]+)"><code>[^<]+</code></a> <span class="change">([^<]*)</span>', text)
+    assert [bid for bid, _ in listed] == order(CHANGING)
+    words = dict(listed)
+    ids = list(PLAN)
+    assert words[ids[3]] == "holds up to 0.1.81, differs from 0.2.82 on"
+    assert words[ids[10]] == "holds on 0.1.19–0.1.33, error on 0.1.58, holds from 0.1.81 on"
+    assert words[ids[25]] == "holds on 0.1.58–0.2.160, differs from 0.2.180 on"
+    assert words[ids[40]] == "holds up to 0.2.180, differs from 0.2.181 on"
+    assert words[ids[51]] == "differs up to 0.1.33, holds on 0.1.58–0.2.181"
+    # each listed id links to a row that exists and carries the same words
+    for bid, change in listed:
+        row = re.search(rf'<tr [^>]*id="row-{re.escape(bid)}">.*?</tr>', text).group(0)
+        assert f'<span class="change">{html.escape(change)}</span>' in row
+    # rows that never change say nothing extra
+    row30 = re.search(rf'<tr [^>]*id="row-{re.escape(ids[30])}">.*?</tr>', text).group(0)
+    assert 'class="change"' not in row30 and 'data-changed="0"' in row30
+
+
+def test_sources_are_linked_or_named(page):
+    text = page.read_text()
+    linked, named = (
+        re.search(rf'id="row-{re.escape(order(s)[0])}">.*?</tr>', text).group(0) for s in (LINKED, set(PLAN) - LINKED)
+    )
+    assert (
+        f'<td class="source"><a href="{sample.ISSUE_URL}" title="claude-agent-sdk-python issue #362">py#362</a></td>'
+        in linked
+    )
+    assert f'<td class="source"><span title="{sample.DOC_TITLE}">003 § Quick answer</span></td>' in named
+    assert "href" not in re.search(r'<td class="source">.*?</td>', named).group(0)
+
+
+def test_areas_in_declared_order_with_their_titles(page):
+    headings = re.findall(r'<tr class="area"><th colspan="12" scope="rowgroup">([^<]+)</th></tr>', page.read_text())
+    assert headings == [f"{a.name} — {a.title}" for a in AREAS]
+
+
+# --- in a browser -----------------------------------------------------------------------
 
 
 def browser(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
@@ -86,56 +182,113 @@ def visible_rows(tmp_path: Path, url: str) -> tuple[list[str], str]:
     return shown, count
 
 
+def in_frame(tmp_path: Path, page: Path, width: int, height: int, script: str) -> dict:
+    """Load the page in a width x height iframe and return what `script` put in `out`
+    (run with `w`, `d` the frame's window and document, once the frame has loaded)."""
+    harness = page.with_name(f"harness-{width}-{len(list(page.parent.glob('harness-*')))}.html")
+    harness.write_text(
+        f"""<!DOCTYPE html><meta charset="utf-8"><body style="margin:0">
+<iframe id="f" src="{page.name}" style="width:{width}px;height:{height}px;border:0"></iframe>
+<pre id="out">not loaded</pre>
+<script>
+document.getElementById('f').addEventListener('load', function () {{
+  var w = this.contentWindow, d = w.document, out = {{}};
+  try {{ {script} }} catch (e) {{ out = {{error: String(e)}}; }}
+  document.getElementById('out').textContent = JSON.stringify(out);
+}});
+</script>""",
+        encoding="utf-8",
+    )
+    dom = browser(tmp_path, "--allow-file-access-from-files", "--dump-dom", harness.resolve().as_uri()).stdout
+    found = re.search(r'<pre id="out">(.*?)</pre>', dom, re.DOTALL)
+    assert found, "chromium did not dump the harness"
+    out = json.loads(html.unescape(found.group(1)))
+    assert "error" not in out, out
+    return out
+
+
 @needs_chromium
 def test_filters_apply_in_a_real_browser(page, tmp_path):
     url = page.resolve().as_uri()
-    every = [
-        "hooks.pre-tool-use-fires",
-        "mcp.sdk-server-tools",
-        "tools.allowed-tools-does-not-restrict",
-        "wire.setting-sources",
-        "wire.tools-option-to-flag",
-    ]
-    assert visible_rows(tmp_path, url) == (every, "5 of 5 behaviours")
-    assert visible_rows(tmp_path, url + "?q=wire") == (every[3:], "2 of 5 behaviours")
-    assert visible_rows(tmp_path, url + "#q=tools") == (every[1:3] + every[4:], "3 of 5 behaviours")
-    assert visible_rows(tmp_path, url + "#verdict=differs") == (every[2:3] + every[4:], "2 of 5 behaviours")
-    assert visible_rows(tmp_path, url + "#q=wire&verdict=differs") == (every[4:], "1 of 5 behaviours")
-    assert visible_rows(tmp_path, url + "#verdict=error") == (every[:1], "1 of 5 behaviours")
-    assert visible_rows(tmp_path, url + "#verdict=changed") == (
-        every[0:1] + every[2:3] + every[4:],
-        "3 of 5 behaviours",
+    every = order(PLAN)
+    ids = list(PLAN)
+    with_error, ever_differs = order([ids[10]]), order(b for b in PLAN if D in PLAN[b])
+    wire = [b for b in every if b.startswith("wire.")]
+    assert visible_rows(tmp_path, url) == (every, "70 of 70 behaviours")
+    assert visible_rows(tmp_path, url + "#changed=1") == (order(CHANGING), "7 of 70 behaviours")
+    assert visible_rows(tmp_path, url + "?q=wire") == (wire, f"{len(wire)} of 70 behaviours")
+    assert visible_rows(tmp_path, url + "#q=results") == (
+        [b for b in every if b.startswith("results.")],
+        "6 of 70 behaviours",
     )
-    assert visible_rows(tmp_path, url + "#q=nothing-matches") == ([], "0 of 5 behaviours")
+    assert visible_rows(tmp_path, url + "#verdict=error") == (with_error, "1 of 70 behaviours")
+    assert visible_rows(tmp_path, url + "#verdict=differs") == (ever_differs, f"{len(ever_differs)} of 70 behaviours")
+    both = order(set(ever_differs) & set(CHANGING))
+    assert ids[32] in ever_differs and ids[32] not in both  # always differs: not a change
+    assert visible_rows(tmp_path, url + "#verdict=differs&changed=1") == (both, f"{len(both)} of 70 behaviours")
+    # a link made when "changed" was a verdict choice still works
+    assert visible_rows(tmp_path, url + "#verdict=changed") == (order(CHANGING), "7 of 70 behaviours")
+    assert visible_rows(tmp_path, url + "#q=nothing-matches") == ([], "0 of 70 behaviours")
 
 
 @needs_chromium
-def test_renders_at_phone_width(page, tmp_path):
-    shot = tmp_path / "phone.png"
-    done = browser(tmp_path, "--window-size=390,844", f"--screenshot={shot}", page.resolve().as_uri())
-    assert shot.exists(), done.stderr[-500:]
-    png = shot.read_bytes()
-    assert png[:8] == b"\x89PNG\r\n\x1a\n"
-    width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
-    assert (width, height) == (390, 844)
-    # The page must not scroll sideways; the table scrolls inside its own box. (Headless
-    # --dump-dom lays out at least 500 px wide, still under the 600 px phone breakpoint.)
-    probe = tmp_path / "probe.html"
-    probe.write_text(
-        page.read_text().replace(
-            "</body>",
-            (
-                "<script>var s=document.querySelector('.scroll');document.title=['W',innerWidth,"
-                "document.documentElement.scrollWidth,document.documentElement.clientWidth,"
-                "s.scrollWidth,s.clientWidth].join(' ');"
-                "</script></body>"
-            ),
-        )
+def test_the_changed_checkbox_filters_and_goes_into_the_link(page, tmp_path):
+    out = in_frame(
+        tmp_path,
+        page,
+        1280,
+        800,
+        """
+        var box = d.getElementById('changed');
+        out.before = [box.checked, d.getElementById('count').textContent];
+        box.click();
+        out.hash = w.location.hash;
+        out.count = d.getElementById('count').textContent;
+        out.shown = Array.prototype.filter.call(d.querySelectorAll('tr.behaviour-row'),
+          function (r) { return r.getClientRects().length > 0; }).map(function (r) { return r.dataset.id; });
+        box.click();
+        out.after = [w.location.hash, d.getElementById('count').textContent];
+        """,
     )
-    dom = browser(tmp_path, "--window-size=390,844", "--dump-dom", probe.resolve().as_uri()).stdout
-    inner, page_scroll, page_client, box_scroll, box_client = map(
-        int, re.search(r"<title>W ([\d ]+)</title>", dom).group(1).split()
-    )
-    assert inner < 600
-    assert page_scroll <= page_client
-    assert box_scroll > box_client  # six versions do not fit: the box scrolls, the page does not
+    assert out["before"] == [False, "70 of 70 behaviours"]
+    assert (out["hash"], out["count"]) == ("#changed=1", "7 of 70 behaviours")
+    assert out["shown"] == order(CHANGING)
+    assert out["after"] == ["", "70 of 70 behaviours"]
+
+
+LAYOUT = """
+    var s = d.querySelector('.scroll'), t = s.querySelector('table'), root = d.documentElement;
+    // checkVisibility: closed <details> hide their content with content-visibility, which
+    // leaves boxes that getClientRects still reports
+    function shown(el) { return el.checkVisibility() && el.getClientRects().length > 0; }
+    var rows = Array.prototype.slice.call(d.querySelectorAll('tr.behaviour-row'));
+    var claims = Array.prototype.slice.call(d.querySelectorAll('.claim'));
+    out.width = w.innerWidth;
+    out.page = [root.scrollWidth, root.clientWidth];
+    out.table = [t.scrollWidth, s.clientWidth, s.scrollWidth];
+    out.rows = rows.filter(shown).length;
+    out.claims = claims.filter(shown).length;
+    out.changes = Array.prototype.filter.call(d.querySelectorAll('td.behaviour .change'), shown).length;
+    out.sources = Array.prototype.filter.call(d.querySelectorAll('td.source'), shown).length;
+    out.heights = {};
+    rows.forEach(function (r) { out.heights[r.dataset.id] = r.getBoundingClientRect().height; });
+    rows[0].querySelector('details').open = true;  // unfolding one claim shows it: the count can move
+    out.unfolded = claims.filter(shown).length;
+"""
+
+
+@needs_chromium
+@pytest.mark.parametrize(("width", "height", "sources"), [(360, 740, 0), (1280, 800, ROWS)])
+def test_seventy_rows_of_ten_versions_fit_with_claims_folded(page, tmp_path, width, height, sources):
+    out = in_frame(tmp_path, page, width, height, LAYOUT)
+    assert out["width"] == width
+    assert out["page"][0] <= out["page"][1], "the page scrolls sideways"
+    table, box, box_scroll = out["table"]
+    assert table <= box and box_scroll <= box, f"the table ({table} px) does not fit its {box} px box"
+    assert out["rows"] == ROWS and out["changes"] == len(CHANGING)
+    assert out["claims"] == 0 and out["unfolded"] == 1
+    assert out["sources"] == sources  # the phone keeps the source in the folded part
+    # a short id that never changed is one line; a change adds its words under the id
+    short = [b for b in PLAN if len(b) <= 15]
+    assert max(out["heights"][b] for b in short if b not in CHANGING) < 36
+    assert min(out["heights"][b] for b in short if b in CHANGING) > 36

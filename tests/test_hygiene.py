@@ -3,6 +3,7 @@ children, whatever a tool started) and no file outside its space, however it end
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import subprocess
@@ -11,13 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from probes.harness import processes, real_cli
-from probes.harness import sdk as sdk_info
-from probes.harness.model_double import reply, result_text, tool_use
+from probes.harness import processes, real_cli, reply, sdk, tool_use
+from probes.harness.model_double import result_text
 from probes.harness.sdk import ProbeTimeout
 
 MCP_SERVER = Path(__file__).with_name("mcp_child_server.py")
-needs_cli = pytest.mark.skipif(sdk_info.bundled_cli_path() is None, reason="this SDK wheel bundles no CLI")
+needs_cli = pytest.mark.skipif(sdk.bundled_cli_path() is None, reason="this SDK wheel bundles no CLI")
 
 
 def alive(pid: int) -> bool:
@@ -76,11 +76,28 @@ async def test_mcp_server_and_its_child_end_with_the_session(clean):
 @needs_cli
 async def test_a_timed_out_session_still_ends_everything(clean):
     pidfile = clean.root / "kid.pids"
+
+    def started() -> list[int]:
+        return [int(p) for p in pidfile.read_text().split()] if pidfile.exists() else []
+
+    async def hang_once_the_server_runs(client, outcome, double):
+        # The deadline must fall after the MCP server and its child are up (on a loaded
+        # machine that can take seconds): wait for them, then hang until it comes.
+        await client.query("hang")
+        while len(started()) < 2:
+            await asyncio.sleep(0.05)
+        await asyncio.Event().wait()
+
     with pytest.raises(ProbeTimeout):
         await real_cli.session(
-            clean, "hang", script=[reply("late", delay=60)], mcp_servers=kid_server(pidfile), timeout=4
+            clean,
+            script=[reply("late", delay=60)],
+            mcp_servers=kid_server(pidfile),
+            client=True,
+            drive=hang_once_the_server_runs,
+            timeout=10,
         )
-    pids = [int(p) for p in pidfile.read_text().split()]
+    pids = started()
     assert len(pids) == 2 and not any(alive(p) for p in pids)
 
 

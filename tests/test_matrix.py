@@ -1,5 +1,7 @@
 """The compatibility matrix: columns in version order, footnotes where a behaviour does
-not hold, blanks where a version lacks a behaviour, and clear errors on bad folders."""
+not hold, blanks where a version lacks a behaviour, where each row changed said in words
+and listed first, sources linked where they have a URL, areas in their declared order,
+and clear errors on bad folders."""
 
 from __future__ import annotations
 
@@ -7,14 +9,19 @@ import json
 import re
 
 import pytest
+import sample_reports as sample
 from sample_reports import info, result
 
+from probes.areas import AREAS
 from probes.cli import main as cli_main
-from probes.report import ReportError, build, render_matrix, write
+from probes.report import ReportError, render_matrix, render_page, write
+from probes.report.grid import describe_change, from_reports
+
+ISSUE_LINK = f"[py#362]({sample.ISSUE_URL})"
 
 
 def add(dir_, sdk, cli, *results, custom=False):
-    write(build(list(results), info(sdk, cli, custom=custom)), dir_)
+    write(sample.report(list(results), info(sdk, cli, custom=custom)), dir_)
 
 
 @pytest.fixture
@@ -24,7 +31,7 @@ def reports(tmp_path):
         "0.2.10",
         "2.1.10",
         result("wire.tools", "differs", "sent --tools a|b"),
-        result("hooks.fire"),
+        result("hooks.fire", source=sample.ISSUE),
         result("mcp.new", "not-applicable", "no Python analogue"),
     )
     add(
@@ -32,7 +39,7 @@ def reports(tmp_path):
         "0.2.9",
         "2.1.9",
         result("wire.tools"),
-        result("hooks.fire"),
+        result("hooks.fire", source=sample.ISSUE),
         result("hooks.gone", "error", "probe broke"),
     )
     add(
@@ -40,16 +47,23 @@ def reports(tmp_path):
         "0.2.100",
         None,
         result("wire.tools", "differs", "sent --tools a|b"),
-        result("hooks.fire", "needs-live", "needs --live"),
+        result("hooks.fire", "needs-live", "needs --live", source=sample.ISSUE),
         custom=True,
     )
     return tmp_path
 
 
+def section(md: str, heading: str) -> str:
+    """The text under the `## heading` line (matched up to its title), up to the next heading."""
+    m = re.search(rf"^## {re.escape(heading)}( — [^\n]*)?\n", md, re.MULTILINE)
+    assert m, f"no section {heading!r}"
+    return md[m.end() :].split("\n## ", 1)[0]
+
+
 def table_rows(md: str, area: str) -> dict[str, list[str]]:
-    section = md.split(f"## {area}\n", 1)[1].split("\n## ", 1)[0]
+    """Area table rows by id: [source, changes, one cell per version]."""
     rows = {}
-    for line in section.strip().splitlines()[2:]:
+    for line in section(md, area).strip().splitlines()[2:]:
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
         link = re.fullmatch(r"\[`(.+)`\]\(\.\./probes/catalogue/(\w+)\.py\)", cells[0])
         assert link and link.group(1).startswith(link.group(2) + "."), cells[0]  # links to its declaration
@@ -60,9 +74,11 @@ def table_rows(md: str, area: str) -> dict[str, list[str]]:
 def test_columns_sorted_by_version_with_their_cli(reports):
     md_path, html_path = render_matrix(reports)
     assert (md_path.name, html_path.name) == ("COMPATIBILITY.md", "compatibility.html")
-    md = md_path.read_text()
-    header = next(line for line in md.splitlines() if line.startswith("| behaviour"))
-    assert [c.strip() for c in header.split("|")[3:-1]] == [
+    header = section(md_path.read_text(), "wire").strip().splitlines()[0]
+    assert [c.strip() for c in header.split("|")[1:-1]] == [
+        "behaviour",
+        "source",
+        "changes",
         "0.2.9 (CLI 2.1.9)",
         "0.2.10 (CLI 2.1.10)",
         "0.2.100 (CLI ?, custom)",
@@ -71,12 +87,15 @@ def test_columns_sorted_by_version_with_their_cli(reports):
 
 def test_rows_grouped_by_area_cells_symbols_and_blanks(reports):
     md = render_matrix(reports)[0].read_text()
-    assert md.index("## hooks") < md.index("## mcp") < md.index("## wire")
     hooks = table_rows(md, "hooks")
-    assert hooks["hooks.fire"] == ["003 § Quick answer", "✅", "✅", "🔑"]
-    assert hooks["hooks.gone"][1].startswith("💥[^") and hooks["hooks.gone"][2:] == ["—", "—"]
+    assert hooks["hooks.fire"] == [ISSUE_LINK, "holds up to 0.2.10, needs-live from 0.2.100 (CLI ?, custom) on"] + [
+        "✅",
+        "✅",
+        "🔑",
+    ]
+    assert hooks["hooks.gone"][2].startswith("💥[^") and hooks["hooks.gone"][3:] == ["—", "—"]
     mcp = table_rows(md, "mcp")["mcp.new"]
-    assert mcp[1] == "—" and mcp[2].startswith("➖[^") and mcp[3] == "—"
+    assert mcp[1] == "" and mcp[2] == "—" and mcp[3].startswith("➖[^") and mcp[4] == "—"
     for symbol, name in [
         ("✅", "holds"),
         ("❌", "differs"),
@@ -91,11 +110,133 @@ def test_rows_grouped_by_area_cells_symbols_and_blanks(reports):
 def test_a_differs_cell_is_footnoted_with_its_note(reports):
     md = render_matrix(reports)[0].read_text()
     cells = table_rows(md, "wire")["wire.tools"]
-    assert cells[1] == "✅"
-    ref10, ref100 = (re.fullmatch(r"❌\[\^(\d+)\]", c).group(1) for c in cells[2:])
+    assert cells[2] == "✅"
+    ref10, ref100 = (re.fullmatch(r"❌\[\^(\d+)\]", c).group(1) for c in cells[3:])
     assert ref10 == ref100  # the same note on two versions shares one footnote
     note = re.search(rf"^\[\^{ref10}\]: (.*)$", md, re.MULTILINE).group(1)
     assert note == "`wire.tools` on 0.2.10, 0.2.100 (CLI ?, custom): sent --tools a\\|b"
+
+
+# --- where a row changed, in words ------------------------------------------------------
+
+V = ["0.1.19", "0.1.33", "0.1.58", "0.1.81", "0.2.82"]
+H, D, NA, NL, E = "holds", "differs", "not-applicable", "needs-live", "error"
+
+
+@pytest.mark.parametrize(
+    ("verdicts", "words"),
+    [
+        ([H, H, H, H, H], ""),
+        ([D, D, D, D, D], ""),  # always differs: nothing changed, the cells say it
+        ([None, None, H, H, None], ""),  # absent is not a change
+        ([None, None, None, None, None], ""),
+        ([H, H, D, D, D], "holds up to 0.1.33, differs from 0.1.58 on"),
+        ([H, D, D, D, D], "holds on 0.1.19, differs from 0.1.33 on"),
+        ([H, H, H, H, D], "holds up to 0.1.81, differs from 0.2.82 on"),
+        ([H, H, None, D, D], "holds up to 0.1.33, differs from 0.1.81 on"),  # the gap is skipped
+        ([None, H, None, H, D], "holds on 0.1.33–0.1.81, differs from 0.2.82 on"),  # not probed on the oldest
+        ([H, H, D, D, None], "holds up to 0.1.33, differs on 0.1.58–0.1.81"),  # nor on the newest
+        ([None, D, H, H, None], "differs on 0.1.33, holds on 0.1.58–0.1.81"),
+        ([H, H, D, H, H], "holds on 0.1.19–0.1.33, differs on 0.1.58, holds from 0.1.81 on"),
+        ([None, H, D, None, H], "holds on 0.1.33, differs on 0.1.58, holds from 0.2.82 on"),
+        ([H, D, D, H, D], "holds on 0.1.19, differs on 0.1.33–0.1.58, holds on 0.1.81, differs from 0.2.82 on"),
+        ([NA, NA, NL, E, E], "not-applicable on 0.1.19–0.1.33, needs-live on 0.1.58, error from 0.1.81 on"),
+    ],
+)
+def test_change_is_described_in_words(verdicts, words):
+    assert describe_change(verdicts, V) == words
+
+
+def test_rows_carry_their_change_and_name_custom_columns():
+    reports = [
+        sample.report([result("wire.a"), result("wire.b")], info("0.2.9", "2.1.9")),
+        sample.report([result("wire.a", "differs"), result("wire.b")], info("0.2.10", "2.1.10")),
+        sample.report([result("wire.a"), result("wire.b")], info("0.2.10", "2.1.5", custom=True)),
+    ]
+    grid = from_reports(reports)
+    assert [c.label for c in grid.columns] == ["0.2.9", "0.2.10", "0.2.10 (CLI 2.1.5, custom)"]
+    assert {r.id: r.change for r in grid.rows} == {
+        "wire.a": "holds on 0.2.9, differs on 0.2.10, holds from 0.2.10 (CLI 2.1.5, custom) on",
+        "wire.b": "",
+    }
+    assert [r.id for r in grid.changed()] == ["wire.a"]
+
+
+def test_matrix_opens_with_what_changed(reports):
+    md = render_matrix(reports)[0].read_text()
+    headings = re.findall(r"^## (.*)$", md, re.MULTILINE)
+    assert headings[:2] == ["Changed across these versions", "Versions"]
+    changed = []
+    for line in section(md, "Changed across these versions").strip().splitlines()[2:]:
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
+        changed.append((re.fullmatch(r"\[`(.+)`\]\(.*\)", cells[0]).group(1), cells[1]))
+    assert changed == [  # in area order (wire before hooks), only the rows that changed
+        ("wire.tools", "holds on 0.2.9, differs from 0.2.10 on"),
+        ("hooks.fire", "holds up to 0.2.10, needs-live from 0.2.100 (CLI ?, custom) on"),
+    ]
+    # the area tables say the same words; rows that never changed say nothing
+    assert table_rows(md, "wire")["wire.tools"][1] == changed[0][1]
+    assert table_rows(md, "hooks")["hooks.gone"][1] == ""
+
+
+def test_a_matrix_with_no_change_says_so(tmp_path):
+    add(tmp_path, "0.2.9", "2.1.9", result("wire.a"), result("hooks.b", "differs"))
+    add(tmp_path, "0.2.10", "2.1.10", result("wire.a"))
+    md = render_matrix(tmp_path)[0].read_text()
+    assert section(md, "Changed across these versions").strip() == "No behaviour changed across these 2 versions."
+
+
+# --- sources and areas ------------------------------------------------------------------
+
+
+def test_sources_are_linked_where_they_have_a_url(reports):
+    md = render_matrix(reports)[0].read_text()
+    assert table_rows(md, "hooks")["hooks.fire"][0] == ISSUE_LINK
+    assert table_rows(md, "wire")["wire.tools"][0] == "003 § Quick answer"  # a design document: named
+    assert "](" not in table_rows(md, "wire")["wire.tools"][0]
+    assert section(md, "Sources").strip().splitlines() == [
+        f"- 003: {sample.DOC_TITLE}",
+        f"- {ISSUE_LINK}: claude-agent-sdk-python issue #362",
+    ]
+
+
+def test_a_url_cannot_break_the_link_or_the_table(tmp_path):
+    odd = sample.source("docs", "Hooks", "https://example.com/a b)|<x>?q=(1)", "odd")
+    add(tmp_path, "0.2.9", "2.1.9", result("wire.a", source=odd))
+    cell = table_rows(render_matrix(tmp_path)[0].read_text(), "wire")["wire.a"][0]
+    assert cell == "[docs § Hooks](https://example.com/a%20b%29%7C%3Cx%3E?q=%281%29)"
+
+
+def test_areas_in_declared_order_with_their_titles(tmp_path):
+    # ids that sort alphabetically against the declared order, and one undeclared area
+    ids = ["zzz.old", "agents.a", "wire.b", "process.c", "tools.d", "hooks.e"]
+    add(tmp_path, "0.2.9", "2.1.9", *(result(i) for i in ids))
+    md = render_matrix(tmp_path)[0].read_text()
+    headings = re.findall(r"^## (.*)$", md, re.MULTILINE)
+    areas = headings[headings.index("Versions") + 1 : headings.index("Sources")]
+    assert areas == [
+        "wire — What the SDK sends",
+        "tools — Tools offered",
+        "hooks — Hooks",
+        "agents — Subagents",
+        "process — The CLI process",
+        "zzz",  # an old report's area: after the declared ones, by name
+    ]
+    assert areas[:-1] == [f"{a.name} — {a.title}" for a in AREAS if a.name in {i.split(".")[0] for i in ids}]
+
+
+def test_the_version_page_orders_areas_and_links_sources():
+    results = [result("hooks.e"), result("tools.d", source=sample.ISSUE), result("wire.b"), result("zzz.old")]
+    page = render_page(sample.report(results, info("0.2.9", "2.1.9")))
+    headings = re.findall(r"^## (.*)$", page, re.MULTILINE)
+    assert headings == ["wire — What the SDK sends", "tools — Tools offered", "hooks — Hooks", "zzz", "Sources"]
+    rows = {line.split("|")[1].strip(): line.split("|")[-2].strip() for line in page.splitlines() if "| `" in line}
+    doc = "003 § Quick answer"
+    assert rows == {"`wire.b`": doc, "`tools.d`": ISSUE_LINK, "`hooks.e`": doc, "`zzz.old`": doc}
+    assert section(page, "Sources").strip().splitlines()[0] == f"- 003: {sample.DOC_TITLE}"
+
+
+# --- files and folders ------------------------------------------------------------------
 
 
 def test_matrix_is_deterministic(reports):
@@ -121,10 +262,18 @@ def test_bad_folders_are_refused_in_one_line(tmp_path):
     (tmp_path / "0.2.9.json").rename(tmp_path / "0.2.8.json")
     with pytest.raises(ReportError, match="the file name says 0.2.8, the report is for 0.2.9"):
         render_matrix(tmp_path)
-    (tmp_path / "0.2.8.json").write_text(json.dumps({"schema": 1, "sdk_version": "0.2.8"}))
+    (tmp_path / "0.2.8.json").write_text(json.dumps({"schema": 2, "sdk_version": "0.2.8"}))
     with pytest.raises(ReportError) as exc:
         render_matrix(tmp_path)
     assert "0.2.8.json: schema mismatch" in str(exc.value) and "\n" not in str(exc.value)
+
+
+def test_a_schema_1_report_is_refused(tmp_path):
+    old = {**sample.report([result("wire.a")], info("0.2.9", "2.1.9")), "schema": 1}
+    old["behaviours"][0]["source"] = ["003_60988dc4d5bfdb0e.txt", "Quick answer"]
+    (tmp_path / "0.2.9.json").write_text(json.dumps(old))
+    with pytest.raises(ReportError, match="schema version 1; this sdkprobe reads version 2"):
+        render_matrix(tmp_path)
 
 
 def test_report_command(reports, tmp_path, capsys):

@@ -9,6 +9,7 @@ import urllib.request
 
 import pytest
 
+from probes.harness import thinking, tool_use
 from probes.harness.model_double import (
     AUX,
     MAIN,
@@ -18,8 +19,6 @@ from probes.harness.model_double import (
     http_error,
     reply,
     stream_error,
-    thinking,
-    tool_use,
 )
 
 
@@ -67,7 +66,9 @@ def double():
 
 def test_stream_has_the_messages_api_event_order(double):
     d = double(
-        Script(main=[reply(thinking("hmm", "sig1"), "look:", tool_use("Bash", {"command": "ls -la /"}, chunks=4))])
+        Script(
+            main=[reply(thinking("hmm", "sig1"), "look:", tool_use("Bash", {"command": "ls -la /"}), input_chunks=4)]
+        )
     )
     status, text = post(d, "/v1/messages?beta=true", body())
     assert status == 200

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from probes.harness import real_cli
-from probes.harness import sdk as sdk_info
-from probes.harness.model_double import AUX, MAIN, SUBAGENT, http_error, reply, result_text, tool_use
+from probes.harness import AUX, MAIN, SUBAGENT, http_error, real_cli, reply, sdk, tool_use
+from probes.harness.model_double import result_text
 
-pytestmark = pytest.mark.skipif(sdk_info.bundled_cli_path() is None, reason="this SDK wheel bundles no CLI")
+pytestmark = pytest.mark.skipif(sdk.bundled_cli_path() is None, reason="this SDK wheel bundles no CLI")
 
 
 async def test_text_reply_gives_assistant_and_result(space):
@@ -19,7 +18,7 @@ async def test_text_reply_gives_assistant_and_result(space):
     assert run.error is None and not run.unscripted
     assert [r.route for r in run.requests] == [MAIN]
     assert run.requests[0].texts("user")[-1] == "hi"
-    assert run.cli_version == sdk_info.bundled_cli_version() and run.sdk_version == sdk_info.sdk_version()
+    assert run.cli_version == sdk.bundled_cli_version() and run.sdk_version == sdk.sdk_version()
     assert run.init["cwd"] == str(space.cwd)
 
 

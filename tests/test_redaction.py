@@ -15,14 +15,12 @@ from pathlib import Path
 import pytest
 
 from probes import cli
-from probes.harness import real_cli
-from probes.harness import sdk as sdk_info
+from probes.harness import real_cli, reply, sdk, tool_use
 from probes.harness.isolation import Space
-from probes.harness.model_double import reply, tool_use
 
 CLI_TRACERS = ["tools.allowed-tools-does-not-restrict", "results.success-subtype-with-is-error"]
 
-pytestmark = pytest.mark.skipif(sdk_info.bundled_cli_path() is None, reason="this SDK wheel bundles no CLI")
+pytestmark = pytest.mark.skipif(sdk.bundled_cli_path() is None, reason="this SDK wheel bundles no CLI")
 
 
 def files_containing(roots: list[Path], needle: str) -> list[Path]:

@@ -21,8 +21,8 @@ from probes.report import (
     render_table,
     write,
 )
-from probes.report.schema import SCHEMA_PATH
-from probes.runner import Result
+from probes.report.schema import SCHEMA_PATH, SCHEMA_VERSION
+from probes.result import STORED_FIELDS, Result
 
 # --- schema -----------------------------------------------------------------------------
 
@@ -32,9 +32,18 @@ def test_schema_is_draft_2020_12_and_knows_every_verdict_and_tier():
 
     schema = json.loads(SCHEMA_PATH.read_text())
     Draft202012Validator.check_schema(schema)
-    assert schema["properties"]["schema"]["const"] == 1
+    assert schema["properties"]["schema"]["const"] == SCHEMA_VERSION == 2
     assert tuple(schema["$defs"]["verdict"]["enum"]) == VERDICTS
     assert tuple(schema["$defs"]["behaviour"]["properties"]["tier"]["enum"]) == TIERS
+
+
+def test_schema_names_exactly_the_fields_a_result_stores():
+    behaviour = json.loads(SCHEMA_PATH.read_text())["$defs"]["behaviour"]
+    assert set(behaviour["required"]) == set(behaviour["properties"]) == set(STORED_FIELDS)
+
+
+def test_schema_points_readers_to_the_interpretation_guide():
+    assert "docs/interpreting.md" in json.loads(SCHEMA_PATH.read_text())["description"]
 
 
 # --- build ------------------------------------------------------------------------------
@@ -48,7 +57,7 @@ def test_build_sorts_by_id_and_keeps_only_report_fields():
     report = build([r.to_dict() for r in results], {**info(), "extra": "dropped"})
     assert [b["id"] for b in report["behaviours"]] == ["hooks.a", "wire.z"]
     assert "seconds" not in report["behaviours"][1] and "extra" not in report
-    assert report["schema"] == 1 and report["cli"] == "bundled"
+    assert report["schema"] == SCHEMA_VERSION and report["cli"] == "bundled"
 
 
 def test_build_rejects_incomplete_input_in_one_line():
@@ -102,39 +111,54 @@ def test_write_refuses_nan(tmp_path):
         write(build([result(observed={"x": float("nan")})], info()), tmp_path)
 
 
-json_leaf = (
-    st.none()
-    | st.booleans()
-    | st.integers()
-    | st.floats(allow_nan=False, allow_infinity=False)
-    | st.text(alphabet=string.ascii_letters + "<>|_ .-é✓", max_size=12)
-)
+# Text the strategy builds itself, from an alphabet that cannot spell a machine path or a
+# key ("/" and "\\" are out, so is "k" of "sk-ant-"); leak-shaped text is added only on
+# purpose, so whether the writer must refuse is known from how the example was drawn.
+CLEAN = "".join(c for c in string.ascii_letters + string.digits + "<>|_ .-é✓:" if c not in "k")
+LEAKS = ["/tmp/probe-1", "/home/someone", "/root/.claude", "sk-ant-api03-abcdef", "C:\\Users\\x", "/Users/me"]
+clean_text = st.text(alphabet=CLEAN, max_size=12)
+json_leaf = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | clean_text
 observed = st.recursive(
     json_leaf,
-    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=5), kids, max_size=3),
+    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(alphabet=CLEAN, max_size=5), kids, max_size=3),
     max_leaves=8,
 )
 ident = st.text(alphabet=string.ascii_lowercase + "-", min_size=1, max_size=6).filter(lambda s: s[0] != "-")
 results_strategy = st.lists(
     st.builds(
         result,
-        bid=st.tuples(ident, ident).map(".".join),
+        bid=st.tuples(st.sampled_from(["wire", "tools", "hooks"]), ident).map(".".join),
         verdict=st.sampled_from(VERDICTS),
-        note=st.text(alphabet=string.printable.strip() + " ", max_size=20).map(lambda s: " ".join(s.split())),
+        note=st.text(alphabet=CLEAN, max_size=20).map(lambda s: " ".join(s.split())),
         checks=st.dictionaries(ident, st.sampled_from(VERDICTS), max_size=3),
         observed=observed,
         tier=st.sampled_from(TIERS),
     ),
+    min_size=1,
     max_size=6,
     unique_by=lambda r: r["id"],
 )
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(results=results_strategy)
-def test_any_results_round_trip_through_write_and_load(tmp_path_factory, results):
+@given(
+    results=results_strategy, leak=st.none() | st.tuples(st.sampled_from(LEAKS), st.sampled_from(["note", "observed"]))
+)
+def test_results_round_trip_unless_they_hold_a_path_or_key(tmp_path_factory, results, leak):
     out = tmp_path_factory.mktemp("r")
+    if leak is not None:
+        text, where = leak
+        first = results[0]
+        if where == "note":
+            first["note"] = f"{first['note']} {text}".strip()
+        else:
+            first["observed"] = {"seen": [first["observed"], text]}
     report = build(results, info())
+    if leak is not None:
+        with pytest.raises(ReportError, match="refusing to write"):
+            write(report, out)
+        assert list(out.iterdir()) == []
+        return
     json_path, _ = write(report, out)
     loaded = load(json_path)
     assert loaded == json.loads(dumps(report))
@@ -167,8 +191,8 @@ def test_load_rejects_broken_files_with_one_clear_line(tmp_path):
     message = _one_line_error(tmp_path / "field.json")
     assert "schema mismatch at $.behaviours[1]" in message and "'verdict' is a required property" in message
 
-    (tmp_path / "v2.json").write_text(json.dumps({**json.loads(good.read_text()), "schema": 2}))
-    assert "schema version 2; this sdkprobe reads version 1" in _one_line_error(tmp_path / "v2.json")
+    (tmp_path / "v1.json").write_text(json.dumps({**json.loads(good.read_text()), "schema": 1}))
+    assert "schema version 1; this sdkprobe reads version 2" in _one_line_error(tmp_path / "v1.json")
 
     (tmp_path / "list.json").write_text("[]")
     assert "expected a JSON object" in _one_line_error(tmp_path / "list.json")
@@ -199,14 +223,14 @@ def test_versions_stay_text_in_the_page():
     assert page.startswith("# claude-agent-sdk 1.10\n")
 
 
-def test_page_groups_by_area():
+def test_page_groups_by_area_in_the_declared_order():
     page = render_page(build([result("wire.a"), result("hooks.b"), result("wire.c")], info()))
     assert (
-        page.index("## hooks")
-        < page.index("hooks.b")
-        < page.index("## wire")
+        page.index("## wire")
         < page.index("wire.a")
         < page.index("wire.c")
+        < page.index("## hooks")
+        < page.index("hooks.b")
     )
 
 

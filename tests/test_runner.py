@@ -2,24 +2,43 @@
 
 import asyncio
 
-from probes.behaviour import ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, decide, not_applicable
+from probes.behaviour import ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, NotApplicable, check
+from probes.requirements import parse
 from probes.runner import RunSettings, run_all, run_one
 
 
-def make(probe, tier="wire", timeout=5.0, id="test.x"):
-    return Behaviour(id=id, claim="c", source=("f", "s"), tier=tier, probe=probe, timeout=timeout)
+def make(probe, tier="wire", timeout=5.0, id="tools.x", decision=None, checks=("it",), requires=()):
+    return Behaviour(
+        id=id,
+        claim="a claim long enough to read",
+        source=("003", "s"),
+        tier=tier,
+        checks=checks,
+        requires=tuple(parse(r) for r in requires),
+        probe=probe,
+        decision=decision or (lambda seen: {"it": check(bool(seen.get("ok")), f"saw {seen}")}),
+        timeout=timeout,
+    )
 
 
 async def holds(h):
-    return h.verdict(holds=True, observed={"cwd": str(h.cwd)})
+    return {"ok": True, "cwd": str(h.cwd)}
+
+
+async def differs_in_cwd(h):
+    return {"ok": False, "wrote": f"{h.cwd}/x"}
 
 
 async def broken(h):
     raise KeyError("no such thing")
 
 
-async def old_sdk(h):
+async def undeclared_option(h):
     await h.wire(no_such_option=True)
+
+
+async def starts_a_session(h):
+    await h.session("hi")
 
 
 async def hangs(h):
@@ -27,24 +46,22 @@ async def hangs(h):
 
 
 async def asks_live(h):
-    return decide(holds=h.live)
-
-
-def test_observation_is_normalised():
-    r = run_one(make(holds), RunSettings())
-    assert r.verdict == HOLDS and r.observed == {"cwd": "<CWD>"}
-
-
-async def differs_in_cwd(h):
-    return h.verdict(holds=False, note=f"wrote {h.cwd}/x")
+    return {"ok": h.live}
 
 
 async def ts_only(h):
-    return not_applicable("zod is TypeScript-only")
+    raise NotApplicable("zod is TypeScript-only")
 
 
-def test_note_is_normalised_and_not_applicable_passes_through():
-    assert run_one(make(differs_in_cwd), RunSettings()).note == "wrote <CWD>/x"
+def test_observation_is_normalised_before_it_is_judged():
+    seen = []
+    r = run_one(make(holds, decision=lambda o: seen.append(o) or {"it": check(True, "")}), RunSettings())
+    assert r.verdict == HOLDS and r.observed == {"ok": True, "cwd": "<CWD>"} and seen == [r.observed]
+
+
+def test_note_names_the_normalised_values_and_not_applicable_passes_through():
+    r = run_one(make(differs_in_cwd), RunSettings())
+    assert r.note == "it: saw {'ok': False, 'wrote': '<CWD>/x'}"
     r = run_one(make(ts_only), RunSettings())
     assert (r.verdict, r.note) == (NOT_APPLICABLE, "zod is TypeScript-only")
 
@@ -54,9 +71,40 @@ def test_a_probe_that_raises_is_an_error_not_a_finding():
     assert r.verdict == ERROR and "KeyError" in r.note
 
 
-def test_missing_option_is_not_applicable():
-    r = run_one(make(old_sdk), RunSettings())
-    assert r.verdict == NOT_APPLICABLE and "no_such_option" in r.note
+def test_a_decision_that_raises_is_an_error():
+    r = run_one(make(holds, decision=lambda seen: {"it": check(seen["missing"], "")}), RunSettings())
+    assert r.verdict == ERROR and "the decision broke: KeyError" in r.note
+
+
+def test_sub_checks_other_than_the_declared_are_an_error_naming_the_difference():
+    r = run_one(
+        make(holds, checks=("it", "other"), decision=lambda s: {"it": check(True, ""), "typo": check(True, "")}),
+        RunSettings(),
+    )
+    assert r.verdict == ERROR
+    assert "undeclared: typo" in r.note and "missing: other" in r.note
+
+
+def test_an_unmet_requirement_is_not_applicable_before_the_probe_runs():
+    ran = []
+
+    async def probe(h):
+        ran.append(1)
+        return {"ok": True}
+
+    r = run_one(make(probe, requires=("option:no_such_field", "package:no_such_package_xyz")), RunSettings())
+    assert r.verdict == NOT_APPLICABLE and ran == []
+    assert "no field 'no_such_field'" in r.note and "'no_such_package_xyz' is not installed" in r.note
+
+
+def test_an_undeclared_missing_option_is_an_error_that_says_what_to_declare():
+    r = run_one(make(undeclared_option), RunSettings())
+    assert r.verdict == ERROR and "no_such_option" in r.note and "requires=" in r.note
+
+
+def test_a_wire_behaviour_may_not_start_a_real_cli():
+    r = run_one(make(starts_a_session, tier="wire"), RunSettings())
+    assert r.verdict == ERROR and "TierError" in r.note
 
 
 def test_timeout_is_an_error():
@@ -66,7 +114,7 @@ def test_timeout_is_an_error():
 
 def test_live_behaviour_without_live_is_needs_live():
     r = run_one(make(asks_live, tier="live"), RunSettings(live=False))
-    assert r.verdict == NEEDS_LIVE
+    assert r.verdict == NEEDS_LIVE and r.checks == {"it": NEEDS_LIVE}
 
 
 def test_live_flag_reaches_only_live_behaviours():
@@ -74,12 +122,12 @@ def test_live_flag_reaches_only_live_behaviours():
     assert run_one(make(asks_live, tier="live"), RunSettings(live=True)).verdict == HOLDS
 
 
-def test_results_come_back_in_id_order_with_progress():
+def test_results_come_back_in_the_order_given_with_progress():
     seen = []
     results = run_all(
-        [make(holds, id="b.b"), make(holds, id="a.a")],
+        [make(holds, id="wire.b"), make(holds, id="tools.a")],
         RunSettings(),
         progress=lambda r, done, total: seen.append((r.id, done, total)),
     )
-    assert [r.id for r in results] == ["a.a", "b.b"]
-    assert seen == [("b.b", 1, 2), ("a.a", 2, 2)]
+    assert [r.id for r in results] == ["wire.b", "tools.a"]
+    assert seen == [("wire.b", 1, 2), ("tools.a", 2, 2)]

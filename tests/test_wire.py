@@ -6,7 +6,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fake_cli.scenario import Scenario, tool_use_block
+from fake_cli.blocks import tool_use
+from fake_cli.scenario import Scenario
 from probes.harness import sdk, wire
 
 FAST = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -79,7 +80,7 @@ async def test_answered_request_is_recorded(space):
         Scenario()
         .wait_for_user()
         .init()
-        .assistant(tool_use_block("Bash", {"command": "ls"}))
+        .assistant(tool_use("Bash", {"command": "ls"}))
         .request("can_use_tool", tool_name="Bash", input={"command": "ls"}, tool_use_id="toolu_fake_1")
         .result()
     )
@@ -251,3 +252,44 @@ async def test_stderr_reaches_the_sdks_callback_and_removed_env_is_seen(space, m
     run = await wire.capture(space.path("w"), scenario, stderr=lines.append)
     assert lines == ["fake says hello"]
     assert "CLAUDECODE" in run.env_removed
+
+
+def _capture_with_argv(argv: list[str]) -> wire.WireCapture:
+    """A capture whose session start had this argv (the rest is irrelevant to flag lookups)."""
+    start = {"event": "start", "argv": argv, "env": {}, "cwd": "/", "pid": 0}
+    return wire.WireCapture([start], sdk.Outcome())
+
+
+def test_flag_reads_both_spellings_and_flag_spelling_tells_them_apart():
+    spaced = _capture_with_argv(["--tools", "Bash,Read", "--verbose"])
+    joined = _capture_with_argv(["--tools=Bash,Read", "--verbose"])
+    assert spaced.flag("--tools") == joined.flag("--tools") == "Bash,Read"
+    assert spaced.flag_spelling("--tools") == "--tools Bash,Read"
+    assert joined.flag_spelling("--tools") == "--tools=Bash,Read"
+    assert spaced.flag_spelling("--verbose") == "--verbose"
+    assert spaced.flag_spelling("--tool") is None and spaced.flag("--tool") is None
+
+
+async def test_harness_calls_take_the_prompt_first_and_refuse_a_wrong_call_in_one_line(harness):
+    from probes.harness import UnknownOption
+
+    run = await harness.wire("hello", tools=["Read"])
+    assert [m["message"]["content"] for m in run.user_messages] == ["hello"] and run.flag("--tools") == "Read"
+    with pytest.raises(UnknownOption, match=r"h.wire\(\): .* has no 'tols'; declare requires="):
+        await harness.wire("hi", tols=["Read"])
+    with pytest.raises(UnknownOption, match=r"h.session\(\): .* has no 'tols'"):
+        await harness.session("hi", tols=["Read"])
+    with pytest.raises(TypeError, match=r"h.wire\(\): the prompt is a string"):
+        await harness.wire(5)
+
+
+async def test_one_vocabulary_of_blocks_for_the_fake_cli_and_the_model_double(harness):
+    from probes.harness import reply, text, tool_use
+
+    scenario = Scenario().wait_for_user().init().assistant(text("a"), tool_use("Bash", {"command": "ls"})).result()
+    run = await harness.wire("hi", scenario=scenario)
+    blocks = run.of_type("AssistantMessage")[0].content
+    assert [type(b).__name__ for b in blocks] == ["TextBlock", "ToolUseBlock"]
+    assert blocks[1].id == "toolu_fake_2" and blocks[1].input == {"command": "ls"}
+    scripted = reply(text("a"), tool_use("Bash", {"command": "ls"}))
+    assert [b["type"] for b in scripted.blocks] == ["text", "tool_use"]

@@ -1,8 +1,19 @@
-"""Area `wire`: how the SDK turns options into the CLI's command line."""
+"""Area `wire`: what the SDK puts on the CLI's command line, in initialize and its environment."""
 
-from probes.behaviour import behaviour
+from __future__ import annotations
 
-SOURCE_003 = "003_60988dc4d5bfdb0e.txt"
+from typing import Any
+
+from probes.behaviour import Check, behaviour, check
+from probes.harness import Harness
+
+_TOOLS_SHAPES: dict[str, tuple[Any, str | None]] = {
+    # sub-check: (the tools option, or None to leave it out; the --tools value claimed)
+    "omitted-sends-no-flag": (None, None),
+    "list-sent-comma-joined": (["Bash", "Read"], "Bash,Read"),
+    "empty-list-sent-empty": ([], ""),
+    "preset-sent-as-default": ({"type": "preset", "preset": "claude_code"}, "default"),
+}
 
 
 @behaviour(
@@ -11,20 +22,40 @@ SOURCE_003 = "003_60988dc4d5bfdb0e.txt"
         "The tools option becomes --tools: omitted sends no flag, a list sends the names "
         "joined by commas, an empty list sends an empty value, the claude_code preset sends 'default'."
     ),
-    source=(SOURCE_003, "What each shape actually sends"),
+    source=("003", "What each shape actually sends"),
     tier="wire",
+    checks=tuple(_TOOLS_SHAPES),
+    requires=("option:tools",),
+    sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
 )
-async def tools_option_to_flag(h):
-    shapes = {
-        "omitted": (None, None),
-        "list": (["Bash", "Read"], "Bash,Read"),
-        "empty": ([], ""),
-        "preset": ({"type": "preset", "preset": "claude_code"}, "default"),
-    }
-    sent, checks = {}, {}
-    for name, (tools, expected) in shapes.items():
-        options = {} if tools is None else {"tools": tools}
-        run = await h.wire(**options)
+async def tools_option_to_flag(h: Harness) -> dict[str, Any]:
+    sent = {}
+    for name, (tools, _) in _TOOLS_SHAPES.items():
+        run = await h.wire(**({} if tools is None else {"tools": tools}))
         sent[name] = run.flag("--tools")
-        checks[name] = sent[name] == expected
-    return h.verdict(checks=checks, observed={"--tools": sent})
+    return {"--tools": sent}
+
+
+@tools_option_to_flag.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    sent = seen["--tools"]
+    return {
+        name: check(sent[name] == claimed, f"--tools was {_shown(sent[name])}, not {_shown(claimed)}")
+        for name, (_, claimed) in _TOOLS_SHAPES.items()
+    }
+
+
+def _shown(value: str | None) -> str:
+    return "absent" if value is None else repr(value)
+
+
+tools_option_to_flag.differs_on(
+    {
+        "--tools": {
+            "omitted-sends-no-flag": "",
+            "list-sent-comma-joined": "Bash Read",
+            "empty-list-sent-empty": None,
+            "preset-sent-as-default": "claude_code",
+        }
+    }
+)

@@ -1,30 +1,75 @@
 """The harness: what a behaviour's probe may call. Nothing here knows any behaviour.
 
-A probe receives a `Harness` bound to its own isolated space and uses only its public
-calls: `wire` (SDK against the fake CLI), `session` (SDK against the real CLI and the
-model double, or the real API for a live behaviour run with --live), `verdict` (a
-decision), and the builders of fake-CLI scenarios and model-double scripts.
+A probe receives a `Harness` bound to its own isolated space and to its tier, and uses
+only its public calls: `wire` (the SDK against the fake CLI) and `session` (the SDK
+against the real CLI and the model double, or the real API for a live behaviour run
+with --live). Both take the prompt first and ClaudeAgentOptions fields as keywords.
+The builders of fake-CLI scenarios and model-double scripts are exported from here too.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from fake_cli.blocks import text, thinking, tool_use
 from fake_cli.scenario import Scenario
-from probes.behaviour import Verdict, decide
-from probes.harness import wire as _wire
+from probes.harness import real_cli, wire
 from probes.harness.isolation import Space
-from probes.harness.model_double import script as _script
-from probes.harness.model_double.script import *  # noqa: F403
+from probes.harness.model_double import (
+    AUX,
+    MAIN,
+    SUBAGENT,
+    Recorded,
+    Reply,
+    Script,
+    http_error,
+    reply,
+    stream_error,
+)
 from probes.harness.normalise import normalise
+from probes.harness.real_cli import CliRun
+from probes.harness.sdk import Drive, option_fields, sdk_version
+from probes.harness.wire import WireCapture
 
-__all__ = ["Harness", "Scenario", "Space", *_script.__all__]
+__all__ = [
+    "AUX",
+    "MAIN",
+    "SUBAGENT",
+    "CliRun",
+    "Harness",
+    "Recorded",
+    "Reply",
+    "Scenario",
+    "Script",
+    "Space",
+    "TierError",
+    "UnknownOption",
+    "WireCapture",
+    "http_error",
+    "reply",
+    "stream_error",
+    "text",
+    "thinking",
+    "tool_use",
+]
+
+Prompt = str | Sequence[dict[str, Any]] | None
+
+
+class TierError(RuntimeError):
+    """A probe used a tier its behaviour did not declare (a wire behaviour started a real CLI)."""
+
+
+class UnknownOption(TypeError):
+    """A probe passed an option the SDK under test does not have, without declaring it."""
 
 
 class Harness:
-    def __init__(self, space: Space, *, cli_path: str | None = None, live: bool = False) -> None:
+    def __init__(self, space: Space, *, tier: str = "cli", cli_path: str | None = None, live: bool = False) -> None:
         self.space = space
+        self.tier = tier
         self.cli_path = cli_path
         self.live = live
 
@@ -35,18 +80,51 @@ class Harness:
 
     async def wire(
         self,
+        prompt: Prompt = "hi",
+        *,
         scenario: Scenario | None = None,
-        prompt: str | list[dict[str, Any]] | None = "hi",
-        **kwargs: Any,
-    ) -> _wire.WireCapture:
-        """Run the SDK against the fake CLI; see `probes.harness.wire.capture`."""
-        return await _wire.capture(self.space.path("wire"), scenario, prompt, **kwargs)
+        client: bool = False,
+        drive: Drive | None = None,
+        timeout: float = 10.0,
+        **options: Any,
+    ) -> WireCapture:
+        """Run the SDK against the fake CLI playing `scenario`; what crossed the wire."""
+        _check_call("wire", prompt, options)
+        return await wire.capture(
+            self.space.path("wire"),
+            scenario,
+            _as_prompt(prompt),
+            client=client,
+            drive=drive,
+            timeout=timeout,
+            **options,
+        )
 
-    async def session(self, prompt: Any = "hi", **kwargs: Any) -> Any:
-        """Run the SDK against the real CLI; see `probes.harness.real_cli.session`."""
-        from probes.harness import real_cli
-
-        return await real_cli.session(self.space, prompt, cli_path=self.cli_path, live=self.live, **kwargs)
+    async def session(
+        self,
+        prompt: Prompt = "hi",
+        *,
+        script: Script | Sequence[Reply | str] | None = None,
+        client: bool = False,
+        drive: real_cli.Drive | None = None,
+        timeout: float = 60.0,
+        **options: Any,
+    ) -> CliRun:
+        """Run the SDK against the real CLI (the model double answering from `script`)."""
+        if self.tier == "wire":
+            raise TierError("a wire behaviour may not start a real CLI session (h.session); declare tier='cli'")
+        _check_call("session", prompt, options)
+        return await real_cli.session(
+            self.space,
+            _as_prompt(prompt),
+            cli_path=self.cli_path,
+            live=self.live,
+            script=script if script is None or isinstance(script, Script) else list(script),
+            client=client,
+            drive=drive,
+            timeout=timeout,
+            **options,
+        )
 
     def observe(self, value: Any) -> Any:
         """`value` normalised: this probe's paths become placeholders."""
@@ -60,6 +138,23 @@ class Harness:
             ],
         )
 
-    def verdict(self, **findings: Any) -> Verdict:
-        """`probes.behaviour.decide`; the runner normalises what it stores."""
-        return decide(**findings)
+
+def _check_call(method: str, prompt: Any, options: dict[str, Any]) -> None:
+    """One clear line for a wrong call, before anything starts."""
+    if not (prompt is None or isinstance(prompt, str) or _is_message_list(prompt)):
+        raise TypeError(f"h.{method}(): the prompt is a string, a list of message dicts or None, not {prompt!r}")
+    unknown = sorted(set(options) - option_fields())
+    if unknown:
+        raise UnknownOption(
+            f"h.{method}(): ClaudeAgentOptions in claude-agent-sdk {sdk_version()} has no "
+            + ", ".join(repr(u) for u in unknown)
+            + "; declare requires=('option:NAME',) so that an SDK without it is not-applicable"
+        )
+
+
+def _is_message_list(prompt: Any) -> bool:
+    return isinstance(prompt, (list, tuple)) and all(isinstance(m, dict) for m in prompt)
+
+
+def _as_prompt(prompt: Prompt) -> str | list[dict[str, Any]] | None:
+    return prompt if prompt is None or isinstance(prompt, str) else list(prompt)

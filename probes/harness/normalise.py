@@ -67,7 +67,7 @@ def _walk(v: Any, pairs: list[tuple[str, str]], secrets: list[str], user: str | 
     return scrub(repr(v), pairs, secrets, user)
 
 
-def scrub(s: str, pairs: list[tuple[str, str]], secrets: list[str] = (), user: str | None = None) -> str:
+def scrub(s: str, pairs: list[tuple[str, str]], secrets: Iterable[str] = (), user: str | None = None) -> str:
     for secret in secrets:
         s = s.replace(secret, "<SECRET>")
     s = _KEY.sub("<API-KEY>", s)

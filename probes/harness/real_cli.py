@@ -25,7 +25,7 @@ from probes.behaviour import NotApplicable
 from probes.harness import processes
 from probes.harness import sdk as sdk_runs
 from probes.harness.isolation import Space
-from probes.harness.model_double import ModelDouble, Recorded, Reply, Script
+from probes.harness.model_double import MAIN, ModelDouble, Recorded, Reply, Script
 
 DUMMY_KEY = "sdkprobe-dummy-key"
 # Without a bound the CLI backs off for minutes on 429/5xx; 0 retries keeps an error
@@ -79,6 +79,13 @@ class CliRun(sdk_runs.OutcomeView):
     def all_requests(self) -> list[Recorded]:
         """Every HTTP request, including count_tokens and unknown paths."""
         return list(self.double.requests) if self.double else []
+
+    @property
+    def offered_tools(self) -> list[str]:
+        """The tools the model was offered in the main conversation's first request
+        (loaded and deferred; see `Recorded.offered_tools`); [] when there was none."""
+        main = self.on(MAIN)
+        return main[0].offered_tools if main else []
 
     def on(self, route: str) -> list[Recorded]:
         return self.double.on(route) if self.double else []

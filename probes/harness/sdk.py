@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import logging
 import warnings
 from collections.abc import AsyncIterable, Awaitable, Callable
@@ -31,11 +32,12 @@ class ProbeTimeout(Exception):
 
 
 def sdk_version() -> str:
-    return getattr(sdk, "__version__", None) or _module_attr("claude_agent_sdk._version", "__version__")
+    return str(getattr(sdk, "__version__", None) or _module_attr("claude_agent_sdk._version", "__version__"))
 
 
 def bundled_cli_version() -> str | None:
-    return _module_attr("claude_agent_sdk._cli_version", "__cli_version__")
+    version = _module_attr("claude_agent_sdk._cli_version", "__cli_version__")
+    return None if version is None else str(version)
 
 
 def bundled_cli_path() -> Path | None:
@@ -182,7 +184,7 @@ async def run_sdk(
 
 async def _run(options: Any, prompt: Any, client: bool, drive: Drive | None, out: Outcome) -> None:
     if not client:
-        stream = sdk.query(prompt=_as_prompt(prompt), options=options)
+        stream: Any = sdk.query(prompt=_as_prompt(prompt), options=options)  # an async generator
         try:
             async for message in stream:
                 out.messages.append(message)
@@ -208,3 +210,20 @@ def _as_prompt(prompt: Any) -> Any:
 async def _iterate(items: list[dict[str, Any]]) -> AsyncIterable[dict[str, Any]]:
     for item in items:
         yield item
+
+
+@functools.lru_cache(maxsize=8)
+def cli_version(cli_path: str | None = None) -> str | None:
+    """The version of the CLI under test: the bundled one's, or what `--cli PATH --version` says.
+
+    The one place that answers this; reports, requirements and sessions all ask here.
+    """
+    if cli_path is None:
+        return bundled_cli_version()
+    import subprocess
+
+    try:
+        out = subprocess.run([cli_path, "--version"], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.split()[0] if out.split() else None

@@ -15,15 +15,15 @@ from typing import Any
 
 from fake_cli.launcher import install
 from fake_cli.scenario import Scenario
-from probes.harness import sdk as sdk_runs
+from probes.harness import sdk
 
 
 @dataclass
-class WireCapture(sdk_runs.OutcomeView):
+class WireCapture(sdk.OutcomeView):
     """Everything one wire run recorded, in the order it happened."""
 
     events: list[dict[str, Any]]
-    outcome: sdk_runs.Outcome
+    outcome: sdk.Outcome
     parent_env: dict[str, str] = field(repr=False, default_factory=dict)
 
     # --- what the fake was started with ------------------------------------------
@@ -42,11 +42,11 @@ class WireCapture(sdk_runs.OutcomeView):
     @property
     def argv(self) -> list[str]:
         """argv after the executable's own path."""
-        return self.session_start["argv"]
+        return [str(a) for a in self.session_start["argv"]]
 
     @property
     def env(self) -> dict[str, str]:
-        return self.session_start["env"]
+        return {str(k): str(v) for k, v in self.session_start["env"].items()}
 
     @property
     def env_added(self) -> dict[str, str]:
@@ -59,15 +59,27 @@ class WireCapture(sdk_runs.OutcomeView):
 
     @property
     def cwd(self) -> str:
-        return self.session_start["cwd"]
+        return str(self.session_start["cwd"])
 
     def flag(self, name: str) -> str | None:
-        """The value following `name` in argv (or after `name=`); None when absent."""
+        """The value following `name` in argv (or after `name=`), whichever spelling was
+        used; None when absent. `flag_spelling` tells the two spellings apart."""
         for i, arg in enumerate(self.argv):
             if arg == name:
                 return self.argv[i + 1] if i + 1 < len(self.argv) else ""
             if arg.startswith(name + "="):
                 return arg[len(name) + 1 :]
+        return None
+
+    def flag_spelling(self, name: str) -> str | None:
+        """How `name` was written: `--x v` as the two words joined by a space, `--x=v` as
+        is, a bare `--x` alone; None when absent. (`flag` gives the value either way.)"""
+        for i, arg in enumerate(self.argv):
+            if arg == name:
+                following = self.argv[i + 1] if i + 1 < len(self.argv) else None
+                return name if following is None or following.startswith("--") else f"{name} {following}"
+            if arg.startswith(name + "="):
+                return arg
         return None
 
     def has_flag(self, name: str) -> bool:
@@ -83,7 +95,8 @@ class WireCapture(sdk_runs.OutcomeView):
     def initialize(self) -> dict[str, Any] | None:
         for m in self.stdin:
             if _is_request(m, "initialize"):
-                return m["request"]
+                request: dict[str, Any] = m["request"]
+                return request
         return None
 
     @property
@@ -138,7 +151,7 @@ def _label(m: Any) -> str:
         return f"control_response/{(m.get('response') or {}).get('subtype')}"
     if kind == "system":
         return f"system/{m.get('subtype')}"
-    return kind
+    return str(kind)
 
 
 async def capture(
@@ -147,7 +160,7 @@ async def capture(
     prompt: str | list[dict[str, Any]] | None = "hi",
     *,
     client: bool = False,
-    drive: sdk_runs.Drive | None = None,
+    drive: sdk.Drive | None = None,
     timeout: float = 10.0,
     **options: Any,
 ) -> WireCapture:
@@ -160,10 +173,10 @@ async def capture(
     fake_dir = workdir / "fake"
     launcher, capture_file = install(fake_dir, scenario.to_json())
     options.setdefault("cwd", str(workdir))
-    opts = sdk_runs.make_options(cli_path=str(launcher), **options)
+    opts = sdk.make_options(cli_path=str(launcher), **options)
     parent_env = dict(os.environ)
     try:
-        outcome = await sdk_runs.run_sdk(opts, prompt, client=client, drive=drive, timeout=timeout)
+        outcome = await sdk.run_sdk(opts, prompt, client=client, drive=drive, timeout=timeout)
     finally:
         _kill_leftovers(_read(capture_file), launcher)
     return WireCapture(_read(capture_file), outcome, parent_env)

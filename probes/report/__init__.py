@@ -1,6 +1,6 @@
 """Reports: one JSON + Markdown file per SDK version, the compatibility matrix, the gate.
 
-Knows verdict names and the report schema, nothing about particular behaviours.
+Knows verdict names and the report schema; it runs no probe and knows no particular behaviour.
 """
 
 from probes.report.errors import ReportError

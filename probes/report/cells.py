@@ -1,17 +1,29 @@
-"""How a verdict, a note and a source look in a rendered cell; shared by every renderer."""
+"""How a verdict, a note, a source and an area look when rendered; shared by every renderer.
+
+The Markdown matrix, the HTML matrix, the per-version page and the gate all take their
+symbols, labels and tables from here, so one behaviour reads the same everywhere.
+"""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+from urllib.parse import quote
 
-from probes.behaviour import DIFFERS, ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE
+from tabulate import tabulate
 
-SYMBOLS = {HOLDS: "✅", DIFFERS: "❌", NOT_APPLICABLE: "➖", NEEDS_LIVE: "🔑", ERROR: "💥"}
+from probes.areas import BY_NAME
+from probes.behaviour import DIFFERS, ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, VERDICTS
+
+SYMBOLS: dict[str, str] = {HOLDS: "✅", DIFFERS: "❌", NOT_APPLICABLE: "➖", NEEDS_LIVE: "🔑", ERROR: "💥"}
 ABSENT = "—"  # the behaviour is not in that version's report
-LEGEND = [(SYMBOLS[v], v) for v in SYMBOLS] + [(ABSENT, "not probed on that version")]
+LEGEND: list[tuple[str, str]] = [(SYMBOLS[v], v) for v in SYMBOLS] + [(ABSENT, "not probed on that version")]
 # Verdicts whose note says something worth a footnote (needs-live's note is boilerplate).
 FOOTNOTED = (DIFFERS, ERROR, NOT_APPLICABLE)
+# What a Markdown link target may keep as is: not ( ) < > | or whitespace, which would end
+# the link, split the table cell or open a tag.
+_URL_SAFE = ":/?#[]@!$&'*+,;=%~-._"
 
 
 def symbol(verdict: str | None) -> str:
@@ -27,12 +39,59 @@ def md(text: object) -> str:
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
 
 
-def source_label(source: Sequence[str]) -> str:
-    """'003 § Quick answer' for ('003_60988dc4d5bfdb0e.txt', 'Quick answer')."""
-    name, section = (list(source) + ["", ""])[:2]
-    m = re.match(r"^(\d+)_[0-9a-f]+\.\w+$", name)
-    short = m.group(1) if m else name
-    return f"{short} § {section}" if section else short
+def text_table(rows: list[list[str]], headers: list[str], fmt: str = "github", **kw: Any) -> str:
+    # disable_numparse: a version such as "1.10" is text, not the number 1.1
+    table: str = tabulate(rows, headers=headers, tablefmt=fmt, disable_numparse=True, **kw)
+    return table
+
+
+def counts(verdicts: Iterable[str | None]) -> str:
+    """'3 holds, 1 differs' in the fixed verdict order, skipping zeros (and absent cells)."""
+    c = Counter(v for v in verdicts if v is not None)
+    return ", ".join(f"{c[v]} {v}" for v in VERDICTS if c[v]) or "none"
+
+
+def area_heading(area: str) -> str:
+    """'tools — Tools offered' for a declared area; an undeclared one (an old report's) by name."""
+    declared = BY_NAME.get(area)
+    return f"{area} — {declared.title}" if declared else area
+
+
+def source_label(source: Mapping[str, Any]) -> str:
+    """The short name a cell shows: '003 § Quick answer', or 'py#362' for an issue cited whole."""
+    key, section = str(source["key"]), str(source.get("section") or "")
+    return f"{key} § {section}" if section else key
+
+
+def source_url(source: Mapping[str, Any]) -> str | None:
+    """The source's link target, only when it is an https URL (the schema's promise, kept here
+    too so a renderer can never emit a javascript: or relative link from report data)."""
+    url = source.get("url")
+    return url if isinstance(url, str) and url.startswith("https://") else None
+
+
+def source_md(source: Mapping[str, Any]) -> str:
+    """A Markdown table cell: the label linked to the source's URL, or the bare label when
+    it has none (the design documents are named, there is nowhere to link them)."""
+    label, url = md(source_label(source)), source_url(source)
+    if url is None:
+        return label
+    return f"[{label}]({quote(url, safe=_URL_SAFE)})"
+
+
+def cited(sources: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Each source once, by key and without a section, in key order: the list a page ends
+    with, so an unlinked design document's short number is explained by its title."""
+    seen: dict[str, dict[str, Any]] = {}
+    for s in sources:
+        seen.setdefault(str(s["key"]), {**s, "section": ""})
+    return [seen[k] for k in sorted(seen)]
+
+
+def sources_md(sources: Iterable[Mapping[str, Any]]) -> list[str]:
+    """A '## Sources' section (no lines at all when nothing is cited)."""
+    items = [f"- {source_md(s)}: {md(s['title'])}" for s in cited(sources)]
+    return ["", "## Sources", "", *items] if items else []
 
 
 def declaration(bid: str) -> str:

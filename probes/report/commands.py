@@ -7,7 +7,9 @@ input (printed as one line on stderr, never a traceback).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,8 +43,15 @@ exit status: 0 nothing failing moved, 1 a failing change, 2 bad input (missing o
 broken report, different schema versions, unknown relied-on id)."""
 
 
-def register(subparsers: Any) -> None:
-    """Add `report` and `gate` to the `sdkprobe` subparsers; each sets func(args) -> int."""
+FreshRun = Callable[[int], dict[str, Any]]  # jobs -> a report of the installed SDK, probed now
+
+
+def register(subparsers: Any, probe_installed: FreshRun) -> None:
+    """Add `report` and `gate` to the `sdkprobe` subparsers; each sets func(args) -> int.
+
+    `probe_installed(jobs)` probes the installed SDK the way `run` does; the gate's fresh
+    candidate comes from it, so this module runs no probe itself.
+    """
     raw = argparse.RawDescriptionHelpFormatter
     rp = subparsers.add_parser(
         "report",
@@ -87,7 +96,15 @@ def register(subparsers: Any) -> None:
     gp.add_argument(
         "--strict", action="store_true", help="also fail when an observation changed under an unchanged verdict"
     )
-    gp.set_defaults(func=run_gate)
+    gp.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
+        help="without --candidate: probes run in parallel (default: the number of cores)",
+    )
+    gp.set_defaults(func=lambda args: run_gate(args, probe_installed))
 
 
 def _fail(command: str, exc: ReportError) -> int:
@@ -107,29 +124,18 @@ def run_report(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_gate(args: argparse.Namespace) -> int:
+def run_gate(args: argparse.Namespace, probe_installed: FreshRun) -> int:
     from probes.report.gate import compare, read_relied_on
     from probes.report.store import load
 
+    if args.jobs < 1:
+        return _fail("gate", ReportError("-j must be at least 1"))
     try:
         baseline = load(args.baseline)
         relied_on = read_relied_on(args.relied_on) if args.relied_on else None
-        candidate = load(args.candidate) if args.candidate else fresh_candidate()
+        candidate = load(args.candidate) if args.candidate else probe_installed(args.jobs)
         result = compare(baseline, candidate, relied_on, args.strict)
     except ReportError as exc:
         return _fail("gate", exc)
     sys.stdout.write(result.render())
     return result.exit_code
-
-
-def fresh_candidate() -> dict[str, Any]:
-    """A report of the installed SDK, probed now (the gate's default candidate)."""
-    from probes.behaviour import all_behaviours
-    from probes.report.model import build
-    from probes.runner import RunSettings, run_all, run_info
-
-    settings = RunSettings()
-    behaviours = all_behaviours()
-    print(f"probing the installed SDK: {len(behaviours)} behaviours ...", file=sys.stderr)
-    results = run_all(behaviours, settings, jobs=2)
-    return build([r.to_dict() for r in results], run_info(settings))

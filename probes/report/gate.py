@@ -13,10 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from probes.report.cells import md, symbol
+from probes.report.cells import md, symbol, text_table
 from probes.report.diff import summarise
 from probes.report.errors import ReportError
-from probes.report.render import text_table
 
 VERDICT, OBSERVATION, ADDED, REMOVED = "verdict", "observation", "added", "removed"
 _ORDER = {VERDICT: 0, OBSERVATION: 1, ADDED: 2, REMOVED: 3}
@@ -117,7 +116,9 @@ def compare(
     return result
 
 
-def _row(bid: str, a: dict | None, b: dict | None, relied_on: set[str] | None, strict: bool) -> GateRow | None:
+def _row(
+    bid: str, a: dict[str, Any] | None, b: dict[str, Any] | None, relied_on: set[str] | None, strict: bool
+) -> GateRow | None:
     counts = relied_on is None or bid in relied_on
     tagged = relied_on is not None and bid in relied_on
     if a is None or b is None:

@@ -1,19 +1,21 @@
 """The matrix as data: every report in a folder as columns, every behaviour as a row.
 
 Markdown and HTML both render this one grid, so they can never disagree on what a
-cell holds or how footnotes are numbered.
+cell holds, how footnotes are numbered, or how a row's change across versions is worded.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from probes.areas import order
 from probes.report.cells import FOOTNOTED
 from probes.report.errors import ReportError
 from probes.report.store import file_stem, load
-from probes.report.versions import version_key
+from probes.versions import version_key
 
 
 @dataclass(frozen=True)
@@ -38,8 +40,9 @@ class Row:
     id: str
     area: str
     claim: str
-    source: list[str]
+    source: dict[str, Any]  # the report's source object: key, title, section, url
     cells: list[dict[str, Any] | None]  # aligned with Grid.columns; None = not in that report
+    change: str = ""  # where the verdict changed, in words; "" when it never does
 
     @property
     def verdicts(self) -> list[str | None]:
@@ -68,10 +71,50 @@ class Grid:
     refs: dict[tuple[str, int], int] = field(default_factory=dict)  # (id, column) -> note number
 
     def areas(self) -> list[tuple[str, list[Row]]]:
+        """Rows by area, in the order probes/areas.py declares (rows are already sorted so)."""
         out: dict[str, list[Row]] = {}
         for r in self.rows:
             out.setdefault(r.area, []).append(r)
         return list(out.items())
+
+    def changed(self) -> list[Row]:
+        """The rows whose verdict is not the same on every version that has them."""
+        return [r for r in self.rows if r.moved]
+
+
+def describe_change(verdicts: Sequence[str | None], labels: Sequence[str]) -> str:
+    """Where a row's verdict changes, in words, skipping versions that lack the behaviour.
+
+    Consecutive probed versions with one verdict form a run. One run says nothing ("").
+    Two runs read "holds up to 0.1.33, differs from 0.1.58 on"; with a change back every
+    run but the last is a range: "holds on 0.1.19–0.1.33, differs on 0.1.58, holds from
+    0.1.81 on". "up to" and "from ... on" are open-ended, so they are said only when the
+    run reaches the oldest or newest column; otherwise the run is a range ("on 0.1.58–0.2.160").
+    Readers scan for the boundary versions, so each one is named rather than implied.
+    """
+    runs: list[tuple[str, list[str]]] = []
+    for verdict, label in zip(verdicts, labels, strict=True):
+        if verdict is None:
+            continue
+        if runs and runs[-1][0] == verdict:
+            runs[-1][1].append(label)
+        else:
+            runs.append((verdict, [label]))
+    if len(runs) < 2:
+        return ""
+
+    def span(members: list[str]) -> str:
+        return members[0] if len(members) == 1 else f"{members[0]}–{members[-1]}"
+
+    from_oldest, to_newest = verdicts[0] is not None, verdicts[-1] is not None
+    (first_verdict, first), (last_verdict, last) = runs[0], runs[-1]
+    if len(runs) == 2 and from_oldest and len(first) > 1:
+        head = f"{first_verdict} up to {first[-1]}"
+    else:
+        head = f"{first_verdict} on {span(first)}"
+    middle = [f"{v} on {span(m)}" for v, m in runs[1:-1]]
+    tail = f"{last_verdict} from {last[0]} on" if to_newest else f"{last_verdict} on {span(last)}"
+    return ", ".join([head, *middle, tail])
 
 
 def from_reports(reports: list[dict[str, Any]]) -> Grid:
@@ -85,9 +128,12 @@ def from_reports(reports: list[dict[str, Any]]) -> Grid:
     for entries in by_version:
         newest.update(entries)
     rows = [
-        Row(b["id"], b["area"], b["claim"], list(b["source"]), [e.get(b["id"]) for e in by_version])
-        for b in sorted(newest.values(), key=lambda b: (b["area"], b["id"]))
+        Row(b["id"], b["area"], b["claim"], dict(b["source"]), [e.get(b["id"]) for e in by_version])
+        for b in sorted(newest.values(), key=lambda b: (order(b["area"]), b["id"]))
     ]
+    labels = [c.label for c in columns]
+    for row in rows:
+        row.change = describe_change(row.verdicts, labels)
     grid = Grid(columns, rows)
     _number_notes(grid)
     return grid
@@ -113,7 +159,7 @@ def load_dir(reports_dir: Path) -> Grid:
     reports_dir = Path(reports_dir)
     if not reports_dir.is_dir():
         raise ReportError(f"{reports_dir}: no such folder")
-    reports = []
+    reports: list[dict[str, Any]] = []
     for path in sorted(reports_dir.glob("*.json")):
         report = load(path)
         if path.stem != file_stem(report):

@@ -11,9 +11,10 @@ from typing import Any
 
 from probes.report.errors import ReportError
 from probes.report.schema import SCHEMA_VERSION, validate
+from probes.result import STORED_FIELDS
 
 INFO_FIELDS = ("sdk_version", "cli_version", "cli", "python", "platform")
-BEHAVIOUR_FIELDS = ("id", "area", "tier", "claim", "source", "verdict", "note", "checks", "observed")
+BEHAVIOUR_FIELDS = STORED_FIELDS  # written down once, in probes/result.py
 
 
 def build(results: Iterable[Mapping[str, Any]], info: Mapping[str, Any]) -> dict[str, Any]:
@@ -33,6 +34,6 @@ def _behaviour(d: dict[str, Any]) -> dict[str, Any]:
     if missing:
         raise ReportError(f"result {d.get('id', '?')!r} lacks {', '.join(missing)}")
     b = {k: d[k] for k in BEHAVIOUR_FIELDS}
-    b["source"] = list(b["source"])
+    b["source"] = dict(b["source"])
     b["checks"] = dict(b["checks"] or {})
     return b

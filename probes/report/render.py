@@ -2,31 +2,21 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from itertools import groupby
 from typing import Any
 
-from tabulate import tabulate
-
-from probes.behaviour import VERDICTS
-from probes.report.cells import checks_text, md, source_label, symbol
-
-
-def text_table(rows: list[list[str]], headers: list[str], fmt: str = "github", **kw: Any) -> str:
-    # disable_numparse: a version such as "1.10" is text, not the number 1.1
-    return tabulate(rows, headers=headers, tablefmt=fmt, disable_numparse=True, **kw)
-
-
-def counts(verdicts: Iterable[str]) -> str:
-    """'3 holds, 1 differs' in the fixed verdict order, skipping zeros."""
-    c = Counter(verdicts)
-    return ", ".join(f"{c[v]} {v}" for v in VERDICTS if c[v]) or "none"
+from probes.areas import order
+from probes.report.cells import area_heading, checks_text, counts, md, source_md, sources_md, symbol, text_table
 
 
 def render_page(report: dict[str, Any]) -> str:
-    """The Markdown page for one report: run info, then one table per area."""
-    behaviours = sorted(report["behaviours"], key=lambda b: (b["area"], b["id"]))
+    """The Markdown page for one report: run info, then one table per area in declared order.
+
+    Sources link to their URL where they have one, like the matrix, so a reader can go
+    from a verdict to the upstream issue behind the claim.
+    """
+    behaviours = sorted(report["behaviours"], key=lambda b: (order(b["area"]), b["id"]))
     cli = report["cli_version"] or "unknown"
     info = [
         ["claude-agent-sdk", md(report["sdk_version"])],
@@ -50,16 +40,17 @@ def render_page(report: dict[str, Any]) -> str:
                 f"{symbol(b['verdict'])} {md(b['verdict'])}",
                 md(b["note"]),
                 md(checks_text(b["checks"])),
-                md(source_label(b["source"])),
+                source_md(b["source"]),
             ]
             for b in group
         ]
         parts += [
             "",
-            f"## {md(area)}",
+            f"## {md(area_heading(area))}",
             "",
             text_table(rows, ["behaviour", "tier", "verdict", "note", "sub-checks", "source"]),
         ]
+    parts += sources_md(b["source"] for b in behaviours)
     return "\n".join(parts) + "\n"
 
 
@@ -68,7 +59,7 @@ def render_table(results: Iterable[Any]) -> str:
 
     Takes runner Results or their dicts, in the order given.
     """
-    rows = []
+    rows: list[list[str]] = []
     for r in results:
         d = r if isinstance(r, dict) else r.to_dict()
         rows.append([d["id"], d["tier"], d["verdict"], " ".join(str(d.get("note", "")).split())])

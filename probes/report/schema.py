@@ -13,7 +13,7 @@ from typing import Any
 
 from probes.report.errors import ReportError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 SCHEMA_PATH = Path(__file__).with_name("schema.json")
 
 

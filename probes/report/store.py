@@ -30,7 +30,7 @@ def file_stem(report: dict[str, Any]) -> str:
     report of another CLI never overwrites the one of the SDK as shipped."""
     if report.get("cli") == "custom":
         return f"{report['sdk_version']}+cli-{report.get('cli_version') or 'unknown'}"
-    return report["sdk_version"]
+    return str(report["sdk_version"])
 
 
 def write(report: dict[str, Any], out_dir: Path) -> tuple[Path, Path]:
@@ -71,4 +71,5 @@ def load(path: Path) -> dict[str, Any]:
     except json.JSONDecodeError as exc:
         raise ReportError(f"{path}: not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
     validate(data, where=str(path))
-    return data
+    report: dict[str, Any] = data
+    return report

@@ -14,9 +14,33 @@ The server is uvicorn running in a thread of its own with its own loop: it keeps
 serving while the probe's loop is busy, and scripted delays never block the probe.
 """
 
-from probes.harness.model_double import script
 from probes.harness.model_double.recorded import Recorded, result_text
-from probes.harness.model_double.script import *  # noqa: F403
+from probes.harness.model_double.script import (
+    AUX,
+    DEFAULT_TEXT,
+    MAIN,
+    ROUTES,
+    SUBAGENT,
+    Reply,
+    Script,
+    http_error,
+    reply,
+    stream_error,
+)
 from probes.harness.model_double.server import ModelDouble
 
-__all__ = [*script.__all__, "ModelDouble", "Recorded", "result_text"]
+__all__ = [
+    "AUX",
+    "DEFAULT_TEXT",
+    "MAIN",
+    "ROUTES",
+    "SUBAGENT",
+    "ModelDouble",
+    "Recorded",
+    "Reply",
+    "Script",
+    "http_error",
+    "reply",
+    "result_text",
+    "stream_error",
+]

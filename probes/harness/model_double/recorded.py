@@ -37,7 +37,7 @@ class Recorded:
 
     @property
     def tool_names(self) -> list[str]:
-        return [t.get("name") for t in self.tools]
+        return [str(t.get("name")) for t in self.tools]
 
     def tool_schema(self, name: str) -> dict[str, Any] | None:
         for t in self.tools:
@@ -82,7 +82,7 @@ class Recorded:
             at = t.find(_DEFERRED_MARK)
             if at < 0:
                 continue
-            names = []
+            names: list[str] = []
             for line in t[at:].splitlines()[1:]:
                 line = line.strip()
                 if not line or line.startswith("<"):
@@ -96,7 +96,7 @@ class Recorded:
     @property
     def loaded_tools(self) -> list[str]:
         """Names in `tools` the API loads into context (not marked `defer_loading`)."""
-        return [t.get("name") for t in self.tools if not t.get("defer_loading")]
+        return [str(t.get("name")) for t in self.tools if not t.get("defer_loading")]
 
     @property
     def offered_tools(self) -> list[str]:
@@ -118,7 +118,8 @@ class Recorded:
 
     def tool_result(self, tool_use_id: str) -> dict[str, Any] | None:
         for m in self.messages:
-            for b in m.get("content") if isinstance(m.get("content"), list) else []:
+            content = m.get("content")
+            for b in content if isinstance(content, list) else []:
                 if isinstance(b, dict) and b.get("type") == "tool_result" and b.get("tool_use_id") == tool_use_id:
                     return b
         return None

@@ -10,10 +10,15 @@ from probes.harness.model_double.script import AUX, MAIN, SUBAGENT, Reply
 class Router:
     """Tells main conversation, subagents and auxiliary calls apart.
 
-    The main conversation is the thread whose first user message the first tool-bearing
-    request had; a request whose first message differs, or that carries a prompt the
-    double itself handed to an Agent/Task tool_use, is a subagent's. A request without
-    tools (and with a small max_tokens, or no main yet) is an auxiliary call.
+    - A request whose first user message holds a prompt the double itself handed to an
+      Agent/Task tool_use is a subagent's.
+    - A request without tools is auxiliary (titles, summaries, classifiers) when its
+      first user message differs from the main conversation's, or, before any main
+      request was seen, when its max_tokens is at most AUX_MAX_TOKENS. A tool-less
+      request with a larger max_tokens that comes first is taken as the main
+      conversation (a session run with `tools=[]` has no tools at all).
+    - Otherwise the first request seen starts the main conversation; later ones with
+      the same first user message are main, others a subagent's.
     """
 
     AUX_MAX_TOKENS = 4096

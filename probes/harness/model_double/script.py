@@ -9,22 +9,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-# What a probe needs to write a script; re-exported by probes.harness for behaviours.
-__all__ = [
-    "AUX",
-    "DEFAULT_TEXT",
-    "MAIN",
-    "ROUTES",
-    "SUBAGENT",
-    "Reply",
-    "Script",
-    "http_error",
-    "reply",
-    "stream_error",
-    "text",
-    "thinking",
-    "tool_use",
-]
+from fake_cli.blocks import as_block
 
 MAIN, SUBAGENT, AUX = "main", "subagent", "aux"
 ROUTES = (MAIN, SUBAGENT, AUX)
@@ -45,7 +30,9 @@ _ERROR_TYPES = {
 class Reply:
     """One scripted answer to one request.
 
-    `blocks` are Messages content blocks (build them with `text`, `tool_use`, `thinking`).
+    `blocks` are Messages content blocks (build them with `text`, `tool_use`, `thinking`);
+    a tool_use block's input is streamed as `input_chunks` input_json_delta pieces, and
+    one without an id is numbered by the Script (toolu_double000001, ...).
     `delay` is waited before the first byte, `gap` between SSE events. `status` other than
     200 answers with Anthropic's error envelope instead; `stream_error` sends an SSE
     `error` event after `error_after` content blocks.
@@ -62,6 +49,11 @@ class Reply:
     stream_error: dict[str, str] | None = None
     error_after: int = 0
     headers: dict[str, str] = field(default_factory=dict)
+    input_chunks: int = 3
+
+    def __post_init__(self) -> None:
+        if self.input_chunks < 1:
+            raise ValueError("input_chunks must be at least 1")
 
     @property
     def effective_stop_reason(self) -> str:
@@ -70,31 +62,9 @@ class Reply:
         return "tool_use" if any(b["type"] == "tool_use" for b in self.blocks) else "end_turn"
 
 
-def text(s: str) -> dict[str, Any]:
-    return {"type": "text", "text": s}
-
-
-def tool_use(name: str, input: dict[str, Any], id: str | None = None, chunks: int = 3) -> dict[str, Any]:
-    """A tool_use block; its input is streamed as `chunks` input_json_delta pieces.
-
-    Without `id` the Script numbers it (toolu_double000001, ...), the same on every run.
-    """
-    return {
-        "type": "tool_use",
-        "id": id,
-        "name": name,
-        "input": input,
-        "_chunks": max(1, chunks),
-    }
-
-
-def thinking(s: str, signature: str = "sig-double") -> dict[str, Any]:
-    return {"type": "thinking", "thinking": s, "signature": signature}
-
-
 def reply(*blocks: dict[str, Any] | str, **kw: Any) -> Reply:
     """A reply of several blocks; plain strings become text blocks."""
-    return Reply(tuple(text(b) if isinstance(b, str) else b for b in blocks), **kw)
+    return Reply(tuple(as_block(b) for b in blocks), **kw)
 
 
 def http_error(status: int, message: str, error_type: str | None = None, **kw: Any) -> Reply:

@@ -8,7 +8,7 @@ import itertools
 import json
 import socket
 import threading
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import uvicorn
@@ -35,7 +35,7 @@ class ModelDouble:
         self._lock = threading.Lock()
         self._watchers: list[Callable[[], None]] = []
         self._msg_ids = itertools.count(1)
-        self._server: uvicorn.Server | None = None
+        self._server: _Server | None = None
         self._thread: threading.Thread | None = None
         self._sock: socket.socket | None = None
         self.port = 0
@@ -273,9 +273,12 @@ def _event(name: str, data: dict[str, Any]) -> bytes:
     return f"event: {name}\ndata: {json.dumps(data)}\n\n".encode()
 
 
-def _block_events(index: int, block: dict[str, Any]) -> list[bytes]:
+def _block_events(index: int, block: dict[str, Any], chunks: int) -> list[bytes]:
     kind = block["type"]
-    delta = lambda d: _event("content_block_delta", {"type": "content_block_delta", "index": index, "delta": d})  # noqa: E731
+    def delta(d: dict[str, Any]) -> bytes:
+        return _event("content_block_delta", {"type": "content_block_delta", "index": index, "delta": d})
+
+    start: dict[str, Any]
     if kind == "text":
         start = {"type": "text", "text": ""}
         deltas = [delta({"type": "text_delta", "text": block["text"]})]
@@ -288,7 +291,7 @@ def _block_events(index: int, block: dict[str, Any]) -> list[bytes]:
     elif kind == "tool_use":
         start = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
         payload = json.dumps(block["input"])
-        n = block.get("_chunks", 3)
+        n = chunks
         size = max(1, -(-len(payload) // n))
         deltas = [
             delta({"type": "input_json_delta", "partial_json": payload[i : i + size]})
@@ -304,7 +307,7 @@ def _block_events(index: int, block: dict[str, Any]) -> list[bytes]:
     ]
 
 
-async def _sse(r: Reply, msg_id: str, model: str):
+async def _sse(r: Reply, msg_id: str, model: str) -> AsyncIterator[bytes]:
     """The SSE events of one reply, in the order the Messages API sends them."""
     if r.delay:
         await asyncio.sleep(r.delay)
@@ -312,7 +315,7 @@ async def _sse(r: Reply, msg_id: str, model: str):
     for k in ("cache_creation_input_tokens", "cache_read_input_tokens"):
         if k in r.usage:
             start_usage[k] = r.usage[k]
-    message = {
+    message: dict[str, Any] = {
         "id": msg_id,
         "type": "message",
         "role": "assistant",
@@ -326,7 +329,7 @@ async def _sse(r: Reply, msg_id: str, model: str):
     for i, block in enumerate(r.blocks):
         if r.stream_error is not None and i == r.error_after:
             break
-        events.extend(_block_events(i, block))
+        events.extend(_block_events(i, block, r.input_chunks))
     if r.stream_error is not None:
         events.append(_event("error", {"type": "error", "error": r.stream_error}))
     else:

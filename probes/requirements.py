@@ -1,0 +1,92 @@
+"""What a probe needs from the SDK under test, declared with the behaviour.
+
+A behaviour lists its needs as short strings; each is checked once, before the probe
+runs, so an SDK that lacks one gives `not-applicable` with the reason instead of a crash
+somewhere inside the probe:
+
+    option:NAME        ClaudeAgentOptions has the field NAME
+    field:CLASS.NAME   the SDK dataclass CLASS has the field NAME (AgentDefinition.skills)
+    api:DOTTED.NAME    claude_agent_sdk has this attribute (ClaudeSDKClient.interrupt)
+    package:NAME       the Python package NAME can be imported (mcp)
+    cli>=VERSION       the CLI under test is at least VERSION
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib.util
+import re
+from dataclasses import dataclass
+from typing import Any
+
+KINDS = ("option", "field", "api", "package", "cli")
+_FORMS = {
+    "option": re.compile(r"^option:([a-z_][a-z0-9_]*)$"),
+    "field": re.compile(r"^field:([A-Za-z_]\w*\.[a-z_]\w*)$"),
+    "api": re.compile(r"^api:([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)$"),
+    "package": re.compile(r"^package:([A-Za-z_][\w.-]*)$"),
+    "cli": re.compile(r"^cli>=(\d+(?:\.\d+)*)$"),
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    """What is under test: the SDK module, its version and the CLI's version."""
+
+    sdk: Any
+    sdk_version: str
+    cli_version: str | None
+
+
+@dataclass(frozen=True)
+class Requirement:
+    kind: str
+    name: str
+
+    def __str__(self) -> str:
+        return f"cli>={self.name}" if self.kind == "cli" else f"{self.kind}:{self.name}"
+
+    def unmet(self, target: Target) -> str | None:
+        """Why the target lacks this, in one clause; None when it has it."""
+        sdk = f"claude-agent-sdk {target.sdk_version}"
+        if self.kind == "option":
+            if self.name not in _fields(getattr(target.sdk, "ClaudeAgentOptions", None)):
+                return f"ClaudeAgentOptions in {sdk} has no field {self.name!r}"
+        elif self.kind == "field":
+            cls_name, name = self.name.split(".")
+            if name not in _fields(getattr(target.sdk, cls_name, None)):
+                return f"{cls_name} in {sdk} has no field {name!r}"
+        elif self.kind == "api":
+            obj = target.sdk
+            for part in self.name.split("."):
+                obj = getattr(obj, part, None)
+                if obj is None:
+                    return f"{sdk} has no {self.name}"
+        elif self.kind == "package":
+            if importlib.util.find_spec(self.name) is None:
+                return f"the Python package {self.name!r} is not installed"
+        elif self.kind == "cli":
+            if target.cli_version is None:
+                return f"the CLI's version is unknown, and {self} is needed"
+            if _release(target.cli_version) < _release(self.name):
+                return f"the CLI is {target.cli_version}, older than {self.name}"
+        return None
+
+
+def parse(text: str) -> Requirement:
+    """A Requirement from its declared form; ValueError naming the forms otherwise."""
+    for kind, form in _FORMS.items():
+        m = form.match(text)
+        if m:
+            return Requirement(kind, m.group(1))
+    raise ValueError(
+        f"requirement {text!r} is not one of option:NAME, field:CLASS.NAME, api:NAME, package:NAME, cli>=VERSION"
+    )
+
+
+def _fields(cls: Any) -> set[str]:
+    return {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+
+
+def _release(version: str) -> tuple[int, ...]:
+    return tuple(int(p) for p in re.findall(r"\d+", version.split("-")[0])[:3])
