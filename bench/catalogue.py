@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cli_turn import one_bare
 
-from probes.behaviour import all_behaviours
+from probes.catalogue import load as all_behaviours
 from probes.harness import real_cli, sdk
 from probes.harness.model_double import ModelDouble, Script, reply
 from probes.runner import RunSettings, run_all
