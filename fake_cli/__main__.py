@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import threading
+import time
 from typing import Any
 
 
@@ -147,6 +148,8 @@ def play(scenario: dict[str, Any], argv: list[str], capture: Capture) -> int:
                 lambda line, rid=rid: matches(line, {"type": "control_response", "response": {"request_id": rid}})
             )
             capture.event("request_done", request_id=rid, answered=answered is not None)
+        elif op == "sleep":
+            time.sleep(step["seconds"])
         elif op == "exit":
             return step["code"]
     stdin.wait_eof()

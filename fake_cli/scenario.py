@@ -9,6 +9,7 @@ control requests the SDK sends (initialize, interrupt, mcp_status, ...). Steps:
   await     block until a stdin line matches a pattern (a subset of its JSON)
   request   send a CLI->SDK control_request and wait for the SDK's answer
   await_eof block until the SDK closes stdin
+  sleep     pause for some seconds (the SDK gets on with what it was sent)
   exit      exit with a code at once (a crash mid-stream when it comes early)
 
 When the steps run out the fake waits for stdin to close, then exits 0.
@@ -117,6 +118,11 @@ class Scenario:
             .mcp(server, "notifications/initialized")
             .mcp(server, "tools/list", {}, id=2)
         )
+
+    def sleep(self, seconds: float) -> Scenario:
+        """Pause, so the SDK has begun handling what was sent before the next step."""
+        self.steps.append({"op": "sleep", "seconds": seconds})
+        return self
 
     def exit(self, code: int = 0) -> Scenario:
         self.steps.append({"op": "exit", "code": code})

@@ -136,6 +136,7 @@ class Behaviour:
     sdk_ref: str | None = None
     timeout: float = 60.0
     counterexamples: tuple[Observation, ...] = ()
+    cannot_decide: tuple[str, ...] = ()  # sub-checks only a model or a TS compiler could decide
 
     @property
     def area(self) -> str:
@@ -200,10 +201,15 @@ def behaviour(
     requires: tuple[str, ...] = (),
     sdk_ref: str | None = None,
     timeout: float = 60.0,
+    cannot_decide: tuple[str, ...] = (),
 ) -> Callable[[Probe], Declared]:
     """Declare a behaviour; the decorated coroutine is its probe. Every mistake in the
     declaration (unknown area, source or tier, bad sub-check names or requirements) is a
-    DeclarationError here, at import, not when the probe runs."""
+    DeclarationError here, at import, not when the probe runs.
+
+    `cannot_decide` names the sub-checks no observation sdkprobe can make would decide (a
+    TypeScript compiler's verdict, a model's free choice): they are always needs-live or
+    not-applicable, and the only ones exempt from having to be shown able to differ."""
 
     def fail(why: str) -> DeclarationError:
         return DeclarationError(f"behaviour {id!r}: {why}")
@@ -223,6 +229,8 @@ def behaviour(
         raise fail(f"sub-check names are lower-case words joined by '-', not {', '.join(map(repr, bad))}")
     if len(claim.strip()) < 20:
         raise fail("the claim says in a sentence what is claimed")
+    if not set(cannot_decide) <= set(checks):
+        raise fail(f"cannot_decide names undeclared sub-checks: {', '.join(sorted(set(cannot_decide) - set(checks)))}")
     try:
         needs = tuple(parse(r) for r in requires)
     except ValueError as exc:
@@ -231,7 +239,9 @@ def behaviour(
     def register(probe: Probe) -> Declared:
         if id in REGISTRY:
             raise fail("declared twice")
-        REGISTRY[id] = Behaviour(id, claim, source, tier, tuple(checks), needs, probe, None, sdk_ref, timeout)
+        REGISTRY[id] = Behaviour(
+            id, claim, source, tier, tuple(checks), needs, probe, None, sdk_ref, timeout, (), tuple(cannot_decide)
+        )
         return Declared(id)
 
     return register

@@ -136,6 +136,18 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cap.set_defaults(func=cmd_capture)
 
+    rj = sub.add_parser(
+        "rejudge",
+        help="judge the stored observations of reports again, without running anything",
+        description="For every <sdk-version>.json report in DIR, hand each behaviour's stored observation "
+        "to its decision as declared now and rewrite the verdict, note and sub-checks (and the .md page). "
+        "For when a decision changed but the probe did not: no SDK or CLI runs. Entries with no observation "
+        "(errors, requirements unmet, live behaviours not run) and ids no longer declared are left as they are. "
+        "Exit 0 done, 1 a decision broke on a stored observation, 2 bad input.",
+    )
+    rj.add_argument("dir", nargs="?", default=Path("reports"), type=Path, metavar="DIR", help="default: reports")
+    rj.set_defaults(func=cmd_rejudge)
+
     report_commands.register(sub, _probe_for_gate)
     return parser
 
@@ -252,12 +264,49 @@ def cmd_list(args: argparse.Namespace) -> int:
         ]
         print(json.dumps(rows, indent=2))
         return 0
+    if not behaviours:
+        print("no behaviour matches these filters", file=sys.stderr)
+        return 0
     table = [
         [b.id, b.tier, len(b.checks), " ".join(str(r) for r in b.requires) or "-", f"{b.source[0]} § {b.source[1]}"]
         for b in behaviours
     ]
     print(tabulate(table, headers=["id", "tier", "sub-checks", "requires", "source"], disable_numparse=True))
     return 0
+
+
+def cmd_rejudge(args: argparse.Namespace) -> int:
+    from probes.report.errors import ReportError
+    from probes.report.store import load, write
+    from probes.runner import judge
+
+    paths = sorted(args.dir.glob("*.json")) if args.dir.is_dir() else []
+    if not paths:
+        raise BadInput(f"{args.dir}: no <sdk-version>.json reports")
+    declared = {b.id: b for b in catalogue.load()}
+    broke = 0
+    for path in paths:
+        try:
+            report = load(path)
+        except ReportError as exc:
+            raise BadInput(str(exc)) from None
+        moved = 0
+        for entry in report["behaviours"]:
+            b = declared.get(entry["id"])
+            if b is None or entry["observed"] is None:
+                continue
+            v = judge(b, entry["observed"])
+            if v.verdict == ERROR:
+                broke += 1
+                print(f"{path.name}: {entry['id']}: {v.note}", file=sys.stderr)
+                continue
+            new = {"verdict": v.verdict, "note": v.note, "checks": dict(v.checks)}
+            if any(entry[k] != new[k] for k in new):
+                entry.update(new)
+                moved += 1
+        write(report, path.parent)
+        print(f"{path.name}: {moved} of {len(report['behaviours'])} entries judged differently now")
+    return 1 if broke else 0
 
 
 # --- capture --------------------------------------------------------------------

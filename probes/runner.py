@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import json
 import platform
 import time
 import traceback
@@ -100,8 +101,9 @@ def run_one(b: Behaviour, settings: RunSettings) -> Result:
             return result(Verdict(ERROR, f"probe timed out after {b.timeout:g} s"))
         except Exception as exc:
             return result(Verdict(ERROR, h.observe(_where(exc))))
-        # Stored and judged alike: normalised, with this probe's own paths named.
-        observed = h.observe(seen)
+        # Judged exactly as stored: normalised (this probe's own paths named) and in the
+        # report's canonical JSON form, so judging a stored report again gives the same.
+        observed = json.loads(json.dumps(h.observe(seen), sort_keys=True))
     return result(judge(b, observed), observed)
 
 

@@ -68,6 +68,7 @@ def declare(**overrides):
         ({"checks": ("Bad Name",)}, "lower-case words"),
         ({"requires": ("options:tools",)}, "not one of option:NAME"),
         ({"claim": "short"}, "the claim says"),
+        ({"cannot_decide": ("other",)}, "cannot_decide names undeclared sub-checks: other"),
     ],
 )
 def test_a_bad_declaration_fails_where_it_is_made(overrides, message, monkeypatch):

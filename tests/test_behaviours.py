@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from probes import catalogue
-from probes.behaviour import DIFFERS, ERROR, HOLDS, NEEDS_LIVE, Behaviour
+from probes.behaviour import DIFFERS, ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, Behaviour
 from probes.pytest_plugin import REPORTS, installed_report
 from probes.report.store import load
 from probes.result import Result
@@ -49,7 +49,8 @@ def test_behaviour_matches_its_report(behaviour, report_snapshot, request):
 
 def test_decision_can_fail(behaviour):
     """Handed each declared counterexample, the decision says differs, naming values;
-    together they make every declared sub-check differ at least once."""
+    together they make every sub-check differ at least once, except those declared
+    `cannot_decide`, which must then never be decided."""
     assert behaviour.counterexamples, f"{behaviour.id} declares no observation it differs on (differs_on)"
     made_to_differ = set()
     for observed in behaviour.counterexamples:
@@ -57,7 +58,8 @@ def test_decision_can_fail(behaviour):
         assert v.verdict == DIFFERS, (observed, v)
         assert v.note.strip()
         made_to_differ |= {name for name, verdict in v.checks.items() if verdict == DIFFERS}
-    assert made_to_differ == set(behaviour.checks)
+        assert all(v.checks[name] in (NEEDS_LIVE, NOT_APPLICABLE) for name in behaviour.cannot_decide), v.checks
+    assert made_to_differ == set(behaviour.checks) - set(behaviour.cannot_decide)
 
 
 def _stored() -> list[tuple[str, dict]]:

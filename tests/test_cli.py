@@ -83,11 +83,21 @@ def test_list_json_shows_what_each_behaviour_declares(capsys):
 
 
 def test_list_filters_combine(capsys):
+    from probes import catalogue
+
     assert main(["list", "--json", "--requires", "option:allowed", "--tier", "cli"]) == 0
-    assert [r["id"] for r in json.loads(capsys.readouterr().out)] == ["tools.allowed-tools-does-not-restrict"]
+    listed = [r["id"] for r in json.loads(capsys.readouterr().out)]
+    expected = [
+        b.id
+        for b in catalogue.load()
+        if b.tier == "cli" and any(str(r).startswith("option:allowed") for r in b.requires)
+    ]
+    assert listed == expected and "tools.allowed-tools-does-not-restrict" in listed
+    assert all(b.tier == "cli" for b in catalogue.load() if b.id in listed)
     assert main(["list", "--json", "--id", "wire.*", "results.*"]) == 0
     ids = [r["id"] for r in json.loads(capsys.readouterr().out)]
-    assert ids == ["wire.tools-option-to-flag", "results.success-subtype-with-is-error"]
+    assert ids == [b.id for b in catalogue.load() if b.area in ("wire", "results")]
+    assert "wire.tools-option-to-flag" in ids and "results.success-subtype-with-is-error" in ids
     assert main(["list", "--json", "--area", "plugins"]) == 0
     assert json.loads(capsys.readouterr().out) == []
 
@@ -127,3 +137,40 @@ def test_help_lists_every_option(command):
     }[command]
     for flag in expected:
         assert flag in out.stdout
+
+
+def test_rejudge_rewrites_what_a_changed_decision_says_and_nothing_else(tmp_path, capsys):
+    """A stored observation is judged again by the decision as declared now."""
+    from probes.report import build, load, write
+
+    entry = {
+        "id": "wire.tools-option-to-flag",
+        "area": "wire",
+        "tier": "wire",
+        "claim": "a claim long enough to read",
+        "source": {"key": "003", "title": "t", "section": "s", "url": None},
+        "verdict": "holds",  # as an older decision might have said; this observation does not hold
+        "note": "",
+        "checks": {},
+        "observed": {
+            "--tools": {
+                "omitted-sends-no-flag": None,
+                "list-sent-comma-joined": "Bash Read",
+                "empty-list-sent-empty": "",
+                "preset-sent-as-default": "default",
+            }
+        },
+    }
+    untouched = {**entry, "id": "wire.no-longer-declared", "observed": {"x": 1}}
+    info = {"sdk_version": "9.9.9", "cli_version": "1", "cli": "bundled", "python": "3", "platform": "p"}
+    write(build([entry, untouched], info), tmp_path)
+    assert main(["rejudge", str(tmp_path)]) == 0
+    assert "1 of 2 entries judged differently now" in capsys.readouterr().out
+    after = {b["id"]: b for b in load(tmp_path / "9.9.9.json")["behaviours"]}
+    assert after["wire.tools-option-to-flag"]["verdict"] == "differs"
+    assert (
+        after["wire.tools-option-to-flag"]["note"] == "list-sent-comma-joined: --tools was 'Bash Read', not 'Bash,Read'"
+    )
+    assert after["wire.tools-option-to-flag"]["observed"] == entry["observed"]
+    assert after["wire.no-longer-declared"] == untouched
+    assert main(["rejudge", str(tmp_path / "none")]) == 2

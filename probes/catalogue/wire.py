@@ -59,3 +59,52 @@ tools_option_to_flag.differs_on(
         }
     }
 )
+
+
+# flag: (the value its option is given, the kebab-case alias the CLI also accepts)
+_CAMEL_FLAGS: dict[str, tuple[list[str], str]] = {
+    "--allowedTools": (["Read", "mcp__*"], "--allowed-tools"),
+    "--disallowedTools": (["TodoWrite"], "--disallowed-tools"),
+}
+
+
+@behaviour(
+    id="wire.allowed-tools-flag-spelling",
+    claim=(
+        "The SDK writes tool approval lists as --allowedTools and --disallowedTools only, never as the "
+        "kebab-case aliases --allowed-tools and --disallowed-tools that the CLI also accepts."
+    ),
+    source=("003", "What each shape actually sends"),
+    tier="wire",
+    checks=("allowed-tools-camel-case-only", "disallowed-tools-camel-case-only"),
+    requires=("option:allowed_tools", "option:disallowed_tools"),
+    sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
+)
+async def allowed_tools_flag_spelling(h: Harness) -> dict[str, Any]:
+    run = await h.wire(
+        allowed_tools=_CAMEL_FLAGS["--allowedTools"][0], disallowed_tools=_CAMEL_FLAGS["--disallowedTools"][0]
+    )
+    # flag_spelling tells `--x v` from `--x=v`; both spellings of each flag are looked for.
+    return {flag: run.flag_spelling(flag) for camel, (_, kebab) in _CAMEL_FLAGS.items() for flag in (camel, kebab)}
+
+
+@allowed_tools_flag_spelling.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    checks = {}
+    for camel, (value, kebab) in _CAMEL_FLAGS.items():
+        expected = f"{camel} {','.join(value)}"
+        checks[f"{camel.lstrip('-').replace('Tools', '-tools')}-camel-case-only"] = check(
+            seen[camel] == expected and seen[kebab] is None,
+            f"{camel} was written {_shown(seen[camel])}, {kebab} {_shown(seen[kebab])}",
+        )
+    return checks
+
+
+allowed_tools_flag_spelling.differs_on(
+    {
+        "--allowedTools": None,
+        "--allowed-tools": "--allowed-tools Read,mcp__*",
+        "--disallowedTools": "--disallowedTools=TodoWrite",
+        "--disallowed-tools": None,
+    }
+)

@@ -16,7 +16,9 @@ from typing import Any
 from fake_cli.blocks import text, thinking, tool_use
 from fake_cli.scenario import Scenario
 from probes.harness import real_cli, wire
+from probes.harness.conversation import Conversation, Steps
 from probes.harness.isolation import Space
+from probes.harness.mcp_servers import McpTool, StdioMcpServer, stdio_mcp_server
 from probes.harness.model_double import (
     AUX,
     MAIN,
@@ -26,10 +28,14 @@ from probes.harness.model_double import (
     Script,
     http_error,
     reply,
+    result_text,
     stream_error,
+    tool_use_offered,
 )
 from probes.harness.normalise import normalise
+from probes.harness.plugins import PluginFolder, plugin_folder
 from probes.harness.real_cli import CliRun
+from probes.harness.recording import StdoutRecording
 from probes.harness.sdk import Drive, option_fields, sdk_version
 from probes.harness.wire import WireCapture
 
@@ -38,21 +44,30 @@ __all__ = [
     "MAIN",
     "SUBAGENT",
     "CliRun",
+    "Conversation",
     "Harness",
+    "McpTool",
+    "PluginFolder",
     "Recorded",
     "Reply",
     "Scenario",
     "Script",
     "Space",
+    "StdoutRecording",
+    "StdioMcpServer",
     "TierError",
     "UnknownOption",
     "WireCapture",
     "http_error",
+    "plugin_folder",
     "reply",
+    "result_text",
     "stream_error",
+    "stdio_mcp_server",
     "text",
     "thinking",
     "tool_use",
+    "tool_use_offered",
 ]
 
 Prompt = str | Sequence[dict[str, Any]] | None
@@ -86,9 +101,11 @@ class Harness:
         client: bool = False,
         drive: Drive | None = None,
         timeout: float = 10.0,
+        connect_prompt: bool = False,
         **options: Any,
     ) -> WireCapture:
-        """Run the SDK against the fake CLI playing `scenario`; what crossed the wire."""
+        """Run the SDK against the fake CLI playing `scenario`; what crossed the wire.
+        `connect_prompt` (with client=True) gives the prompt to connect() instead of query()."""
         _check_call("wire", prompt, options)
         return await wire.capture(
             self.space.path("wire"),
@@ -97,6 +114,7 @@ class Harness:
             client=client,
             drive=drive,
             timeout=timeout,
+            connect_prompt=connect_prompt,
             **options,
         )
 
@@ -108,9 +126,11 @@ class Harness:
         client: bool = False,
         drive: real_cli.Drive | None = None,
         timeout: float = 60.0,
+        record_stdout: bool | StdoutRecording = False,
         **options: Any,
     ) -> CliRun:
-        """Run the SDK against the real CLI (the model double answering from `script`)."""
+        """Run the SDK against the real CLI (the model double answering from `script`);
+        `record_stdout` keeps the CLI's raw stdout lines in `CliRun.stdout`."""
         if self.tier == "wire":
             raise TierError("a wire behaviour may not start a real CLI session (h.session); declare tier='cli'")
         _check_call("session", prompt, options)
@@ -123,8 +143,45 @@ class Harness:
             client=client,
             drive=drive,
             timeout=timeout,
+            record_stdout=record_stdout,
             **options,
         )
+
+    async def converse(
+        self,
+        steps: Steps,
+        *,
+        script: Script | Sequence[Reply | str] | None = None,
+        timeout: float = 60.0,
+        record_stdout: bool = False,
+        **options: Any,
+    ) -> CliRun:
+        """A ClaudeSDKClient session driven by `steps(conversation)`: several turns, an
+        interrupt, held streams released. The run's `turns` and `marks` say what each turn
+        yielded and where each step fell in the message sequence. With `record_stdout` the
+        steps can also wait for a raw CLI line (`Conversation.stdout_line`)."""
+        driven: list[Conversation] = []
+        recorded = StdoutRecording(self.space.path("stdout")) if record_stdout else None
+
+        async def drive(client: Any, outcome: Any, double: Any) -> None:
+            conversation = Conversation(client, outcome, double, recorded)
+            driven.append(conversation)
+            try:
+                await steps(conversation)
+            finally:
+                await conversation.close()
+
+        run = await self.session(
+            None, script=script, client=True, drive=drive, timeout=timeout, record_stdout=recorded or False, **options
+        )
+        if driven:
+            run.turns, run.marks = driven[0].turns, driven[0].marks
+        return run
+
+    def workdir(self, name: str) -> Path:
+        """A fresh folder of this probe's own (`name-1`, `name-2`, ...) for files a probe
+        makes: MCP servers, plugins, documents. Removed with the probe."""
+        return self.space.path(name)
 
     def observe(self, value: Any) -> Any:
         """`value` normalised: this probe's paths become placeholders."""

@@ -6,16 +6,26 @@ it records its pid, drops the caller's inherited Anthropic/Claude variables, ref
 non-loopback API when asked to, and execs the CLI in a session of its own (setsid, same
 pid). Afterwards `reap` finds the tree three ways — a marker variable every descendant
 inherits, the session id, the parent chain — and kills it.
+
+The SDK's CLI is a child of this process, started with anyio.open_process, so asyncio's
+child watcher is what waits for it and hands its exit status to the SDK. `track_exits`
+makes that watcher the only waiter (see there) and lets a session read the statuses of
+the processes it started (`exits`).
 """
 
 from __future__ import annotations
 
+import asyncio
+import asyncio.base_subprocess
 import os
 import shlex
 import signal
+import sys
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 MARKER = "SDKPROBE_RUN"
 REFUSED_EXIT = 97
@@ -131,3 +141,136 @@ def strays() -> list[int]:
         if f"\0{MARKER}=".encode() in b"\0" + environ or (b"/sdkprobe-" in cmdline and b"/fake/claude" in cmdline):
             found.append(pid)
     return sorted(found)
+
+
+# --- exit statuses of the SDK's children ------------------------------------------------
+#
+# Before Python 3.13, asyncio's subprocess transport sends terminate()/kill()/send_signal()
+# through subprocess.Popen.send_signal, which first calls Popen.poll(): a waitpid(pid,
+# WNOHANG) in the loop's thread. When the child has exited but the child watcher's thread
+# (blocked in its own waitpid on the pid) has not reaped it yet, that poll reaps it first:
+# the watcher gets ECHILD, logs "Unknown child process pid N, will report returncode 255"
+# and hands the SDK 255 instead of the real status (CPython gh-87744, fixed in 3.13 by
+# signalling with os.kill). The SDK terminates children that may just have exited: up to
+# 0.2.180 it runs `claude -v` and terminates it after reading one chunk (the launcher ends
+# an unmarked `-v` at once with REFUSED_EXIT, so that race was lost in about a third of
+# the sessions), and closing a session terminates a CLI that may be exiting on its own.
+
+_watched: dict[str, Exits] = {}
+_tracking = False
+
+
+def _send_signal(self: Any, sig: int) -> None:
+    """BaseSubprocessTransport.send_signal as in Python 3.13: a signal, never a wait."""
+    self._check_proc()
+    try:
+        os.kill(self._proc.pid, sig)
+    except ProcessLookupError:
+        pass
+
+
+def _terminate(self: Any) -> None:
+    self.send_signal(signal.SIGTERM)
+
+
+def _kill(self: Any) -> None:
+    self.send_signal(signal.SIGKILL)
+
+
+def _argv(proc: Any) -> list[str]:
+    """The argv a Popen was started with ([] if unknown)."""
+    args: Any = getattr(proc, "args", None)
+    if isinstance(args, (str, bytes, os.PathLike)):
+        return [os.fsdecode(args)]
+    try:
+        return [os.fsdecode(a) for a in args]
+    except TypeError:
+        return []
+
+
+def _watcher_of(transport: Any) -> Exits | None:
+    argv = _argv(getattr(transport, "_proc", None))
+    return _watched.get(argv[0]) if argv else None
+
+
+def track_exits() -> None:
+    """Make asyncio's child watcher the only waiter on this process's children, and tell
+    whoever watches a child's program (`exits`) when it starts and the status it ended
+    with. Idempotent.
+
+    On POSIX Pythons before 3.13 the subprocess transport's send_signal, terminate and kill
+    are replaced by those of 3.13 (os.kill on the pid, no Popen.poll); the SDK then sees
+    the same exit statuses on every Python.
+    """
+    global _tracking
+    if _tracking:
+        return
+    _tracking = True
+    transport: Any = asyncio.base_subprocess.BaseSubprocessTransport
+    if sys.version_info < (3, 13) and os.name == "posix":
+        transport.send_signal = _send_signal
+        transport.terminate = _terminate
+        transport.kill = _kill
+    init, process_exited = transport.__init__, transport._process_exited
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        watcher = _watcher_of(self)
+        if watcher is not None:
+            watcher.started.append((self.get_pid(), _argv(self._proc)[1:]))
+
+    def _process_exited(self: Any, returncode: int) -> None:
+        watcher, pid = _watcher_of(self), self.get_pid()
+        try:
+            process_exited(self, returncode)
+        finally:
+            if watcher is not None:
+                watcher.exited(pid, returncode)
+
+    transport.__init__ = __init__
+    transport._process_exited = _process_exited
+
+
+class Exits:
+    """The children started as one program while it is watched: `started` (pid, argv
+    after the program) in start order, and `statuses`, pid -> the returncode asyncio's
+    watcher read (the exit code, or -N for a death by signal N)."""
+
+    def __init__(self, program: str) -> None:
+        self.program = program
+        self.started: list[tuple[int, list[str]]] = []
+        self.statuses: dict[int, int] = {}
+        self._waiters: dict[int, asyncio.Future[int]] = {}
+
+    def exited(self, pid: int, returncode: int) -> None:
+        self.statuses[pid] = returncode
+        waiter = self._waiters.pop(pid, None)
+        if waiter is not None and not waiter.done():
+            waiter.set_result(returncode)
+
+    async def of(self, pid: int, timeout: float = 5.0) -> int | None:
+        """The status of `pid`, once the watcher has handed it over; None if it does not
+        come within `timeout` (still running, or not a child started as this program)."""
+        if pid in self.statuses:
+            return self.statuses[pid]
+        waiter = self._waiters.get(pid)
+        if waiter is None:
+            waiter = self._waiters[pid] = asyncio.get_running_loop().create_future()
+        try:
+            return await asyncio.wait_for(asyncio.shield(waiter), timeout)
+        except asyncio.TimeoutError:
+            return None
+
+
+@contextmanager
+def exits(program: str | os.PathLike[str]) -> Iterator[Exits]:
+    """Note every child started as `program` (its argv[0]) while inside, and how it ended."""
+    track_exits()
+    watched = Exits(os.fspath(program))
+    if watched.program in _watched:
+        raise RuntimeError(f"{watched.program} is already watched")
+    _watched[watched.program] = watched
+    try:
+        yield watched
+    finally:
+        del _watched[watched.program]

@@ -4,7 +4,7 @@ One `session` = one isolated run: the space's HOME, config dir, cwd and TMPDIR; 
 pointed at a fresh double (or, live, at the real API); the caller's own Anthropic and
 Claude variables kept out; every process the run started killed when it ends, however
 it ends. It returns a `CliRun`: what the SDK yielded, what the CLI asked the model,
-what callbacks and hooks were asked, and the versions involved.
+what callbacks and hooks were asked, how the CLI process ended, and the versions involved.
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from probes.behaviour import NotApplicable
-from probes.harness import processes
+from probes.harness import processes, recording
 from probes.harness import sdk as sdk_runs
 from probes.harness.isolation import Space
 from probes.harness.model_double import MAIN, ModelDouble, Recorded, Reply, Script
@@ -51,15 +51,36 @@ class RefusedNetwork(RuntimeError):
 
 @dataclass
 class CliRun(sdk_runs.OutcomeView):
-    """What one cli-tier session saw, from the SDK's side and from the model's side."""
+    """What one cli-tier session saw, from the SDK's side and from the model's side.
+
+    `exit_codes` has one entry per process the SDK started for the session, in start
+    order (not its `claude -v` check): the status that process ended with, as the SDK's
+    own asyncio child watcher read it. That is the exit code (0 or more), or -N when
+    signal N ended it (e.g. -15 when the SDK's close sent SIGTERM; a CLI that catches the
+    SIGTERM exits 143 instead), or None when the harness killed it because it was still
+    running after the SDK was done (a session that hits its timeout raises ProbeTimeout
+    instead). `exit_code` is the last entry, None when no CLI process started.
+    `leftovers` are the session's pids still running when the SDK was done.
+    """
 
     outcome: sdk_runs.Outcome
     double: ModelDouble | None
     callbacks: list[dict[str, Any]] = field(default_factory=list)
     stderr: list[str] = field(default_factory=list)
     leftovers: list[int] = field(default_factory=list)
+    exit_codes: list[int | None] = field(default_factory=list)
     sdk_version: str | None = None
     cli_version: str | None = None
+    # h.converse: each turn's messages, and (message count, step) for each step taken
+    turns: list[list[Any]] = field(default_factory=list)
+    marks: list[tuple[int, str]] = field(default_factory=list)
+    # record_stdout=True: the CLI's stdout lines as the SDK received them (JSON parsed)
+    stdout: list[Any] = field(default_factory=list)
+
+    @property
+    def exit_code(self) -> int | None:
+        """How the session's CLI process ended (see the class); None if none was started."""
+        return self.exit_codes[-1] if self.exit_codes else None
 
     @property
     def init(self) -> dict[str, Any]:
@@ -108,6 +129,7 @@ async def session(
     timeout: float = 60.0,
     client: bool = False,
     drive: Drive | None = None,
+    record_stdout: bool | recording.StdoutRecording = False,
     **options: Any,
 ) -> CliRun:
     """Run the SDK against the real CLI once and return what happened.
@@ -116,7 +138,9 @@ async def session(
     over the session's own environment. `script` is a Script, a list of replies for the
     main conversation, or a dict of route -> replies. With `client=True`, `drive(client,
     outcome, double)` drives a connected ClaudeSDKClient. `can_use_tool` and hook
-    callbacks are wrapped so that every call is recorded in `CliRun.callbacks`.
+    callbacks are wrapped so that every call is recorded in `CliRun.callbacks`. With
+    `record_stdout` (True, or a StdoutRecording a drive waits on), the CLI's raw stdout
+    is kept in `CliRun.stdout`.
     A ProbeTimeout still ends every process first.
     """
     cli = Path(cli_path) if cli_path else sdk_runs.bundled_cli_path()
@@ -136,6 +160,14 @@ async def session(
         launcher, pidfile = processes.write_launcher(
             space.path("launcher"), cli, token, drop=_dropped(env, live), require_loopback=not live
         )
+        recorded = None
+        if record_stdout:
+            recorded = (
+                record_stdout
+                if isinstance(record_stdout, recording.StdoutRecording)
+                else recording.StdoutRecording(space.path("stdout"))
+            )
+            launcher = recorded.wrap(launcher)
         options.setdefault("cwd", str(space.cwd))
         if "stderr" in sdk_runs.option_fields():  # old SDKs lack it; their CLI stderr is inherited
             options.setdefault("stderr", run.stderr.append)
@@ -147,10 +179,15 @@ async def session(
             async def sdk_drive(c: Any, out: sdk_runs.Outcome) -> None:
                 await drive(c, out, double)
 
-        await _run_then_reap(run, token, pidfile, opts, prompt, client=client, drive=sdk_drive, timeout=timeout)
+        with processes.exits(launcher) as exits:
+            await _run_then_reap(
+                run, token, pidfile, exits, opts, prompt, client=client, drive=sdk_drive, timeout=timeout
+            )
     finally:
         if double is not None:
             double.stop()
+    if recorded is not None:
+        run.stdout = recorded.lines()
     run.sdk_version = sdk_runs.sdk_version()
     run.cli_version = _cli_version(run, cli_path)
     if any(line.startswith("sdkprobe: refusing") for line in run.stderr):
@@ -158,22 +195,35 @@ async def session(
     return run
 
 
-async def _run_then_reap(run: CliRun, token: str, pidfile: Path, *args: Any, timeout: float, **kw: Any) -> None:
-    """run_sdk, then end the launched tree, noting what was still alive (`run.leftovers`).
+async def _run_then_reap(
+    run: CliRun, token: str, pidfile: Path, exits: processes.Exits, *args: Any, timeout: float, **kw: Any
+) -> None:
+    """run_sdk, then end the launched tree, noting what was still alive (`run.leftovers`)
+    and how each process the SDK started for the session ended (`run.exit_codes`).
 
     On a timeout the SDK's own close waits 5 s for the CLI to exit; killing the tree at
-    the deadline lets it return at once.
+    the deadline lets it return at once. The status of every process the SDK started is
+    awaited here, so that asyncio's watcher hands it over while the loop still runs.
     """
-    watchdog = asyncio.get_running_loop().call_later(
-        timeout, lambda: processes.reap(token, processes.launched_pids(pidfile))
-    )
+    killed: set[int] = set()
+
+    def at_deadline() -> None:
+        killed.update(processes.reap(token, processes.launched_pids(pidfile)))
+
+    watchdog = asyncio.get_running_loop().call_later(timeout, at_deadline)
     try:
         run.outcome = await sdk_runs.run_sdk(*args, timeout=timeout, **kw)
     finally:
         watchdog.cancel()
         roots = processes.launched_pids(pidfile)
         run.leftovers = sorted(processes.tree(token, roots))
-        processes.reap(token, roots)
+        killed.update(processes.reap(token, roots))
+        statuses = {pid: await exits.of(pid) for pid, _ in exits.started}
+        run.exit_codes = [
+            None if pid in killed else statuses[pid]
+            for pid, argv in exits.started
+            if argv[:1] not in (["-v"], ["--version"])  # the SDK's version check
+        ]
 
 
 def _as_script(script: Any) -> Script:
@@ -193,6 +243,11 @@ def _environment(
         "CLAUDE_CONFIG_DIR": str(space.config),
         "TMPDIR": str(space.tmp),
         "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        # MCP servers connect before the first request. CLI 2.1.142 otherwise starts with a
+        # server still "pending" (and 2.1.97 waits 5 s at most), so which MCP tools a request
+        # offered depended on how fast a server started on a loaded machine. 2.1.332 waits
+        # either way. A probe of pending servers sets it back in its own `env`.
+        "MCP_CONNECTION_NONBLOCKING": "false",
         "NO_PROXY": "127.0.0.1,localhost",
         processes.MARKER: token,
         **RETRY_ENV,

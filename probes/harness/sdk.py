@@ -21,6 +21,7 @@ from typing import Any
 import claude_agent_sdk as sdk
 
 from probes.behaviour import NotApplicable
+from probes.harness import processes
 
 
 class OptionMissing(NotApplicable):
@@ -153,14 +154,22 @@ async def run_sdk(
     client: bool = False,
     drive: Drive | None = None,
     timeout: float,
+    connect_prompt: bool = False,
 ) -> Outcome:
     """Run one query() (or ClaudeSDKClient session) and collect what came back.
 
     `prompt` as a list of dicts is sent as an async iterable. With `client=True`,
     `drive(client, outcome)` may do anything with the connected client and record what
     it reads into `outcome.messages`; by default it sends `prompt` and reads one
-    response. A run longer than `timeout` raises ProbeTimeout.
+    response. With `connect_prompt` the client is connected with `prompt` instead
+    (`ClaudeSDKClient.connect(prompt)`, a list sent as an iterable that then ends) and
+    `drive`, or else one receive_response(), reads what comes. A run longer than
+    `timeout` raises ProbeTimeout.
+
+    The CLI's exit status reaches the SDK from asyncio's child watcher alone: see
+    `processes.track_exits`, without which an old Python can hand the SDK 255 instead.
     """
+    processes.track_exits()
     out = Outcome()
     tap = _LogTap(out.log)
     logger = logging.getLogger("claude_agent_sdk")
@@ -169,7 +178,10 @@ async def run_sdk(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                await asyncio.wait_for(_run(options, prompt, client, drive, out), timeout)
+                run = _run_connected(options, prompt, drive, out) if connect_prompt else _run(
+                    options, prompt, client, drive, out
+                )
+                await asyncio.wait_for(run, timeout)
             except asyncio.TimeoutError:
                 raise ProbeTimeout(
                     f"the SDK did not finish within {timeout:g} s ({len(out.messages)} messages received)"
@@ -199,6 +211,20 @@ async def _run(options: Any, prompt: Any, client: bool, drive: Drive | None, out
             await c.query(_as_prompt(prompt))
             async for message in c.receive_response():
                 out.messages.append(message)
+
+
+async def _run_connected(options: Any, prompt: Any, drive: Drive | None, out: Outcome) -> None:
+    """A ClaudeSDKClient given its prompt at connect(), as a streaming-input session starts."""
+    c = sdk.ClaudeSDKClient(options=options)
+    await c.connect(_as_prompt(prompt))
+    try:
+        if drive is not None:
+            await drive(c, out)
+        else:
+            async for message in c.receive_response():
+                out.messages.append(message)
+    finally:
+        await c.disconnect()
 
 
 def _as_prompt(prompt: Any) -> Any:

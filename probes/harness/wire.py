@@ -162,6 +162,7 @@ async def capture(
     client: bool = False,
     drive: sdk.Drive | None = None,
     timeout: float = 10.0,
+    connect_prompt: bool = False,
     **options: Any,
 ) -> WireCapture:
     """Run the SDK against the fake CLI in `workdir` and return what it recorded.
@@ -176,7 +177,9 @@ async def capture(
     opts = sdk.make_options(cli_path=str(launcher), **options)
     parent_env = dict(os.environ)
     try:
-        outcome = await sdk.run_sdk(opts, prompt, client=client, drive=drive, timeout=timeout)
+        outcome = await sdk.run_sdk(
+            opts, prompt, client=client, drive=drive, timeout=timeout, connect_prompt=connect_prompt
+        )
     finally:
         _kill_leftovers(_read(capture_file), launcher)
     return WireCapture(_read(capture_file), outcome, parent_env)

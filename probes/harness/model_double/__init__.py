@@ -26,6 +26,7 @@ from probes.harness.model_double.script import (
     http_error,
     reply,
     stream_error,
+    tool_use_offered,
 )
 from probes.harness.model_double.server import ModelDouble
 
@@ -43,4 +44,5 @@ __all__ = [
     "reply",
     "result_text",
     "stream_error",
+    "tool_use_offered",
 ]

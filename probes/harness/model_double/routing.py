@@ -19,9 +19,13 @@ class Router:
       conversation (a session run with `tools=[]` has no tools at all).
     - Otherwise the first request seen starts the main conversation; later ones with
       the same first user message are main, others a subagent's.
+    - A request whose only user text is WARMUP is auxiliary: old CLIs (2.1.1) warm each
+      agent up with it before the real first request, with tools, so it would otherwise
+      be taken for the main conversation.
     """
 
     AUX_MAX_TOKENS = 4096
+    WARMUP = "Warmup"
 
     def __init__(self) -> None:
         self.main_first: str | None = None
@@ -32,6 +36,8 @@ class Router:
             return AUX
         messages = body.get("messages") or []
         first = _first_user_text(messages)
+        if first == self.WARMUP:
+            return AUX
         if any(p and p in first for p in self.agent_prompts):
             return SUBAGENT
         if not body.get("tools") and (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,7 +35,9 @@ class Reply:
     one without an id is numbered by the Script (toolu_double000001, ...).
     `delay` is waited before the first byte, `gap` between SSE events. `status` other than
     200 answers with Anthropic's error envelope instead; `stream_error` sends an SSE
-    `error` event after `error_after` content blocks.
+    `error` event after `error_after` content blocks. `hold_after` stops a stream after
+    that many SSE events until `ModelDouble.release()`, so a probe acts while the model is
+    provably mid-answer (ordered by events, not by the clock).
     """
 
     blocks: tuple[dict[str, Any], ...] = ()
@@ -50,10 +52,13 @@ class Reply:
     error_after: int = 0
     headers: dict[str, str] = field(default_factory=dict)
     input_chunks: int = 3
+    hold_after: int | None = None
 
     def __post_init__(self) -> None:
         if self.input_chunks < 1:
             raise ValueError("input_chunks must be at least 1")
+        if self.hold_after is not None and self.hold_after < 1:
+            raise ValueError("hold_after counts SSE events sent before the hold: at least 1 (message_start)")
 
     @property
     def effective_stop_reason(self) -> str:
@@ -80,6 +85,30 @@ def stream_error(
     return dataclasses.replace(
         base, stream_error={"type": error_type, "message": message}, error_after=len(base.blocks)
     )
+
+
+def tool_use_offered(names: Sequence[str], input: dict[str, Any], id: str | None = None) -> dict[str, Any]:
+    """A tool_use for a tool whose name moved between CLI releases (the agent tool is
+    `Task` in the API on CLI 2.1.37 and older, `Agent` by 2.1.97): served, it names the first of
+    `names` that the request it answers offers (in `tools` or the deferred list), else
+    the first of them. For the model double only; the fake CLI does not resolve it."""
+    if not names:
+        raise ValueError("tool_use_offered needs at least one tool name")
+    return {"type": "tool_use", "id": id, "name": names[0], "input": input, _ANY_OF: list(names)}
+
+
+def named_for(r: Reply, offered: Collection[str]) -> Reply:
+    """`r` with each `tool_use_offered` block named after what the request offers."""
+    if not any(_ANY_OF in b for b in r.blocks):
+        return r
+    blocks = tuple(
+        {**b, "name": next((n for n in b[_ANY_OF] if n in offered), b[_ANY_OF][0])} if _ANY_OF in b else b
+        for b in r.blocks
+    )
+    return dataclasses.replace(r, blocks=blocks)
+
+
+_ANY_OF = "_any_of"  # private key (leading "_": never sent) of a tool_use_offered block
 
 
 class Script:

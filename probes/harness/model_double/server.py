@@ -8,7 +8,7 @@ import itertools
 import json
 import socket
 import threading
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import uvicorn
@@ -19,7 +19,7 @@ from starlette.routing import Route
 
 from probes.harness.model_double.recorded import Recorded
 from probes.harness.model_double.routing import Router
-from probes.harness.model_double.script import MAIN, Reply, Script
+from probes.harness.model_double.script import MAIN, Reply, Script, named_for
 
 MODEL = "claude-double"
 _CREDENTIAL_HEADERS = {"x-api-key", "authorization", "proxy-authorization", "cookie"}
@@ -34,6 +34,8 @@ class ModelDouble:
         self._router = Router()
         self._lock = threading.Lock()
         self._watchers: list[Callable[[], None]] = []
+        self._held: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []
+        self.holds = 0  # streams that reached their `hold_after` point, released or not
         self._msg_ids = itertools.count(1)
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
@@ -101,20 +103,40 @@ class ModelDouble:
         return [r for r in self.requests if r.status == 404]
 
     async def wait_for(self, count: int = 1, route: str | None = None, timeout: float = 30.0) -> Recorded:
-        """Wait until `count` messages requests (on `route`) have arrived; return the last.
+        """Wait until `count` messages requests (on `route`) have arrived; return the last."""
 
-        The server thread wakes the waiting loop on every request, so nothing polls and
-        nothing blocks a thread that a cancelled probe would leave behind.
-        """
+        def arrived() -> list[Recorded]:
+            return self.messages_requests if route is None else self.on(route)
+
+        await self._until(
+            lambda: len(arrived()) >= count, f"{count} request(s) on {route or 'any route'}", timeout
+        )
+        return arrived()[count - 1]
+
+    # holding a stream open (Reply.hold_after)
+    def release(self) -> int:
+        """Let every stream now held go on; return how many were released."""
+        with self._lock:
+            held, self._held = self._held, []
+        for loop, event in held:
+            try:
+                loop.call_soon_threadsafe(event.set)
+            except RuntimeError:  # the server already stopped
+                pass
+        return len(held)
+
+    async def wait_held(self, count: int = 1, timeout: float = 30.0) -> None:
+        """Wait until `count` streams have reached their hold point (whether released since or not)."""
+        await self._until(lambda: self.holds >= count, f"{count} held stream(s)", timeout)
+
+    async def _until(self, ready: Callable[[], bool], what: str, timeout: float) -> None:
+        """Wait until `ready()`: the server thread wakes the waiting loop on every change,
+        so nothing polls and nothing blocks a thread a cancelled probe would leave behind."""
         loop = asyncio.get_running_loop()
         changed = asyncio.Event()
 
         def wake() -> None:
             loop.call_soon_threadsafe(changed.set)
-
-        def ready() -> list[Recorded]:
-            rs = self.messages_requests if route is None else self.on(route)
-            return rs if len(rs) >= count else []
 
         with self._lock:
             self._watchers.append(wake)
@@ -126,13 +148,19 @@ class ModelDouble:
                     await asyncio.wait_for(changed.wait(), max(0.0, deadline - loop.time()))
                 except asyncio.TimeoutError:
                     if not ready():
-                        raise TimeoutError(
-                            f"{count} request(s) on {route or 'any route'} did not arrive in {timeout:g} s"
-                        ) from None
-            return ready()[count - 1]
+                        raise TimeoutError(f"{what} did not happen in {timeout:g} s") from None
         finally:
             with self._lock:
                 self._watchers.remove(wake)
+
+    async def _hold(self) -> None:
+        """Runs in the server's loop: count the hold, wake waiters, wait for `release`."""
+        event = asyncio.Event()
+        with self._lock:
+            self._held.append((asyncio.get_running_loop(), event))
+            self.holds += 1
+        self._notify()
+        await event.wait()
 
     # serving
     def _app(self) -> Starlette:
@@ -182,6 +210,7 @@ class ModelDouble:
         rec = await self._record(request)
         with self._lock:
             r, rec.scripted = self.script.next(rec.route or MAIN)
+            r = named_for(r, rec.offered_tools)
             rec.status = r.status
             self._router.served(r)
         self._notify()
@@ -194,7 +223,7 @@ class ModelDouble:
             return _error_response(r.status, r.error_type or "api_error", r.message, r.headers)
         if body.get("stream"):
             return StreamingResponse(
-                _sse(r, msg_id, model),
+                _sse(r, msg_id, model, self._hold),
                 media_type="text/event-stream",
                 headers={"cache-control": "no-cache", "request-id": f"req_double{rec.index}", **r.headers},
             )
@@ -307,8 +336,11 @@ def _block_events(index: int, block: dict[str, Any], chunks: int) -> list[bytes]
     ]
 
 
-async def _sse(r: Reply, msg_id: str, model: str) -> AsyncIterator[bytes]:
-    """The SSE events of one reply, in the order the Messages API sends them."""
+async def _sse(
+    r: Reply, msg_id: str, model: str, hold: Callable[[], Awaitable[None]] | None = None
+) -> AsyncIterator[bytes]:
+    """The SSE events of one reply, in the order the Messages API sends them; with
+    `hold_after`, `hold()` is awaited before the event of that index."""
     if r.delay:
         await asyncio.sleep(r.delay)
     start_usage = {"input_tokens": r.usage.get("input_tokens", 0), "output_tokens": 1}
@@ -345,6 +377,8 @@ async def _sse(r: Reply, msg_id: str, model: str) -> AsyncIterator[bytes]:
         )
         events.append(_event("message_stop", {"type": "message_stop"}))
     for n, e in enumerate(events):
+        if hold is not None and n == r.hold_after:
+            await hold()
         if n and r.gap:
             await asyncio.sleep(r.gap)
         yield e

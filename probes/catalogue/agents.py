@@ -1,0 +1,822 @@
+"""Area `agents`: subagent definitions, the Agent tool, and what a subagent may use.
+
+The agent tool is `Task` in `init.tools` and in the `tools` option on every CLI, but the
+Messages API calls it `Task` on CLI 2.1.37 and older and `Agent` by 2.1.97; scripts name
+it with `tool_use_offered`, so one script drives both. Subagents may run in the
+background, so the double's subagent queue answers them whenever they ask.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+from typing import Any
+
+from probes.behaviour import Check, behaviour, check, undecidable
+from probes.harness import MAIN, SUBAGENT, CliRun, Harness, Script, WireCapture, reply, result_text, tool_use
+from probes.harness import tool_use_offered as offered
+
+AGENT_TOOL = ("Agent", "Task")  # the API name on new CLIs first, old CLIs second
+AGENT_CALL_ID = "toolu_double_agentcall"
+SUB_BASH_ID = "toolu_double_subbash"
+MARKER = "SUBAGENT-REPORT-5521"  # what a subagent answers, to find where its report went
+PRESET = {"type": "preset", "preset": "claude_code"}
+
+
+def _agent_call(subagent_type: str, prompt: str = "Carry out the delegated task") -> dict[str, Any]:
+    return offered(
+        AGENT_TOOL, {"description": "delegate", "prompt": prompt, "subagent_type": subagent_type}, AGENT_CALL_ID
+    )
+
+
+def _agent_result(run: CliRun) -> dict[str, Any] | None:
+    """The tool_result the CLI gave the main conversation for the scripted agent call."""
+    for r in run.on(MAIN):
+        block = r.tool_result(AGENT_CALL_ID)
+        if block is not None:
+            return block
+    return None
+
+
+def _first_line(s: str, limit: int = 90) -> str:
+    line = s.strip().splitlines()[0] if s.strip() else ""
+    return line if len(line) <= limit else line[:limit] + "..."
+
+
+def _first_sentence(s: str) -> str:
+    """Up to the first full stop: an error without the list of names that follows it."""
+    line = _first_line(s, 200)
+    return line.split(". ", 1)[0].rstrip(".") + "." if line else ""
+
+
+def _is_task_message(m: Any) -> bool:
+    return type(m).__name__.startswith("Task") or str(getattr(m, "subtype", "")).startswith("task_")
+
+
+def _task_texts(run: CliRun) -> list[tuple[str, str]]:
+    """(subtype, text) of the task messages: a notification's summary, an update's error."""
+    out = []
+    for m in run.messages:
+        data = getattr(m, "data", None)
+        if not _is_task_message(m) or not isinstance(data, dict):
+            continue
+        patch = data.get("patch")
+        patch = patch if isinstance(patch, dict) else {}
+        for text in (data.get("summary"), data.get("error"), patch.get("error")):
+            if isinstance(text, str) and text:
+                out.append((str(data.get("subtype")), text))
+    return out
+
+
+async def _allow(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+    """A can_use_tool that lets everything run; the harness records each call."""
+    from claude_agent_sdk import PermissionResultAllow
+
+    return PermissionResultAllow()
+
+
+def _streamed(prompt: str) -> list[dict[str, Any]]:
+    """A prompt as streaming input, which can_use_tool needs on older SDKs."""
+    return [{"type": "user", "message": {"role": "user", "content": prompt}, "parent_tool_use_id": None}]
+
+
+async def _subagent_runs_bash(h: Harness, agent: Any, mark: str, **options: Any) -> dict[str, Any]:
+    """Spawn `agent` (as type `runner`), have it call Bash to create `mark` in the cwd, and
+    say whether can_use_tool (recording, allowing) was asked and whether the command ran."""
+    bash = tool_use("Bash", {"command": f"echo ran > {mark}", "description": "mark"}, SUB_BASH_ID)
+    run = await h.session(
+        _streamed("delegate"),
+        script=Script(main=[reply(_agent_call("runner")), "main done"], subagent=[reply(bash), "runner done"]),
+        tools=["Bash", "Task"],
+        can_use_tool=_allow,
+        agents={"runner": agent},
+        **options,
+    )
+    return {
+        "runner_listed": "runner" in (run.init.get("agents") or []),
+        "error": run.error,
+        "subagent_requests": len(run.on(SUBAGENT)),
+        "can_use_tool_asked": sorted({str(c["tool"]) for c in run.callbacks if c["kind"] == "can_use_tool"}),
+        "bash_ran": (h.cwd / mark).exists(),
+    }
+
+
+# --- spawning ---------------------------------------------------------------------
+
+
+@behaviour(
+    id="agents.subagent-tools-within-session-tools",
+    claim=(
+        "A subagent can use only tools the session has: one whose tools all lie outside the "
+        "session's set is refused ('would be spawned with zero tools ... unrecognized [Bash]') and never runs."
+    ),
+    source=("000", "Subagents"),
+    tier="cli",
+    checks=("spawn-refused-naming-bash", "no-subagent-request"),
+    requires=("option:tools", "option:agents"),
+    timeout=90,
+)
+async def subagent_tools_within_session_tools(h: Harness) -> dict[str, Any]:
+    run = await h.session(
+        "delegate",
+        script=Script(main=[reply(_agent_call("runner")), "main done"], subagent=["runner done"]),
+        tools=["Read", "Task"],
+        agents={"runner": {"description": "runs commands", "prompt": "You run commands.", "tools": ["Bash"]}},
+    )
+    block = _agent_result(run)
+    places = [("tool_result", result_text(block))] if block else []
+    places += _task_texts(run)
+    refusals = sorted({(where, line) for where, text in places for line in text.splitlines() if "zero tools" in line})
+    sub = run.on(SUBAGENT)
+    return {
+        "refusal": refusals[0][1] if refusals else None,
+        "refusal_in": sorted({where for where, _ in refusals}),
+        "agent_tool_result": _first_line(result_text(block)) if block and not refusals else None,
+        "subagent_requests": len(sub),
+        "subagent_offered_bash": "Bash" in sub[0].offered_tools if sub else None,
+    }
+
+
+@subagent_tools_within_session_tools.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    refusal = seen["refusal"] or ""
+    return {
+        "spawn-refused-naming-bash": check(
+            "zero tools" in refusal and "Bash" in refusal,
+            f"no refusal naming zero tools and Bash; the agent tool said {seen['agent_tool_result']!r}"
+            if not refusal
+            else f"the refusal was {refusal!r}",
+        ),
+        "no-subagent-request": check(
+            seen["subagent_requests"] == 0,
+            f"the subagent ran: {seen['subagent_requests']} request(s) reached the model"
+            + ("" if seen["subagent_offered_bash"] is None else f", Bash offered {seen['subagent_offered_bash']}"),
+        ),
+    }
+
+
+subagent_tools_within_session_tools.differs_on(
+    {
+        "refusal": None,
+        "refusal_in": [],
+        "agent_tool_result": "runner done",
+        "subagent_requests": 1,
+        "subagent_offered_bash": False,
+    }
+)
+
+
+@behaviour(
+    id="agents.general-purpose-always-spawnable",
+    claim=(
+        "The built-in general-purpose subagent type can be spawned whatever `agents` declares, "
+        "and it gets every tool of the session."
+    ),
+    source=("000", "Subagents"),
+    tier="cli",
+    checks=("general-purpose-spawned", "inherits-session-tools"),
+    requires=("option:tools", "option:agents"),
+    timeout=90,
+)
+async def general_purpose_always_spawnable(h: Harness) -> dict[str, Any]:
+    run = await h.session(
+        "delegate",
+        script=Script(main=[reply(_agent_call("general-purpose")), "main done"], subagent=["general done"]),
+        tools=["Read", "Bash", "Task"],
+        agents={"only": {"description": "the only declared agent", "prompt": "You read.", "tools": ["Read"]}},
+    )
+    block = _agent_result(run)
+    sub, main = run.on(SUBAGENT), run.on(MAIN)
+    return {
+        "agent_tool_result": _first_line(result_text(block)) if block and block.get("is_error") else None,
+        "subagent_requests": len(sub),
+        "session_offers": sorted(main[0].offered_tools) if main else [],
+        "subagent_offered": sorted(sub[0].offered_tools) if sub else None,
+    }
+
+
+@general_purpose_always_spawnable.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    session = [t for t in seen["session_offers"] if t not in AGENT_TOOL]
+    got = seen["subagent_offered"]
+    missing = [t for t in session if got is None or t not in got]
+    return {
+        "general-purpose-spawned": check(
+            seen["subagent_requests"] > 0,
+            f"no general-purpose request reached the model; the agent tool said {seen['agent_tool_result']!r}",
+        ),
+        "inherits-session-tools": check(
+            got is not None and not missing,
+            f"the session offered {session}, the general-purpose subagent {got} (missing {missing})",
+        ),
+    }
+
+
+general_purpose_always_spawnable.differs_on(
+    {
+        "agent_tool_result": "Agent type 'general-purpose' not found",
+        "subagent_requests": 0,
+        "session_offers": ["Agent", "Bash", "Read"],
+        "subagent_offered": None,
+    }
+)
+
+
+@behaviour(
+    id="agents.agent-tool-input-shape",
+    claim="The agent tool (Agent, formerly Task) takes description, prompt and subagent_type as its input.",
+    source=("000", "Subagents"),
+    tier="cli",
+    checks=("has-description-prompt-subagent-type",),
+    requires=("option:tools",),
+)
+async def agent_tool_input_shape(h: Harness) -> dict[str, Any]:
+    run = await h.session("hi", script=["ok"], tools=["Task"])
+    first = run.on(MAIN)[0] if run.on(MAIN) else None
+    name = next((n for n in AGENT_TOOL if first and n in first.tool_names), None)
+    schema = (first.tool_schema(name) if first and name else None) or {}
+    return {
+        "api_name": name,
+        "properties": sorted(schema.get("properties") or {}),
+        "required": sorted(schema.get("required") or []),
+    }
+
+
+@agent_tool_input_shape.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    missing = [p for p in ("description", "prompt", "subagent_type") if p not in seen["properties"]]
+    return {
+        "has-description-prompt-subagent-type": check(
+            seen["api_name"] is not None and not missing,
+            f"the {seen['api_name'] or 'agent'} tool's input has {seen['properties']}, missing {missing}",
+        )
+    }
+
+
+agent_tool_input_shape.differs_on({"api_name": "Agent", "properties": ["description", "task"], "required": []})
+
+
+# --- background subagents -----------------------------------------------------------
+
+
+async def _foreground(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
+    """A PreToolUse hook that sets run_in_background=False on the agent tool's input."""
+    tool_input = dict(hook_input.get("tool_input") or {})
+    return {
+        "hookSpecificOutput": {
+            "hookEventName": "PreToolUse",
+            "permissionDecision": "allow",
+            "updatedInput": {**tool_input, "run_in_background": False},
+        }
+    }
+
+
+def _launch(run: CliRun) -> dict[str, Any]:
+    """How the agent call came back (its tool_result), and in which of the messages the
+    host read the subagent's report reached it."""
+    block = _agent_result(run)
+    text = result_text(block)
+    carried = sorted({_kind(m) for m in run.messages if MARKER in repr(m)})
+    return {
+        "tool_result_has_report": MARKER in text,
+        "tool_result_error": bool(block and block.get("is_error")),
+        "tool_result_starts": _first_line(text, 60) if block else None,
+        "report_reached_host_in": carried,
+    }
+
+
+def _kind(m: Any) -> str:
+    """A message's kind as a host would sort it: task messages apart, subagent text marked."""
+    if _is_task_message(m):
+        return "task message"
+    name = type(m).__name__
+    if name in ("AssistantMessage", "UserMessage") and getattr(m, "parent_tool_use_id", None):
+        return f"{name} of the subagent"
+    if name == "UserMessage" and any(type(b).__name__ == "ToolResultBlock" for b in getattr(m, "content", []) or []):
+        return "UserMessage with the tool_result"
+    return name
+
+
+@behaviour(
+    id="agents.background-by-default",
+    claim=(
+        "The agent tool starts subagents in the background unless told otherwise, so a host that "
+        "ignores task messages loses the subagent's report; background=False on the AgentDefinition "
+        "leaves that as it is, while a PreToolUse hook that rewrites run_in_background to false "
+        "makes the call wait for the report."
+    ),
+    source=("000", "Subagents"),
+    tier="cli",
+    checks=(
+        "default-launch-in-background",
+        "report-lost-without-task-messages",
+        "definition-background-false-no-change",
+        "hook-rewrite-runs-in-foreground",
+    ),
+    requires=("option:tools", "option:agents", "option:hooks", "api:HookMatcher", "field:AgentDefinition.background"),
+    timeout=150,
+)
+async def background_by_default(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import HookMatcher
+
+    seen = {}
+    variants: dict[str, tuple[str, dict[str, Any]]] = {
+        "default": ("general-purpose", {}),
+        "background=False": (
+            "waiter",
+            {"agents": {"waiter": {"description": "waits", "prompt": "You report.", "background": False}}},
+        ),
+        "hook sets run_in_background=False": (
+            "general-purpose",
+            {"hooks": {"PreToolUse": [HookMatcher(matcher="Agent|Task", hooks=[_foreground])]}},
+        ),
+    }
+    for name, (subagent_type, options) in variants.items():
+        # client=True reads one response: the host stops at its first result. The
+        # subagent answers late, so a report it gets must have been waited for.
+        run = await h.session(
+            "delegate",
+            client=True,
+            script=Script(main=[reply(_agent_call(subagent_type)), "main done"], subagent=[reply(MARKER, delay=1.5)]),
+            tools=["Read", "Task"],
+            **options,
+        )
+        seen[name] = _launch(run)
+    # The same default call under query(), read to its end: the Python SDK keeps the
+    # CLI's stdin open while a background task runs, so the report may still come.
+    run = await h.session(
+        "delegate",
+        script=Script(main=[reply(_agent_call("general-purpose")), "main done"], subagent=[reply(MARKER, delay=1.5)]),
+        tools=["Read", "Task"],
+    )
+    seen["default, query() read to its end"] = _launch(run)
+    return seen
+
+
+@background_by_default.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    default, defined, hooked = seen["default"], seen["background=False"], seen["hook sets run_in_background=False"]
+
+    def mode(v: dict[str, Any]) -> str:
+        if v["tool_result_error"]:
+            return f"an error ({v['tool_result_starts']!r})"
+        return "foreground (the report in the tool_result)" if v["tool_result_has_report"] else "background"
+
+    leaked = {
+        host: [k for k in seen[variant]["report_reached_host_in"] if k != "task message"]
+        for host, variant in (
+            ("a client stopping at its first result", "default"),
+            ("query() read to its end", "default, query() read to its end"),
+        )
+    }
+    lost = "; ".join(f"{host} got it in {', '.join(kinds)}" for host, kinds in leaked.items() if kinds)
+    return {
+        "default-launch-in-background": check(
+            mode(default) == "background", f"by default the agent call ran {mode(default)}"
+        ),
+        "report-lost-without-task-messages": check(
+            not lost, f"the subagent's report reached a host that ignores task messages: {lost}"
+        ),
+        "definition-background-false-no-change": check(
+            mode(defined) == mode(default),
+            f"with background=False the call ran {mode(defined)}, by default {mode(default)}",
+        ),
+        "hook-rewrite-runs-in-foreground": check(
+            mode(hooked) == "foreground (the report in the tool_result)",
+            f"with the hook's run_in_background=False the call ran {mode(hooked)}",
+        ),
+    }
+
+
+_FOREGROUND = {
+    "tool_result_has_report": True,
+    "tool_result_error": False,
+    "tool_result_starts": MARKER,
+    "report_reached_host_in": ["UserMessage with the tool_result"],
+}
+_BACKGROUND = {
+    "tool_result_has_report": False,
+    "tool_result_error": False,
+    "tool_result_starts": "Async agent launched successfully.",
+    "report_reached_host_in": [],
+}
+background_by_default.differs_on(
+    {
+        "default": _FOREGROUND,
+        "background=False": _BACKGROUND,
+        "hook sets run_in_background=False": _BACKGROUND,
+        "default, query() read to its end": _FOREGROUND,
+    }
+)
+
+
+# --- what a definition may carry, and where it travels -------------------------------
+
+
+def _sent_agents(run: WireCapture) -> dict[str, Any] | None:
+    """The agent definitions as the CLI received them: in initialize, or (older SDKs) as
+    the JSON value of --agents."""
+    agents = (run.initialize or {}).get("agents")
+    if isinstance(agents, dict):
+        return agents
+    flag = run.flag("--agents")
+    if flag:
+        try:
+            parsed = json.loads(flag)
+        except ValueError:
+            return None
+        return parsed if isinstance(parsed, dict) else None
+    return None
+
+
+def _tool_fields() -> list[str]:
+    """AgentDefinition's fields about tools, in the SDK under test."""
+    from claude_agent_sdk import AgentDefinition
+
+    return sorted(f.name for f in dataclasses.fields(AgentDefinition) if "tools" in f.name.lower())
+
+
+@behaviour(
+    id="agents.no-allowed-tools-field",
+    claim=(
+        "An AgentDefinition has no allowedTools: only tools (what exists) and disallowedTools, so a "
+        "subagent carries no approval list of its own and its tool calls are approved by the top level."
+    ),
+    source=("003", "The part nobody has written up: the subagent level"),
+    tier="cli",
+    checks=("definition-lacks-allowed-tools", "approval-from-top-level"),
+    requires=("option:tools", "option:agents", "option:allowed_tools", "option:can_use_tool"),
+    sdk_ref="claude_agent_sdk.types.AgentDefinition",
+    timeout=90,
+)
+async def no_allowed_tools_field(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import AgentDefinition
+
+    try:
+        AgentDefinition(description="d", prompt="p", allowedTools=["Bash"])  # type: ignore[call-arg]
+        keyword = "accepted"
+    except TypeError:
+        keyword = "TypeError"
+    # A subagent limited to Bash runs it, once with Bash pre-approved at the top level and
+    # once without: the difference is what the top-level rule does inside the subagent.
+    runner = {"description": "runs commands", "prompt": "You run commands.", "tools": ["Bash"]}
+    return {
+        "tool_fields": _tool_fields(),
+        "allowedTools=": keyword,
+        "top-level allowed_tools=[Bash]": await _subagent_runs_bash(h, runner, "allowed.txt", allowed_tools=["Bash"]),
+        "no allow rule": await _subagent_runs_bash(h, runner, "unruled.txt"),
+    }
+
+
+@no_allowed_tools_field.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    allowed, control = seen["top-level allowed_tools=[Bash]"], seen["no allow rule"]
+    approved = allowed["bash_ran"] and "Bash" not in allowed["can_use_tool_asked"]
+    prompted = "Bash" in control["can_use_tool_asked"] or not control["bash_ran"]
+    return {
+        "definition-lacks-allowed-tools": check(
+            "allowedTools" not in seen["tool_fields"] and seen["allowedTools="] == "TypeError",
+            f"AgentDefinition's tool fields are {seen['tool_fields']}; allowedTools= was {seen['allowedTools=']}",
+        ),
+        "approval-from-top-level": check(
+            approved and prompted,
+            f"with the top-level rule the subagent's Bash ran {allowed['bash_ran']}, can_use_tool asked for "
+            f"{allowed['can_use_tool_asked']}; without it ran {control['bash_ran']}, asked for "
+            f"{control['can_use_tool_asked']}",
+        ),
+    }
+
+
+def _bash_run(asked: list[str], ran: bool) -> dict[str, Any]:
+    return {
+        "runner_listed": True,
+        "error": None,
+        "subagent_requests": 2,
+        "can_use_tool_asked": asked,
+        "bash_ran": ran,
+    }
+
+
+no_allowed_tools_field.differs_on(
+    {
+        "tool_fields": ["allowedTools", "disallowedTools", "tools"],
+        "allowedTools=": "accepted",
+        "top-level allowed_tools=[Bash]": _bash_run(["Bash"], True),
+        "no allow rule": _bash_run(["Bash"], True),
+    }
+)
+
+
+@behaviour(
+    id="agents.definitions-sent-in-initialize",
+    claim=(
+        "Subagent definitions are not put on the CLI's command line; they travel as JSON in the "
+        "initialize control request on stdin."
+    ),
+    source=("003", "What the SDK does not catch"),
+    tier="wire",
+    checks=("not-sent-as-flag", "sent-in-initialize"),
+    requires=("option:agents",),
+    sdk_ref="claude_agent_sdk._internal.query.Query.initialize",
+)
+async def definitions_sent_in_initialize(h: Harness) -> dict[str, Any]:
+    prompt = "You review code (definition marker 8812)."
+    run = await h.wire(agents={"reviewer": {"description": "reviews", "prompt": prompt, "tools": ["Read"]}})
+    return {
+        "initialize.agents": (run.initialize or {}).get("agents"),
+        "--agents": run.flag("--agents"),
+        "argv_mentions_definition": any("8812" in a for a in run.argv),
+    }
+
+
+@definitions_sent_in_initialize.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    sent = (seen["initialize.agents"] or {}).get("reviewer") or {}
+    return {
+        "not-sent-as-flag": check(
+            seen["--agents"] is None and not seen["argv_mentions_definition"],
+            f"--agents was {seen['--agents']!r}",
+        ),
+        "sent-in-initialize": check(
+            sent.get("description") == "reviews" and "8812" in str(sent.get("prompt")),
+            f"initialize carried agents {seen['initialize.agents']!r}",
+        ),
+    }
+
+
+definitions_sent_in_initialize.differs_on(
+    {"initialize.agents": None, "--agents": '{"reviewer": {}}', "argv_mentions_definition": True}
+)
+
+# case: (the key written into a definition, its value); each goes through every route
+_WRITTEN: dict[str, tuple[str, Any]] = {
+    "unknown-field-forwarded": ("allowedTools", ["Bash"]),
+    "preset-shape-forwarded": ("tools", PRESET),
+    "typo-forwarded": ("toolz", ["Read"]),
+}
+
+
+@behaviour(
+    id="agents.definition-fields-unvalidated",
+    claim=(
+        "The SDK forwards agent definitions as written, without checking them: an unknown field "
+        "(allowedTools), a shape the types forbid (tools as the preset object) and a typo (toolz) all "
+        "reach the CLI, with no error, warning or stripping."
+    ),
+    source=("003", "What the SDK does not catch"),
+    tier="wire",
+    checks=tuple(_WRITTEN),
+    requires=("option:agents",),
+    sdk_ref="claude_agent_sdk._internal.client.InternalClient.process_query",
+)
+async def definition_fields_unvalidated(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import AgentDefinition
+
+    seen: dict[str, Any] = {}
+    for case, (key, value) in _WRITTEN.items():
+        known = key in {f.name for f in dataclasses.fields(AgentDefinition)}
+        routes: dict[str, Any] = {
+            # written as a keyword: what the typed API offers
+            "keyword": lambda key=key, value=value: AgentDefinition(description="d", prompt="p", **{key: value}),
+            # a mapping as read from JSON or YAML (not a dict, which the harness would convert)
+            "mapping": lambda key=key, value=value: types.MappingProxyType(
+                {"description": "d", "prompt": "p", key: value}
+            ),
+        }
+        if not known:
+            routes["attribute"] = lambda key=key, value=value: _with_attribute(AgentDefinition, key, value)
+            routes["subclass field"] = lambda key=key, value=value: _subclassed(AgentDefinition, key, value)
+        seen[case] = {route: await _send(h, make, key) for route, make in routes.items()}
+    return seen
+
+
+def _with_attribute(cls: Any, key: str, value: Any) -> Any:
+    agent = cls(description="d", prompt="p")
+    setattr(agent, key, value)
+    return agent
+
+
+def _subclassed(cls: Any, key: str, value: Any) -> Any:
+    sub = dataclasses.make_dataclass("Extended", [(key, Any, dataclasses.field(default=None))], bases=(cls,))
+    return sub(description="d", prompt="p", **{key: value})
+
+
+async def _send(h: Harness, make: Any, key: str) -> dict[str, Any]:
+    """What became of one way of writing a definition: raised where, or what was sent and
+    how many warnings spoke of it (old SDKs also warn of unclosed streams on every run)."""
+    try:
+        agent = make()
+    except TypeError:
+        return {"raised": "TypeError at construction"}
+    run = await h.wire(agents={"x": agent})
+    if run.exception is not None:
+        return {"raised": f"{type(run.exception).__name__} in the SDK"}
+    about = [w for w in run.warnings if key in w or "agent" in w.lower()]
+    return {"sent": (_sent_agents(run) or {}).get("x"), "warnings": len(about)}
+
+
+@definition_fields_unvalidated.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    checks = {}
+    for case, (key, value) in _WRITTEN.items():
+        written = {"description": "d", "prompt": "p", key: value}
+        routes = seen[case]
+        verbatim = [
+            r for r in ("keyword", "mapping") if routes[r].get("sent") == written and not routes[r].get("warnings")
+        ]
+        checks[case] = check(bool(verbatim), f"{key}: " + "; ".join(_fate(r, v, key) for r, v in routes.items()))
+    return checks
+
+
+def _fate(route: str, v: dict[str, Any], key: str) -> str:
+    if "raised" in v:
+        return f"{route}: {v['raised']}"
+    sent = v.get("sent") or {}
+    fate = f"{route}: sent {key}={sent[key]!r}" if key in sent else f"{route}: {key} silently dropped"
+    return fate + (f" with {v['warnings']} warning(s)" if v.get("warnings") else "")
+
+
+definition_fields_unvalidated.differs_on(
+    {
+        case: {"keyword": {"raised": "TypeError at construction"}, "mapping": {"raised": "TypeError in the SDK"}}
+        for case in _WRITTEN
+    }
+)
+
+
+@behaviour(
+    id="agents.tools-preset-translated-only-top-level",
+    claim=(
+        "The tools preset object is translated only at the top level: as the tools option it becomes "
+        "--tools default, as an AgentDefinition's tools it is forwarded as the raw object."
+    ),
+    source=("003", "What the SDK does not catch"),
+    tier="wire",
+    checks=("top-level-preset-sent-as-default", "agent-preset-sent-raw"),
+    requires=("option:tools", "option:agents"),
+    sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
+)
+async def tools_preset_translated_only_top_level(h: Harness) -> dict[str, Any]:
+    run = await h.wire(tools=PRESET, agents={"x": {"description": "d", "prompt": "p", "tools": PRESET}})
+    return {
+        "--tools": run.flag("--tools"),
+        "agent x tools sent": ((_sent_agents(run) or {}).get("x") or {}).get("tools"),
+    }
+
+
+@tools_preset_translated_only_top_level.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    agent = seen["agent x tools sent"]
+    return {
+        "top-level-preset-sent-as-default": check(seen["--tools"] == "default", f"--tools was {seen['--tools']!r}"),
+        "agent-preset-sent-raw": check(agent == PRESET, f"the agent's tools were sent as {agent!r}"),
+    }
+
+
+tools_preset_translated_only_top_level.differs_on({"--tools": None, "agent x tools sent": "default"})
+
+
+@behaviour(
+    id="agents.unknown-fields-ignored-by-cli",
+    claim=(
+        "The CLI ignores an allowedTools key inside a subagent definition: it neither fails on it nor "
+        "auto-approves the listed tools for that subagent."
+    ),
+    source=("003", "What the SDK does not catch"),
+    tier="cli",
+    checks=("definition-accepted", "allowed-tools-has-no-effect"),
+    requires=("option:tools", "option:agents", "option:can_use_tool"),
+    timeout=90,
+)
+async def unknown_fields_ignored_by_cli(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import AgentDefinition
+
+    # Only a dataclass subclass gets an extra field past the SDK (see definition-fields-unvalidated).
+    with_field = _subclassed(AgentDefinition, "allowedTools", ["Bash"])
+    with_field.description, with_field.prompt, with_field.tools = "runs commands", "You run commands.", ["Bash"]
+    plain = AgentDefinition(description="runs commands", prompt="You run commands.", tools=["Bash"])
+    seen: dict[str, Any] = {
+        "allowedTools=[Bash] in the definition": await _subagent_runs_bash(h, with_field, "with-field.txt"),
+        "same definition without it": await _subagent_runs_bash(h, plain, "without-field.txt"),
+    }
+    # Recorded, not judged: what the CLI makes of the preset object as an agent's tools.
+    preset = await h.session(
+        "delegate",
+        script=Script(main=[reply(_agent_call("p")), "main done"], subagent=["p done"]),
+        tools=["Read", "Bash", "Task"],
+        agents={"p": AgentDefinition(description="preset tools", prompt="You help.", tools=PRESET)},  # type: ignore[arg-type]
+    )
+    block, sub = _agent_result(preset), preset.on(SUBAGENT)
+    seen["tools=<preset> in the definition"] = {
+        "listed": "p" in (preset.init.get("agents") or []),
+        "subagent_offered": sorted(sub[0].offered_tools) if sub else None,
+        "agent_tool_error": _first_sentence(result_text(block)) if block and block.get("is_error") else None,
+        "task_errors": sorted({_first_sentence(text) for _, text in _task_texts(preset) if "p done" not in text}),
+    }
+    return seen
+
+
+@unknown_fields_ignored_by_cli.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    extra, plain = seen["allowedTools=[Bash] in the definition"], seen["same definition without it"]
+
+    def outcome(v: dict[str, Any]) -> str:
+        return f"can_use_tool asked for {v['can_use_tool_asked']}, Bash ran {v['bash_ran']}"
+
+    return {
+        "definition-accepted": check(
+            extra["runner_listed"] and extra["error"] is None and extra["subagent_requests"] > 0,
+            f"the agent with allowedTools: listed in init {extra['runner_listed']}, error {extra['error']!r}, "
+            f"{extra['subagent_requests']} subagent request(s)",
+        ),
+        "allowed-tools-has-no-effect": check(
+            outcome(extra) == outcome(plain),
+            f"with allowedTools in the definition {outcome(extra)}; without it {outcome(plain)}",
+        ),
+    }
+
+
+unknown_fields_ignored_by_cli.differs_on(
+    {
+        "allowedTools=[Bash] in the definition": {
+            **_bash_run([], True),
+            "runner_listed": False,
+            "subagent_requests": 0,
+        },
+        "same definition without it": _bash_run(["Bash"], True),
+        "tools=<preset> in the definition": {
+            "listed": False,
+            "subagent_offered": None,
+            "agent_tool_error": None,
+            "task_errors": [],
+        },
+    }
+)
+
+
+@behaviour(
+    id="agents.ts-compiler-catches-misuse",
+    claim=(
+        "With strict on, tsc rejects allowedTools on an AgentDefinition (TS2561, suggesting disallowedTools, "
+        "the opposite intent) and the tools preset object on AgentDefinition.tools (TS2353). The Python "
+        "analogues: building an AgentDefinition with allowedTools fails, and its declared type for tools "
+        "admits no preset object, so a type checker flags it."
+    ),
+    source=("003", "What TypeScript catches"),
+    tier="wire",
+    checks=(
+        "tsc-rejects-allowed-tools",
+        "tsc-rejects-preset-on-agent-tools",
+        "python-rejects-allowed-tools",
+        "python-types-reject-preset-on-agent-tools",
+    ),
+    sdk_ref="claude_agent_sdk.types.AgentDefinition",
+    cannot_decide=("tsc-rejects-allowed-tools", "tsc-rejects-preset-on-agent-tools"),
+)
+async def ts_compiler_catches_misuse(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import AgentDefinition
+
+    # No TypeScript compiler runs against a Python SDK: the tsc sub-checks are declared
+    # cannot_decide and stay not-applicable; only the Python analogues are observed.
+    seen: dict[str, Any] = {}
+    try:
+        AgentDefinition(description="d", prompt="p", allowedTools=["Bash"])  # type: ignore[call-arg]
+        seen["AgentDefinition(allowedTools=...)"] = {"raised": None}
+    except TypeError as exc:
+        # Whether the error points at disallowedTools, as TS2561's "did you mean" does.
+        seen["AgentDefinition(allowedTools=...)"] = {"raised": "TypeError", "suggests": "disallowedTools" in str(exc)}
+    declared = {f.name: f.type for f in dataclasses.fields(AgentDefinition)}.get("tools")
+    seen["AgentDefinition.tools declared as"] = declared if isinstance(declared, str) else repr(declared)
+    try:
+        AgentDefinition(description="d", prompt="p", tools=PRESET)  # type: ignore[arg-type]
+        seen["AgentDefinition(tools=<preset>) at runtime"] = "accepted"
+    except TypeError:
+        seen["AgentDefinition(tools=<preset>) at runtime"] = "TypeError"
+    return seen
+
+
+@ts_compiler_catches_misuse.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    allowed, declared = seen["AgentDefinition(allowedTools=...)"], seen["AgentDefinition.tools declared as"]
+    no_tsc = undecidable("a TypeScript compiler check; nothing runs tsc against the Python SDK")
+    admits_preset = any(word in declared for word in ("dict", "Dict", "Mapping", "Preset", "Any", "object"))
+    return {
+        "tsc-rejects-allowed-tools": no_tsc,
+        "tsc-rejects-preset-on-agent-tools": no_tsc,
+        "python-rejects-allowed-tools": check(
+            allowed["raised"] == "TypeError", "AgentDefinition(allowedTools=['Bash']) was accepted"
+        ),
+        "python-types-reject-preset-on-agent-tools": check(
+            not admits_preset, f"AgentDefinition.tools is declared {declared!r}, which admits the preset object"
+        ),
+    }
+
+
+ts_compiler_catches_misuse.differs_on(
+    {
+        "AgentDefinition(allowedTools=...)": {"raised": None},
+        "AgentDefinition.tools declared as": "list[str] | ToolsPreset | None",
+        "AgentDefinition(tools=<preset>) at runtime": "accepted",
+    }
+)

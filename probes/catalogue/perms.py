@@ -1,0 +1,543 @@
+"""Area `perms`: who decides whether a tool runs: can_use_tool, allow/deny rules, modes, AskUserQuestion."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path, PureWindowsPath
+from typing import Any
+
+from probes.behaviour import Check, behaviour, check, needs_live, undecidable
+from probes.harness import MAIN, Harness, Scenario, reply, result_text, tool_use
+
+_DENIED_WORDING = "is in a directory that is denied by your permission settings"
+
+# file (under h.cwd) -> the deny rule that names it, and how the rule is written
+_DENY_FILES = {
+    "secret.txt": "//",  # Read(/ + /abs/path): the claimed absolute form
+    "secrets/a.txt": "//",  # Read(/ + /abs/dir/**): the claimed folder form
+    "ok.txt": None,  # named by no rule
+    "single.txt": "/",  # Read(/abs/path): one slash, which Claude Code reads as relative
+}
+
+
+@behaviour(
+    id="perms.deny-rule-absolute-path-double-slash",
+    claim=(
+        "An absolute path in a permissions.deny rule is written as '//' followed by the POSIX path (on "
+        "Windows too, //c/...): Read(//<file>) denies that file and Read(//<dir>/**) the folder's contents, "
+        "saying the file is in a directory denied by the permission settings."
+    ),
+    source=("000", "Tools and permissions"),
+    tier="cli",
+    checks=(
+        "double-slash-denies-file",
+        "double-slash-glob-denies-folder-with-message",
+        "unlisted-file-readable",
+        "single-slash-path-not-absolute",
+        "windows-drive-letter-form",
+    ),
+    requires=("option:settings",),
+    sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.settings",
+)
+async def deny_rule_absolute_path_double_slash(h: Harness) -> dict[str, Any]:
+    (h.cwd / "secrets").mkdir()
+    rules, blocks = [], []
+    for n, (name, slashes) in enumerate(_DENY_FILES.items(), 1):
+        path = h.cwd / name
+        path.write_text(f"content of {name}\n")
+        if slashes == "//":
+            rules.append(f"Read({_double_slash(path.parent)}/**)" if "/" in name else f"Read({_double_slash(path)})")
+        elif slashes == "/":
+            rules.append(f"Read({path})")
+        blocks.append(tool_use("Read", {"file_path": str(path)}, id=f"toolu_read{n}"))
+    run = await h.session(
+        "read them",
+        script=[reply(*blocks), "done"],
+        settings=json.dumps({"permissions": {"deny": rules}}),
+    )
+    main = run.on(MAIN)  # old CLIs also send side requests (titles) that hold no tool results
+    last = main[-1] if len(main) > 1 else None
+    seen: dict[str, Any] = {"platform": "windows" if os.name == "nt" else "posix", "rules": rules, "reads": {}}
+    for n, name in enumerate(_DENY_FILES, 1):
+        block = last.tool_result(f"toolu_read{n}") if last else None
+        text = result_text(block)
+        seen["reads"][name] = {
+            "denied": bool(block and block.get("is_error")),
+            # the error text when denied; only whether the content came back otherwise
+            "said": text.strip() if block and block.get("is_error") else ("content returned" if name in text else text),
+        }
+    return seen
+
+
+@deny_rule_absolute_path_double_slash.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    reads = seen["reads"]
+
+    def shown(name: str) -> str:
+        r = reads[name]
+        return f"{name}: {'denied' if r['denied'] else 'not denied'} ({r['said']!r})"
+
+    folder = reads["secrets/a.txt"]
+    return {
+        "double-slash-denies-file": check(reads["secret.txt"]["denied"], shown("secret.txt")),
+        "double-slash-glob-denies-folder-with-message": check(
+            folder["denied"] and _DENIED_WORDING in folder["said"], shown("secrets/a.txt")
+        ),
+        "unlisted-file-readable": check(
+            not reads["ok.txt"]["denied"] and reads["ok.txt"]["said"] == "content returned", shown("ok.txt")
+        ),
+        "single-slash-path-not-absolute": check(not reads["single.txt"]["denied"], shown("single.txt")),
+        # On Windows the same rules were written in the drive-letter form (//c/Users/...).
+        "windows-drive-letter-form": check(
+            reads["secret.txt"]["denied"] and folder["denied"], f"{shown('secret.txt')}; {shown('secrets/a.txt')}"
+        )
+        if seen["platform"] == "windows"
+        else undecidable("the //c/Users/... drive-letter form needs a Windows runner; this one is POSIX"),
+    }
+
+
+def _double_slash(path: Path) -> str:
+    """An absolute path as a rule writes it: '//' + the POSIX form, a Windows drive as //c/..."""
+    if os.name == "nt":
+        drive, rest = PureWindowsPath(path).drive, PureWindowsPath(path).as_posix()[2:]
+        return f"//{drive.rstrip(':').lower()}{rest}"
+    return f"/{path.as_posix()}"
+
+
+deny_rule_absolute_path_double_slash.differs_on(
+    {
+        "platform": "windows",
+        "rules": [],
+        "reads": {
+            "secret.txt": {"denied": False, "said": "content returned"},
+            "secrets/a.txt": {"denied": True, "said": "<tool_use_error>Permission denied</tool_use_error>"},
+            "ok.txt": {"denied": True, "said": "<tool_use_error>denied</tool_use_error>"},
+            "single.txt": {"denied": True, "said": "<tool_use_error>denied</tool_use_error>"},
+        },
+    }
+)
+
+
+# How long a blocked can_use_tool callback waits for its cancellation before it gives up.
+_BLOCK_SECONDS = 6.0
+
+
+def _blocking_callback(events: list[str], context_seen: dict[str, Any], started: asyncio.Event) -> Any:
+    """A can_use_tool that notes its context, then waits (a user who never clicks) until cancelled."""
+
+    async def callback(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        from claude_agent_sdk import PermissionResultDeny
+
+        context_seen.update(
+            signal=None if getattr(context, "signal", None) is None else type(context.signal).__name__,
+            tool_use_id=getattr(context, "tool_use_id", None),
+        )
+        events.append("asked")
+        started.set()
+        try:
+            await asyncio.sleep(_BLOCK_SECONDS)
+        except asyncio.CancelledError:
+            events.append("cancelled")
+            raise
+        events.append("gave up waiting")
+        return PermissionResultDeny(message="no answer")
+
+    return callback
+
+
+@behaviour(
+    id="perms.can-use-tool-signal-on-interrupt",
+    claim=(
+        "can_use_tool is given an abort signal and the tool_use id; when the turn is interrupted the "
+        "pending question is aborted (in Python: the callback's task is cancelled and nothing is answered)."
+    ),
+    source=("004", "Toestemming vragen met canUseTool"),
+    tier="cli",
+    checks=(
+        "callback-gets-tool-use-id",
+        "callback-gets-abort-signal",
+        "cancel-request-cancels-pending-callback",
+        "interrupt-aborts-pending-question",
+    ),
+    requires=("option:can_use_tool", "api:ClaudeSDKClient.interrupt"),
+    sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
+)
+async def can_use_tool_signal_on_interrupt(h: Harness) -> dict[str, Any]:
+    # Wire: the fake asks can_use_tool, then cancels that request while the callback waits.
+    events: list[str] = []
+    context: dict[str, Any] = {}
+    request = {"subtype": "can_use_tool", "tool_name": "Bash", "input": {"command": "true"}, "tool_use_id": "toolu_w1"}
+    scenario = (
+        Scenario()
+        .wait_for_user()
+        .init()
+        .emit({"type": "control_request", "request_id": "perm_1", "request": request})
+        .sleep(0.5)
+        .emit({"type": "control_cancel_request", "request_id": "perm_1"})
+        .sleep(0.5)
+        .result()
+    )
+
+    async def read_turn(client: Any, out: Any) -> None:
+        await client.query("go")
+        async for message in client.receive_response():
+            out.messages.append(message)
+            if type(message).__name__ == "ResultMessage":
+                events.append("result")
+
+    wire = await h.wire(
+        None,
+        scenario=scenario,
+        client=True,
+        drive=read_turn,
+        timeout=20,
+        can_use_tool=_blocking_callback(events, context, asyncio.Event()),
+    )
+    answer = wire.answers.get("perm_1")
+    wire_seen = {
+        "context": dict(context),
+        "events": list(events),
+        "answer": None if answer is None else answer.get("subtype"),
+    }
+
+    # Real CLI: the callback blocks on a scripted Bash; the client interrupts the turn.
+    events.clear()
+    context.clear()
+    started = asyncio.Event()
+
+    async def interrupt_while_asked(client: Any, out: Any, double: Any) -> None:
+        await client.query("run it")
+
+        async def read() -> None:
+            async for message in client.receive_response():
+                out.messages.append(message)
+                if type(message).__name__ == "ResultMessage":
+                    events.append("result")
+
+        reader = asyncio.create_task(read())
+        try:
+            await asyncio.wait_for(started.wait(), 20)
+        except asyncio.TimeoutError:
+            events.append("never asked")
+        await client.interrupt()
+        await reader
+
+    run = await h.session(
+        None,
+        client=True,
+        drive=interrupt_while_asked,
+        # a command that needs approval (a read-only one would be allowed without asking)
+        script=[reply(tool_use("Bash", {"command": "touch never-approved", "description": "mark"})), "done"],
+        timeout=40,
+        record_stdout=True,
+        can_use_tool=_blocking_callback(events, context, started),
+    )
+    asked = [m.get("request_id") for m in run.stdout if _control(m, "control_request", "can_use_tool")]
+    cancelled = [m.get("request_id") for m in run.stdout if _control(m, "control_cancel_request")]
+    return {
+        "wire": wire_seen,
+        "cli": {
+            "events": list(events),
+            "cli_sent_cancel_for_the_question": bool(asked) and asked[0] in cancelled,
+            "result_subtype": getattr(run.result, "subtype", None),
+            "error": run.error,
+        },
+    }
+
+
+def _control(m: Any, kind: str, subtype: str | None = None) -> bool:
+    return (
+        isinstance(m, dict)
+        and m.get("type") == kind
+        and (subtype is None or (m.get("request") or {}).get("subtype") == subtype)
+    )
+
+
+def _cancelled_before_result(events: list[str]) -> bool:
+    return "cancelled" in events and ("result" not in events or events.index("cancelled") < events.index("result"))
+
+
+@can_use_tool_signal_on_interrupt.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    wire, cli = seen["wire"], seen["cli"]
+    ctx = wire["context"]
+    return {
+        "callback-gets-tool-use-id": check(
+            ctx.get("tool_use_id") == "toolu_w1", f"the context's tool_use_id was {ctx.get('tool_use_id')!r}"
+        ),
+        "callback-gets-abort-signal": check(
+            ctx.get("signal") is not None, f"the context's signal was {ctx.get('signal')!r}"
+        ),
+        "cancel-request-cancels-pending-callback": check(
+            _cancelled_before_result(wire["events"]) and wire["answer"] is None,
+            f"callback events {wire['events']}, answer written to the cancelled request: {wire['answer']!r}",
+        ),
+        "interrupt-aborts-pending-question": check(
+            cli["cli_sent_cancel_for_the_question"] and _cancelled_before_result(cli["events"]),
+            f"CLI sent control_cancel_request for the question: {cli['cli_sent_cancel_for_the_question']}, "
+            f"callback events {cli['events']}, result {cli['result_subtype']!r}",
+        ),
+    }
+
+
+can_use_tool_signal_on_interrupt.differs_on(
+    {
+        "wire": {
+            "context": {"signal": None, "tool_use_id": None},
+            "events": ["asked", "result", "cancelled"],
+            "answer": "success",
+        },
+        "cli": {
+            "events": ["asked", "result", "cancelled"],
+            "cli_sent_cancel_for_the_question": False,
+            "result_subtype": "error_during_execution",
+            "error": None,
+        },
+    }
+)
+
+
+_QUESTION = "Which colour should the banner be?"
+_OPTIONS = [{"label": "Red", "description": "warm"}, {"label": "Blue", "description": "cool"}]
+
+
+def _ask(multi: bool, n: int) -> dict[str, Any]:
+    question = {"question": _QUESTION, "header": "Colour", "options": _OPTIONS, "multiSelect": multi}
+    return tool_use("AskUserQuestion", {"questions": [question]}, id=f"toolu_ask{n}")
+
+
+@behaviour(
+    id="perms.ask-user-question-through-can-use-tool",
+    claim=(
+        "AskUserQuestion is put to can_use_tool like any tool, and a plain approval (allow without an answer) "
+        "gives the model no answer (that the model then asks again in plain text is a real model's choice, "
+        "not checked here)."
+    ),
+    source=("004", "AskUserQuestion: het antwoord gaat via updatedInput"),
+    tier="cli",
+    checks=("callback-asked-for-ask-user-question", "plain-allow-gives-no-answer"),
+    requires=("option:can_use_tool",),
+    sdk_ref="claude_agent_sdk.types.PermissionResultAllow",
+)
+async def ask_user_question_through_can_use_tool(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import PermissionResultAllow
+
+    async def approve(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        return PermissionResultAllow()
+
+    run = await h.session(
+        "ask me",
+        client=True,  # streaming mode: old SDKs refuse callbacks with a string prompt to query()
+        script=[reply(_ask(False, 1)), "done"],
+        can_use_tool=approve,
+    )
+    main = run.on(MAIN)
+    block = main[-1].tool_result("toolu_ask1") if len(main) > 1 else None
+    return {
+        "callbacks": [{"tool": c["tool"], "questions": c["input"].get("questions")} for c in run.callbacks],
+        "tool_result": None if block is None else {"is_error": bool(block.get("is_error")), "text": result_text(block)},
+    }
+
+
+@ask_user_question_through_can_use_tool.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    asked = [c for c in seen["callbacks"] if c["tool"] == "AskUserQuestion"]
+    result = seen["tool_result"]
+    text = (result or {}).get("text", "")
+    no_answer = result is not None and _QUESTION not in text and ("not answer" in text or "no answer" in text)
+    return {
+        "callback-asked-for-ask-user-question": check(
+            bool(asked) and asked[0]["questions"][0]["question"] == _QUESTION,
+            f"can_use_tool was asked about {[c['tool'] for c in seen['callbacks']]}",
+        ),
+        "plain-allow-gives-no-answer": check(no_answer, f"after a plain allow the tool_result was {result!r}"),
+    }
+
+
+ask_user_question_through_can_use_tool.differs_on(
+    {
+        "callbacks": [],
+        "tool_result": {"is_error": False, "text": f'Your questions have been answered: "{_QUESTION}"="Red".'},
+    }
+)
+
+
+@behaviour(
+    id="perms.ask-user-question-answers-in-updated-input",
+    claim=(
+        "The host answers AskUserQuestion by allowing it with updated input holding `answers`, keyed by the "
+        "question text; for a multiSelect question the chosen labels are joined with commas."
+    ),
+    source=("004", "AskUserQuestion: het antwoord gaat via updatedInput"),
+    tier="cli",
+    checks=("answer-reaches-model", "multiselect-comma-joined-reaches-model", "schema-has-answers-property"),
+    requires=("option:can_use_tool",),
+    sdk_ref="claude_agent_sdk.types.PermissionResultAllow",
+)
+async def ask_user_question_answers_in_updated_input(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import PermissionResultAllow
+
+    async def answer(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        if name != "AskUserQuestion":
+            return PermissionResultAllow()
+        multi = bool(tool_input["questions"][0].get("multiSelect"))
+        return PermissionResultAllow(
+            updated_input={**tool_input, "answers": {_QUESTION: "Red, Blue" if multi else "Blue"}}
+        )
+
+    run = await h.session(
+        "ask me twice",
+        client=True,  # streaming mode: old SDKs refuse callbacks with a string prompt to query()
+        script=[reply(_ask(False, 1)), reply(_ask(True, 2)), "done"],
+        can_use_tool=answer,
+    )
+    main = run.on(MAIN)
+    last = main[-1] if main else None
+    results = {}
+    for case, tid in (("single", "toolu_ask1"), ("multi", "toolu_ask2")):
+        block = last.tool_result(tid) if last else None
+        results[case] = None if block is None else {"is_error": bool(block.get("is_error")), "text": result_text(block)}
+    schema = main[0].tool_schema("AskUserQuestion") if main else None
+    return {
+        "tool_results": results,
+        "schema_properties": None if schema is None else sorted(schema.get("properties") or {}),
+    }
+
+
+@ask_user_question_answers_in_updated_input.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    results, props = seen["tool_results"], seen["schema_properties"]
+
+    def echoed(case: str, value: str) -> bool:
+        r = results[case]
+        return r is not None and not r["is_error"] and _QUESTION in r["text"] and value in r["text"]
+
+    return {
+        "answer-reaches-model": check(echoed("single", '"Blue"'), f"the tool_result was {results['single']!r}"),
+        "multiselect-comma-joined-reaches-model": check(
+            echoed("multi", '"Red, Blue"'), f"the tool_result was {results['multi']!r}"
+        ),
+        "schema-has-answers-property": check(
+            props is not None and "answers" in props, f"AskUserQuestion's input_schema properties were {props}"
+        ),
+    }
+
+
+ask_user_question_answers_in_updated_input.differs_on(
+    {
+        "tool_results": {
+            "single": {"is_error": False, "text": "The user did not answer the questions."},
+            "multi": {"is_error": True, "text": "invalid answers"},
+        },
+        "schema_properties": ["questions"],
+    }
+)
+
+
+@behaviour(
+    id="perms.auto-mode-bypasses-can-use-tool",
+    claim=(
+        "With permission mode 'auto' a classifier decides, and the steps it approves never reach "
+        "can_use_tool, so a host that shows changes from the callback never sees those file changes."
+    ),
+    source=("004", "Auto-modus"),
+    tier="cli",
+    checks=(
+        "edit-applied-without-callback",
+        "classifier-approved-step-without-callback",
+        "refused-step-without-callback",
+    ),
+    requires=("option:can_use_tool", "option:permission_mode"),
+    sdk_ref="claude_agent_sdk.types.PermissionMode",
+)
+async def auto_mode_bypasses_can_use_tool(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import PermissionResultAllow
+
+    async def allow(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        return PermissionResultAllow()
+
+    target = h.cwd / "notes.txt"
+    # A file edit in the working directory, then a command no edit rule covers (the classifier's job).
+    command = "python3 -c \"open('made.txt', 'w').write('x')\""
+    run = await h.session(
+        "write and run",
+        client=True,  # streaming mode: old SDKs refuse callbacks with a string prompt to query()
+        script=[
+            reply(tool_use("Write", {"file_path": str(target), "content": "new\n"}, id="toolu_write")),
+            reply(tool_use("Bash", {"command": command, "description": "make a file"}, id="toolu_bash")),
+            "done",
+        ],
+        can_use_tool=allow,
+        permission_mode="auto",
+    )
+    main = run.on(MAIN)
+    last = main[-1] if main else None
+    bash = last.tool_result("toolu_bash") if last else None
+    return {
+        "init_permission_mode": run.init.get("permissionMode"),
+        "callbacks": [c["tool"] for c in run.callbacks],
+        "written": target.exists() and target.read_text() == "new\n",
+        "bash_ran": (h.cwd / "made.txt").exists(),
+        "bash_result": None if bash is None else {"is_error": bool(bash.get("is_error")), "text": result_text(bash)},
+        "error": run.error,
+    }
+
+
+@auto_mode_bypasses_can_use_tool.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    if seen["init_permission_mode"] is None:  # old CLIs do not know the mode and exit at once
+        refused = undecidable(
+            f"the CLI did not start with permission_mode 'auto': {(seen['error'] or 'no init').splitlines()[0]}"
+        )
+        return dict.fromkeys(
+            (
+                "edit-applied-without-callback",
+                "classifier-approved-step-without-callback",
+                "refused-step-without-callback",
+            ),
+            refused,
+        )
+    callbacks, ran = seen["callbacks"], seen["bash_ran"]
+    said = (seen["bash_result"] or {}).get("text", "")
+    bash = (
+        f"the Bash no edit rule covers {'ran' if ran else 'did not run'} ({said[:90]!r}), "
+        f"can_use_tool asked about {callbacks}"
+    )
+    return {
+        "edit-applied-without-callback": check(
+            seen["written"] and "Write" not in callbacks,
+            f"permissionMode {seen['init_permission_mode']!r}: file written {seen['written']}, "
+            f"can_use_tool asked about {callbacks}",
+        ),
+        # Offline the classifier cannot run: the CLI refuses what needs it, so an approval is the real API's to give.
+        "classifier-approved-step-without-callback": check("Bash" not in callbacks, bash)
+        if ran
+        else needs_live(f"the auto-mode classifier needs the real API; offline {bash}"),
+        "refused-step-without-callback": check("Bash" not in callbacks, bash)
+        if not ran
+        else needs_live(f"nothing was refused offline; {bash}"),
+    }
+
+
+auto_mode_bypasses_can_use_tool.differs_on(
+    {
+        "init_permission_mode": "auto",
+        "callbacks": ["Write", "Bash"],
+        "written": True,
+        "bash_ran": True,
+        "bash_result": {"is_error": False, "text": ""},
+        "error": None,
+    }
+)
+auto_mode_bypasses_can_use_tool.differs_on(
+    {
+        "init_permission_mode": "auto",
+        "callbacks": ["Bash"],
+        "written": False,
+        "bash_ran": False,
+        "bash_result": {"is_error": True, "text": "denied"},
+        "error": None,
+    }
+)

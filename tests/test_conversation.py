@@ -1,0 +1,109 @@
+"""Harness capabilities for multi-step sessions: a held model stream, a raw stdout
+recording, a Conversation driving several turns or an interrupt, connect(prompt)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import urllib.request
+
+import pytest
+
+from fake_cli.scenario import Scenario
+from probes.harness import Conversation, Harness, StdoutRecording, reply, sdk
+from probes.harness.model_double import ModelDouble, Script
+
+needs_cli = pytest.mark.skipif(sdk.bundled_cli_path() is None, reason="this SDK wheel bundles no CLI")
+
+
+def _stream(d: ModelDouble) -> list[str]:
+    body = {"model": "m", "max_tokens": 32000, "stream": True, "messages": [{"role": "user", "content": "hi"}]}
+    req = urllib.request.Request(
+        d.base_url + "/v1/messages", json.dumps(body).encode(), {"content-type": "application/json"}
+    )
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return [line[len("event: ") :] for line in resp.read().decode().splitlines() if line.startswith("event: ")]
+
+
+async def test_a_held_stream_waits_for_release_and_then_finishes():
+    with ModelDouble(Script(main=[reply("a", "b", hold_after=3)])) as d:
+        reading = asyncio.create_task(asyncio.to_thread(_stream, d))
+        await d.wait_held(1, timeout=10)
+        assert d.holds == 1
+        # held: the response cannot finish, whatever time passes, until released
+        done, _ = await asyncio.wait({reading}, timeout=0.5)
+        assert not done
+        assert d.release() == 1
+        events = await asyncio.wait_for(reading, 10)
+    assert events[:3] == ["message_start", "content_block_start", "content_block_delta"]
+    assert events[-1] == "message_stop" and events.count("content_block_stop") == 2
+
+
+async def test_waiting_for_a_hold_that_never_comes_times_out():
+    with ModelDouble(Script(main=[reply("a")])) as d:
+        await asyncio.to_thread(_stream, d)
+        with pytest.raises(TimeoutError):
+            await d.wait_held(1, timeout=0.2)
+        assert d.release() == 0
+
+
+def test_hold_after_must_count_at_least_one_event():
+    with pytest.raises(ValueError):
+        reply("a", hold_after=0)
+
+
+async def test_stdout_recording_keeps_exit_status_and_complete_lines(tmp_path):
+    target = tmp_path / "cli"
+    target.write_text('#!/bin/sh\necho \'{"type": "x"}\'\nprintf "not json\\n"\nprintf "half"\nexit 3\n')
+    target.chmod(0o755)
+    rec = StdoutRecording(tmp_path / "rec")
+    proc = await asyncio.create_subprocess_exec(str(rec.wrap(target)), stdout=asyncio.subprocess.PIPE)
+    out, _ = await proc.communicate()
+    assert proc.returncode == 3  # the SDK sees the CLI's own exit code
+    assert out.decode() == '{"type": "x"}\nnot json\nhalf'  # passed through unchanged
+    assert rec.lines() == [{"type": "x"}, "not json"]  # the unfinished line is not reported
+    assert await rec.wait_for(lambda line: line == "not json", timeout=5) == "not json"
+    with pytest.raises(RuntimeError):
+        await rec.wait_for(lambda line: line == "never", timeout=0.2)
+
+
+async def test_connect_prompt_gives_the_iterable_to_connect(harness: Harness):
+    scenario = Scenario().wait_for_user().init().assistant("one").result(result="one")
+    first = {"type": "user", "message": {"role": "user", "content": "first"}, "parent_tool_use_id": None}
+    run = await harness.wire([first], scenario=scenario, client=True, connect_prompt=True)
+    assert [m["message"]["content"] for m in run.user_messages] == ["first"]
+    assert [t for t in run.timeline() if t in ("in:user", "eof")] == ["in:user", "eof"]
+    assert run.result is not None and run.result.result == "one"
+
+
+@needs_cli
+async def test_conversation_keeps_turns_apart(harness: Harness):
+    async def steps(c: Conversation) -> None:
+        for prompt in ("first", "second"):
+            await c.send(prompt)
+            await c.response()
+
+    run = await harness.converse(steps, script=["one", "two"])
+    assert len(run.turns) == 2 and run.error is None
+    texts = [[b.text for m in t if type(m).__name__ == "AssistantMessage" for b in m.content] for t in run.turns]
+    assert texts == [["one"], ["two"]]
+    assert [label for _, label in run.marks] == ["send 1", "send 2"]
+    assert [r.texts("user")[-1] for r in run.requests] == ["first", "second"]
+
+
+@needs_cli
+async def test_conversation_interrupts_a_held_stream_and_records_raw_stdout(harness: Harness):
+    async def steps(c: Conversation) -> None:
+        await c.send("go")
+        await c.held(1)  # the model is mid-answer, by the double's own account
+        await c.interrupt()
+        await c.response()
+        await c.stdout_line(lambda line: isinstance(line, dict) and line.get("type") == "result")
+
+    run = await harness.converse(
+        steps, script=[reply("never", "finished", hold_after=3)], record_stdout=True, timeout=60
+    )
+    assert run.result is not None and run.result.subtype == "error_during_execution"
+    assert [label for _, label in run.marks][:2] == ["send 1", "interrupt"]
+    assert any(isinstance(line, dict) and line.get("type") == "result" for line in run.stdout)
+    assert not any("finished" in json.dumps(line) for line in run.stdout)
