@@ -14,7 +14,18 @@ import types
 from typing import Any
 
 from probes.behaviour import Check, behaviour, check, undecidable
-from probes.harness import MAIN, SUBAGENT, CliRun, Harness, Script, WireCapture, reply, result_text, tool_use
+from probes.harness import (
+    MAIN,
+    SUBAGENT,
+    CliRun,
+    Harness,
+    Script,
+    WireCapture,
+    allow_every_tool,
+    reply,
+    result_text,
+    tool_use,
+)
 from probes.harness import tool_use_offered as offered
 
 AGENT_TOOL = ("Agent", "Task")  # the API name on new CLIs first, old CLIs second
@@ -69,13 +80,6 @@ def _task_texts(run: CliRun) -> list[tuple[str, str]]:
     return out
 
 
-async def _allow(name: str, tool_input: dict[str, Any], context: Any) -> Any:
-    """A can_use_tool that lets everything run; the harness records each call."""
-    from claude_agent_sdk import PermissionResultAllow
-
-    return PermissionResultAllow()
-
-
 def _streamed(prompt: str) -> list[dict[str, Any]]:
     """A prompt as streaming input, which can_use_tool needs on older SDKs."""
     return [{"type": "user", "message": {"role": "user", "content": prompt}, "parent_tool_use_id": None}]
@@ -89,7 +93,7 @@ async def _subagent_runs_bash(h: Harness, agent: Any, mark: str, **options: Any)
         _streamed("delegate"),
         script=Script(main=[reply(_agent_call("runner")), "main done"], subagent=[reply(bash), "runner done"]),
         tools=["Bash", "Task"],
-        can_use_tool=_allow,
+        can_use_tool=allow_every_tool,
         agents={"runner": agent},
         **options,
     )

@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from probes.behaviour import Check, behaviour, check, undecidable
-from probes.harness import Harness, Script, reply, tool_use
+from probes.harness import Harness, Script, allow_every_tool, reply, tool_use
 
 _SUBAGENT_PROMPT = "Read the file sub.txt and report what it says."
 
@@ -125,10 +125,7 @@ _EDIT_MODES = ("acceptEdits", "auto")
     sdk_ref="claude_agent_sdk.types.PostToolUseHookInput",
 )
 async def posttooluse_reports_auto_approved_edits(h: Harness) -> dict[str, Any]:
-    from claude_agent_sdk import HookMatcher, PermissionResultAllow
-
-    async def allow(name: str, tool_input: dict[str, Any], context: Any) -> Any:
-        return PermissionResultAllow()
+    from claude_agent_sdk import HookMatcher
 
     seen: dict[str, Any] = {}
     for mode in _EDIT_MODES:
@@ -154,7 +151,7 @@ async def posttooluse_reports_auto_approved_edits(h: Harness) -> dict[str, Any]:
                 "done",
             ],
             permission_mode=mode,
-            can_use_tool=allow,
+            can_use_tool=allow_every_tool,
             hooks={
                 "PreToolUse": [HookMatcher(matcher=_EDITS, hooks=[before])],
                 "PostToolUse": [HookMatcher(matcher=_EDITS, hooks=[after])],
@@ -251,10 +248,7 @@ _ROOT_REFUSAL = "root"  # the CLI's refusal of bypassPermissions as root names r
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
 )
 async def pretooluse_ask_keeps_prompt(h: Harness) -> dict[str, Any]:
-    from claude_agent_sdk import HookMatcher, PermissionResultAllow
-
-    async def allow(name: str, tool_input: dict[str, Any], context: Any) -> Any:
-        return PermissionResultAllow()
+    from claude_agent_sdk import HookMatcher
 
     async def ask(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
         return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask"}}
@@ -266,7 +260,7 @@ async def pretooluse_ask_keeps_prompt(h: Harness) -> dict[str, Any]:
             client=True,  # streaming mode: old SDKs refuse callbacks with a string prompt to query()
             script=[reply(tool_use("Write", {"file_path": str(target), "content": "x\n"})), "done"],
             permission_mode=mode,
-            can_use_tool=allow,
+            can_use_tool=allow_every_tool,
             hooks={"PreToolUse": [HookMatcher(matcher="Write", hooks=[ask])]},
             env=env,
         )

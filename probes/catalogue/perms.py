@@ -9,7 +9,7 @@ from pathlib import Path, PureWindowsPath
 from typing import Any
 
 from probes.behaviour import Check, behaviour, check, needs_live, undecidable
-from probes.harness import MAIN, Harness, Scenario, reply, result_text, tool_use
+from probes.harness import MAIN, Harness, Scenario, allow_every_tool, reply, result_text, tool_use
 
 _DENIED_WORDING = "is in a directory that is denied by your permission settings"
 
@@ -322,16 +322,12 @@ def _ask(multi: bool, n: int) -> dict[str, Any]:
     sdk_ref="claude_agent_sdk.types.PermissionResultAllow",
 )
 async def ask_user_question_through_can_use_tool(h: Harness) -> dict[str, Any]:
-    from claude_agent_sdk import PermissionResultAllow
-
-    async def approve(name: str, tool_input: dict[str, Any], context: Any) -> Any:
-        return PermissionResultAllow()
 
     run = await h.session(
         "ask me",
         client=True,  # streaming mode: old SDKs refuse callbacks with a string prompt to query()
         script=[reply(_ask(False, 1)), "done"],
-        can_use_tool=approve,
+        can_use_tool=allow_every_tool,
     )
     main = run.on(MAIN)
     block = main[-1].tool_result("toolu_ask1") if len(main) > 1 else None
@@ -453,10 +449,6 @@ ask_user_question_answers_in_updated_input.differs_on(
     sdk_ref="claude_agent_sdk.types.PermissionMode",
 )
 async def auto_mode_bypasses_can_use_tool(h: Harness) -> dict[str, Any]:
-    from claude_agent_sdk import PermissionResultAllow
-
-    async def allow(name: str, tool_input: dict[str, Any], context: Any) -> Any:
-        return PermissionResultAllow()
 
     target = h.cwd / "notes.txt"
     # A file edit in the working directory, then a command no edit rule covers (the classifier's job).
@@ -469,7 +461,7 @@ async def auto_mode_bypasses_can_use_tool(h: Harness) -> dict[str, Any]:
             reply(tool_use("Bash", {"command": command, "description": "make a file"}, id="toolu_bash")),
             "done",
         ],
-        can_use_tool=allow,
+        can_use_tool=allow_every_tool,
         permission_mode="auto",
     )
     main = run.on(MAIN)

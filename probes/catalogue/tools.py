@@ -21,6 +21,7 @@ from probes.harness import (
     Reply,
     UnknownOption,
     WireCapture,
+    allow_every_tool,
     plugin_folder,
     reply,
     result_text,
@@ -72,11 +73,6 @@ allowed_tools_does_not_restrict.differs_on(
 # --- shared by the blocks below ---------------------------------------------------------
 
 
-async def _allow(name: str, tool_input: dict[str, Any], context: Any) -> Any:
-    """A can_use_tool that allows everything: what matters is whether it is asked at all."""
-    return sdk.PermissionResultAllow()
-
-
 def _mem_server(calls: list[dict[str, Any]]) -> Any:
     """In-process server `mem` with one tool, `plain`, whose every call is appended to `calls`."""
 
@@ -111,7 +107,7 @@ async def _touch_with_callback(h: Harness, case: str, **options: Any) -> tuple[C
         "run it",
         script=[reply(tool_use("Bash", {"command": f"touch {marker}", "description": "touch"})), "done"],
         client=True,  # old SDKs take can_use_tool only in streaming mode
-        can_use_tool=_allow,
+        can_use_tool=allow_every_tool,
         **options,
     )
     asked = [c["tool"] for c in run.callbacks if c["kind"] == "can_use_tool"]
@@ -255,7 +251,7 @@ async def can_use_tool_shadowed_warning(h: Harness) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for case, (options, _) in _SHADOW_CASES.items():
         try:
-            run: WireCapture = await h.wire("hi", client=True, can_use_tool=_allow, **options)
+            run: WireCapture = await h.wire("hi", client=True, can_use_tool=allow_every_tool, **options)
         except UnknownOption:  # skills= is newer than can_use_tool
             seen[case] = None
             continue
@@ -314,7 +310,7 @@ async def mcp_star_wildcard_invalid(h: Harness) -> dict[str, Any]:
             client=True,  # in-process servers and can_use_tool need streaming mode on old SDKs
             mcp_servers={"mem": _mem_server(calls)},
             allowed_tools=[rule],
-            can_use_tool=_allow,
+            can_use_tool=allow_every_tool,
         )
         seen[rule] = {
             "can_use_tool asked for": [c["tool"] for c in run.callbacks if c["kind"] == "can_use_tool"],

@@ -36,7 +36,7 @@ from probes.harness.normalise import normalise
 from probes.harness.plugins import PluginFolder, plugin_folder
 from probes.harness.real_cli import CliRun
 from probes.harness.recording import StdoutRecording
-from probes.harness.sdk import Drive, option_fields, sdk_version
+from probes.harness.sdk import Drive, allow_every_tool, option_fields, sdk_version
 from probes.harness.wire import WireCapture
 
 __all__ = [
@@ -58,6 +58,7 @@ __all__ = [
     "TierError",
     "UnknownOption",
     "WireCapture",
+    "allow_every_tool",
     "http_error",
     "plugin_folder",
     "reply",

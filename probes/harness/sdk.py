@@ -135,6 +135,12 @@ class OutcomeView:
         return self.outcome.of_type(name)
 
 
+async def allow_every_tool(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+    """A can_use_tool that lets every call run: for probes where what matters is whether
+    (and with what) the callback is asked; the cli tier records each call."""
+    return sdk.PermissionResultAllow()
+
+
 class _LogTap(logging.Handler):
     def __init__(self, sink: list[str]) -> None:
         super().__init__(logging.WARNING)
