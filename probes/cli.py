@@ -66,6 +66,12 @@ def build_parser() -> argparse.ArgumentParser:
         "--out", type=Path, default=Path("reports"), metavar="DIR", help="where the report goes (default: reports/)"
     )
     run.add_argument(
+        "--merge",
+        action="store_true",
+        help="put these results into the existing report in DIR (other behaviours' entries kept) "
+        "instead of writing a report of only these",
+    )
+    run.add_argument(
         "--cli", metavar="PATH", help="run the cli tier against this claude executable instead of the bundled one"
     )
     run.add_argument(
@@ -213,6 +219,7 @@ def _probe_for_gate(jobs: int) -> dict[str, Any]:
 def cmd_run(args: argparse.Namespace) -> int:
     from probes import report
     from probes.report.errors import ReportError
+    from probes.report.store import file_stem, load, merge
 
     if args.jobs < 1:
         raise BadInput("-j must be at least 1")
@@ -230,7 +237,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         data = probe_installed(behaviours, settings, args.jobs)
         print(report.render_table(data["behaviours"]))
-        json_path, md_path = report.write(data, args.out)
+        existing = args.out / f"{file_stem(data)}.json"
+        written = merge(load(existing), data) if args.merge and existing.exists() else data
+        json_path, md_path = report.write(written, args.out)
     except ReportError as exc:
         raise BadInput(str(exc)) from None
     print(f"wrote {json_path} and {md_path}", file=sys.stderr)

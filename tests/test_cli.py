@@ -131,7 +131,7 @@ def test_help_lists_every_option(command):
     out = sdkprobe(command, "--help")
     assert out.returncode == 0
     expected = {
-        "run": ["--only", "--tier", "--out", "--cli", "--live", "-j"],
+        "run": ["--only", "--tier", "--out", "--merge", "--cli", "--live", "-j"],
         "list": ["--tier", "--area", "--id", "--requires", "--json"],
         "capture": ["--options", "--agents", "--prompt", "--json"],
     }[command]
@@ -174,3 +174,34 @@ def test_rejudge_rewrites_what_a_changed_decision_says_and_nothing_else(tmp_path
     assert after["wire.tools-option-to-flag"]["observed"] == entry["observed"]
     assert after["wire.no-longer-declared"] == untouched
     assert main(["rejudge", str(tmp_path / "none")]) == 2
+
+
+def test_run_merge_puts_its_results_into_the_existing_report(tmp_path, capsys):
+    """`--merge` adds or replaces only the behaviours run; a report of other run conditions is refused."""
+    from probes.harness import sdk
+    from probes.report import load
+    from probes.report.store import dumps
+    from probes.runner import RunSettings, run_info
+
+    info = run_info(RunSettings())
+    other = {
+        "id": "tools.kept-entry",
+        "area": "tools",
+        "tier": "cli",
+        "claim": "an entry of a behaviour this run does not touch",
+        "source": {"key": "003", "title": "t", "section": "s", "url": None},
+        "verdict": "holds",
+        "note": "",
+        "checks": {},
+        "observed": {"kept": True},
+    }
+    path = tmp_path / f"{sdk.sdk_version()}.json"
+    path.write_text(dumps({"schema": 2, **info, "behaviours": [other]}))
+    assert main(["run", "--only", "wire.tools-option-to-flag", "--out", str(tmp_path), "--merge", "-j", "1"]) == 0
+    ids = [b["id"] for b in load(path)["behaviours"]]
+    assert ids == ["tools.kept-entry", "wire.tools-option-to-flag"]
+
+    path.write_text(dumps({"schema": 2, **info, "python": "2.7", "behaviours": [other]}))
+    assert main(["run", "--only", "wire.tools-option-to-flag", "--out", str(tmp_path), "--merge", "-j", "1"]) == 2
+    assert "its python is '2.7'" in capsys.readouterr().err
+    assert [b["id"] for b in load(path)["behaviours"]] == ["tools.kept-entry"]

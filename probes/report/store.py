@@ -55,6 +55,24 @@ def write(report: dict[str, Any], out_dir: Path) -> tuple[Path, Path]:
     return json_path, md_path
 
 
+def merge(existing: dict[str, Any], fresh: dict[str, Any]) -> dict[str, Any]:
+    """`existing` with the entries of `fresh` put in (added, or replacing the same ids).
+
+    For adding or re-probing a few behaviours on a version without running them all. Both
+    must come from the same run conditions, or the report would mix two provenances.
+    """
+    moved = [k for k in ("sdk_version", "cli_version", "cli", "python", "platform") if existing[k] != fresh[k]]
+    if moved:
+        k = moved[0]
+        raise ReportError(
+            f"cannot merge into the report of {existing['sdk_version']}: its {k} is {existing[k]!r}, "
+            f"this run's {fresh[k]!r}; run every behaviour instead"
+        )
+    entries = {b["id"]: b for b in existing["behaviours"]}
+    entries.update({b["id"]: b for b in fresh["behaviours"]})
+    return {**existing, "behaviours": sorted(entries.values(), key=lambda b: str(b["id"]))}
+
+
 def load(path: Path) -> dict[str, Any]:
     """A validated report from a file; ReportError (one line) if it is missing or malformed."""
     path = Path(path)
