@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import json
+import os
+import shutil
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from probes.behaviour import Check, behaviour, check
-from probes.harness import Harness, Scenario
+from probes.harness import MAIN, Harness, Scenario, Script, reply, tool_use_offered
 
 _FIRST = {
     "type": "user",
@@ -114,5 +119,296 @@ prompt_iterable_must_stay_open.differs_on(
             "error": None,
         },
         "no prompt, two queries": {"user lines": 1, "results": ["one"], "error": "CLIConnectionError: closed"},
+    }
+)
+
+
+# --- where sessions live, and resuming them ------------------------------------------------
+
+_MARKER = "PLUM-7731"
+
+
+def _texts(messages: list[Any]) -> list[str]:
+    """The text blocks (or string content) of SDK messages, in order."""
+    out: list[str] = []
+    for m in messages:
+        content = getattr(m, "content", None)
+        if isinstance(content, str):
+            out.append(content)
+        for b in content if isinstance(content, list) else []:
+            if isinstance(getattr(b, "text", None), str):
+                out.append(b.text)
+    return out
+
+
+def _with_config_dir(config: Path, fn: Callable[[], Any]) -> Any:
+    """Call a disk-reading SDK function with CLAUDE_CONFIG_DIR set in this process (no await
+    inside, so no other probe sees it), then put the caller's value back."""
+    old = os.environ.get("CLAUDE_CONFIG_DIR")
+    os.environ["CLAUDE_CONFIG_DIR"] = str(config)
+    try:
+        return fn()
+    finally:
+        if old is None:
+            os.environ.pop("CLAUDE_CONFIG_DIR", None)
+        else:
+            os.environ["CLAUDE_CONFIG_DIR"] = old
+
+
+@behaviour(
+    id="sessions.config-dir-moves-root-only",
+    claim=(
+        "CLAUDE_CONFIG_DIR moves only the root of the CLI's storage: the transcript still lands in "
+        "<dir>/projects/<key of the cwd>/<session id>.jsonl, where list_sessions finds it."
+    ),
+    source=("000", "Sessions"),
+    tier="cli",
+    checks=("transcript-at-projects-key-sid", "list-sessions-finds-it"),
+    requires=("api:list_sessions", "api:project_key_for_directory"),
+    sdk_ref="claude_agent_sdk._internal.sessions.list_sessions",
+)
+async def config_dir_moves_root_only(h: Harness) -> dict[str, Any]:
+    import claude_agent_sdk as sdk
+
+    cfg = h.space.path("cfgA")
+    run = await h.session("hi", script=["ok"], env={"CLAUDE_CONFIG_DIR": str(cfg)})
+    sid = str(run.init.get("session_id") or "")
+    key = sdk.project_key_for_directory(str(h.cwd))
+    # every transcript the CLI wrote under the moved root, ids and key named, not spelled
+    files = sorted(
+        str(p.relative_to(cfg)).replace(key, "<KEY>").replace(sid, "<SID>") if sid else str(p.relative_to(cfg))
+        for p in cfg.rglob("*.jsonl")
+    )
+    listed = _with_config_dir(cfg, lambda: sdk.list_sessions(directory=str(h.cwd)))
+    return {
+        "session id seen": bool(sid),
+        "transcripts": files,
+        "list_sessions finds it": any(getattr(s, "session_id", None) == sid for s in listed) if sid else False,
+        "listed": len(listed),
+        "error": _first_line(run.error),
+    }
+
+
+@config_dir_moves_root_only.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    return {
+        "transcript-at-projects-key-sid": check(
+            "projects/<KEY>/<SID>.jsonl" in seen["transcripts"],
+            f"transcripts under CLAUDE_CONFIG_DIR: {seen['transcripts']} (session id seen: {seen['session id seen']})",
+        ),
+        "list-sessions-finds-it": check(
+            seen["list_sessions finds it"],
+            f"list_sessions(directory=cwd) with the same CLAUDE_CONFIG_DIR listed {seen['listed']} session(s), "
+            f"this one {'among them' if seen['list_sessions finds it'] else 'not among them'}",
+        ),
+    }
+
+
+config_dir_moves_root_only.differs_on(
+    {
+        "session id seen": True,
+        "transcripts": ["sessions/<SID>.jsonl"],
+        "list_sessions finds it": False,
+        "listed": 0,
+        "error": None,
+    }
+)
+
+
+@behaviour(
+    id="sessions.resume-restores-context-no-history",
+    claim=(
+        "A new process given resume=<the session id from system/init> continues with the old context "
+        "(the model sees the earlier turn), but the SDK does not replay the old conversation to the "
+        "caller; in Python, get_session_messages reads it back from disk."
+    ),
+    source=("004", "Een sessie hervatten"),
+    tier="cli",
+    checks=("resumed-request-has-old-turn", "stream-has-only-new-turn", "get-session-messages-reads-old-turn"),
+    requires=("option:resume",),
+    sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.resume",
+)
+async def resume_restores_context_no_history(h: Harness) -> dict[str, Any]:
+    import claude_agent_sdk as sdk
+
+    first = await h.session(f"remember {_MARKER}", script=["first-reply"])
+    sid = str(first.init.get("session_id") or "")
+    second = await h.session("what was it?", script=["second-reply"], resume=sid)
+    request = second.on(MAIN)[0] if second.on(MAIN) else None
+    reader = getattr(sdk, "get_session_messages", None)
+    history = _with_config_dir(h.space.config, lambda: reader(sid, directory=str(h.cwd))) if reader and sid else None
+    return {
+        "resumed session id kept": bool(sid) and second.init.get("session_id") == sid,
+        "request has old turn": any(_MARKER in t for t in request.texts("user")) if request else False,
+        "request has old reply": any("first-reply" in t for t in request.texts("assistant")) if request else False,
+        "stream assistant texts": _texts(second.of_type("AssistantMessage")),
+        "stream user messages": len(second.of_type("UserMessage")),
+        "get_session_messages": None
+        if history is None
+        else {
+            "types": [getattr(m, "type", None) for m in history],
+            "has marker": any(_MARKER in str(getattr(m, "message", "")) for m in history),
+        },
+        "error": _first_line(first.error or second.error),
+    }
+
+
+@resume_restores_context_no_history.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    texts, users, hist = seen["stream assistant texts"], seen["stream user messages"], seen["get_session_messages"]
+    return {
+        "resumed-request-has-old-turn": check(
+            seen["request has old turn"] and seen["request has old reply"],
+            f"the resumed run's first request had the old prompt: {seen['request has old turn']}, the old reply: "
+            f"{seen['request has old reply']} (same session id: {seen['resumed session id kept']})",
+        ),
+        "stream-has-only-new-turn": check(
+            texts == ["second-reply"] and users == 0,
+            f"the resumed run yielded assistant texts {texts} and {users} UserMessage(s)",
+        ),
+        "get-session-messages-reads-old-turn": check(
+            hist is not None and hist["has marker"],
+            "this SDK has no get_session_messages"
+            if hist is None
+            else f"get_session_messages gave types {hist['types']}, old prompt among them: {hist['has marker']}",
+        ),
+    }
+
+
+resume_restores_context_no_history.differs_on(
+    {
+        "resumed session id kept": False,
+        "request has old turn": False,
+        "request has old reply": False,
+        "stream assistant texts": ["first-reply", "second-reply"],
+        "stream user messages": 1,
+        "get_session_messages": None,
+        "error": None,
+    }
+)
+
+
+_AGENT_TOOL = ("Agent", "Task")  # the agent tool's API name on new CLIs, then old ones
+_AGENT_CALL_ID = "toolu_double_store_agent"
+
+
+@behaviour(
+    id="sessions.store-mirror-and-resume",
+    claim=(
+        "With a session_store the SDK hands the store every transcript entry (the subagent's under "
+        "their own subkeys) and loads them again to resume; the resumed session keeps its id and its "
+        "memory even after the CLI's own files are deleted, and the CLI still writes its own copy."
+    ),
+    source=("000", "Sessions"),
+    tier="cli",
+    checks=("store-gets-entries-and-is-loaded", "resume-keeps-id-and-context", "cli-copy-still-written"),
+    requires=("option:session_store", "option:resume", "option:agents", "api:InMemorySessionStore"),
+    sdk_ref="claude_agent_sdk._internal.session_resume",
+    timeout=120,
+)
+async def store_mirror_and_resume(h: Harness) -> dict[str, Any]:
+    import claude_agent_sdk as sdk
+
+    calls: list[tuple[str, str, str | None]] = []
+
+    class Recording(sdk.InMemorySessionStore):
+        """An in-memory store that notes which keys it was asked to append and load."""
+
+        async def append(self, key: Any, entries: list[Any]) -> None:
+            calls.append(("append", str(key.get("session_id")), key.get("subpath")))
+            await super().append(key, entries)
+
+        async def load(self, key: Any) -> Any:
+            calls.append(("load", str(key.get("session_id")), key.get("subpath")))
+            return await super().load(key)
+
+    store = Recording()
+    agents = {"runner": {"description": "runs errands", "prompt": "You run errands."}}
+    call = tool_use_offered(
+        _AGENT_TOOL, {"description": "delegate", "prompt": "Carry it out", "subagent_type": "runner"}, _AGENT_CALL_ID
+    )
+    first = await h.session(
+        f"remember {_MARKER}",
+        script=Script(main=[reply(call), "main done", "main done"], subagent=["runner done"]),
+        tools=["Task"],
+        agents=agents,
+        session_store=store,
+    )
+    sid = str(first.init.get("session_id") or "")
+    key = sdk.project_key_for_directory(str(h.cwd))
+    local = h.space.config / "projects" / key
+    # the subagent's own file name carries its agent id: name the folder, not the file
+    cli_copy = (
+        sorted(
+            {
+                str(p.relative_to(local).parent / "*.jsonl" if p.parent != local else p.name).replace(sid, "<SID>")
+                for p in local.rglob("*.jsonl")
+            }
+        )
+        if sid
+        else []
+    )
+    # new CLIs run the agent in the background: its answer comes back as a later notification
+    ran = any("runner done" in json.dumps(r.messages) for r in first.on(MAIN))
+
+    def kinds(kind: str) -> list[str]:
+        """Which keys of this session a kind of call touched: main, or the subpath's first part."""
+        return sorted({"main" if sub is None else sub.split("/")[0] for k, s, sub in calls if k == kind and s == sid})
+
+    appended = kinds("append")
+    stored = await store.load({"project_key": key, "session_id": sid}) if sid else None
+    shutil.rmtree(h.space.config / "projects", ignore_errors=True)
+    calls.clear()
+    second = await h.session("what was it?", script=["recalled"], resume=sid, session_store=store, agents=agents)
+    request = second.on(MAIN)[0] if second.on(MAIN) else None
+    return {
+        "run 1 session id seen": bool(sid),
+        "run 1 subagent result reached main": ran,
+        "cli copy after run 1": cli_copy,
+        "store appends (run 1)": appended,
+        "store has marker": _MARKER in str(stored or []),
+        "store loads (run 2)": kinds("load"),
+        "resumed id kept": bool(sid) and second.init.get("session_id") == sid,
+        "resumed request has marker": any(_MARKER in t for t in request.texts("user")) if request else False,
+        "resumed request has subagent result": "runner done" in json.dumps(request.messages) if request else False,
+        "error": _first_line(first.error or second.error),
+    }
+
+
+@store_mirror_and_resume.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    appended, loads, copy = seen["store appends (run 1)"], seen["store loads (run 2)"], seen["cli copy after run 1"]
+    return {
+        "store-gets-entries-and-is-loaded": check(
+            "main" in appended and len(appended) > 1 and seen["store has marker"] and "main" in loads,
+            f"run 1 appended to {appended} (marker stored: {seen['store has marker']}); the resume loaded {loads}",
+        ),
+        "resume-keeps-id-and-context": check(
+            seen["resumed id kept"]
+            and seen["resumed request has marker"]
+            and seen["resumed request has subagent result"],
+            f"with the CLI's files deleted the resumed run kept the id: {seen['resumed id kept']}, its request had "
+            f"the marker: {seen['resumed request has marker']}, the subagent's result: "
+            f"{seen['resumed request has subagent result']} (in run 1: {seen['run 1 subagent result reached main']}; "
+            f"error {seen['error']})",
+        ),
+        "cli-copy-still-written": check(
+            "<SID>.jsonl" in copy, f"the CLI's own transcripts under projects/<key> after run 1: {copy}"
+        ),
+    }
+
+
+store_mirror_and_resume.differs_on(
+    {
+        "run 1 session id seen": True,
+        "run 1 subagent result reached main": True,
+        "cli copy after run 1": [],
+        "store appends (run 1)": ["main"],
+        "store has marker": True,
+        "store loads (run 2)": [],
+        "resumed id kept": False,
+        "resumed request has marker": False,
+        "resumed request has subagent result": False,
+        "error": None,
     }
 )
