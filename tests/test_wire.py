@@ -293,3 +293,10 @@ async def test_one_vocabulary_of_blocks_for_the_fake_cli_and_the_model_double(ha
     assert blocks[1].id == "toolu_fake_2" and blocks[1].input == {"command": "ls"}
     scripted = reply(text("a"), tool_use("Bash", {"command": "ls"}))
     assert [b["type"] for b in scripted.blocks] == ["text", "tool_use"]
+
+
+def test_error_line_keeps_only_the_first_line_of_what_the_sdk_raised():
+    out = sdk.Outcome(exception=RuntimeError("Command failed\nstderr: a long trace"))
+    assert out.error == "RuntimeError: Command failed\nstderr: a long trace"
+    assert out.error_line == "RuntimeError: Command failed"
+    assert sdk.Outcome().error_line is None

@@ -23,11 +23,6 @@ def _delta_type(m: Any) -> str | None:
     return str((event.get("delta") or {}).get("type"))
 
 
-def _first_line(error: str | None) -> str | None:
-    """An error's first line: enough to name it, and a note stays one line."""
-    return None if error is None else (error.splitlines() or [""])[0]
-
-
 def _fields(m: Any) -> dict[str, Any]:
     if dataclasses.is_dataclass(m) and not isinstance(m, type):
         return {f.name: getattr(m, f.name) for f in dataclasses.fields(m)}
@@ -65,7 +60,7 @@ async def unknown_slash_command(h: Harness) -> dict[str, Any]:
         "result": getattr(result, "result", None),
         # only requests carrying the command: old CLIs also send warm-up requests of their own
         "model requests with the command": sum(_COMMAND in r.context_text for r in run.requests),
-        "error": _first_line(run.error),
+        "error": run.error_line,
     }
 
 
@@ -145,7 +140,7 @@ async def interrupt_ede_diagnostic(h: Harness) -> dict[str, Any]:
         "result": None if result is None else {"subtype": result.subtype, "is_error": result.is_error},
         "cli sent": sorted({f"result.{k}: {t}" for line in raw_results for k, t in _ede_lines(line)}),
         "sdk yielded": sorted({f"{_kind(m)}.{k}: {t}" for m in run.messages for k, t in _ede_lines(_fields(m))}),
-        "error": _first_line(run.error),
+        "error": run.error_line,
     }
 
 
@@ -246,7 +241,7 @@ async def prompt_suggestions_after_result(h: Harness) -> dict[str, Any]:
             {_kind(m) for m in run.messages if any(_SUGGESTION in s for s in _strings(_fields(m)))}
         ),
         "model requests": len(run.on(MAIN)),
-        "error": _first_line(run.error),
+        "error": run.error_line,
     }
 
 
@@ -319,7 +314,7 @@ async def partial_message_delta_kinds(h: Harness) -> dict[str, Any]:
         # after how many chunks the concatenated JSON holds the whole file_path value
         "file_path complete after chunk": _first_complete(chunks, "file_path"),
         "chunks joined parse": _parses("".join(chunks)),
-        "error": _first_line(run.error),
+        "error": run.error_line,
     }
 
 
@@ -394,7 +389,7 @@ async def assistant_before_final_deltas(h: Harness) -> dict[str, Any]:
             script=[reply(*_BLOCKS, gap=gap)],
             include_partial_messages=True,
         )
-        seen[name] = {"per block": _block_orders(run.messages), "error": _first_line(run.error)}
+        seen[name] = {"per block": _block_orders(run.messages), "error": run.error_line}
     return seen
 
 

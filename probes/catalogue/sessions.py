@@ -21,11 +21,6 @@ _FIRST = {
 _NOT_READY = "ProcessTransport is not ready for writing"
 
 
-def _first_line(error: str | None) -> str | None:
-    """An error's first line: enough to name it, and a note stays one line."""
-    return None if error is None else (error.splitlines() or [""])[0]
-
-
 def _two_turns() -> Scenario:
     """A CLI that answers a first and, if it comes, a second user message."""
     return (
@@ -62,7 +57,7 @@ async def prompt_iterable_must_stay_open(h: Harness) -> dict[str, Any]:
             await client.query("second")
             seen["second_query"] = None
         except Exception as exc:  # what the SDK raises is the finding
-            seen["second_query"] = _first_line(f"{type(exc).__name__}: {exc}")
+            seen["second_query"] = f"{type(exc).__name__}: {exc}".splitlines()[0]
 
     closed = await h.wire([_FIRST], scenario=_two_turns(), client=True, connect_prompt=True, drive=after_iterable)
 
@@ -79,12 +74,12 @@ async def prompt_iterable_must_stay_open(h: Harness) -> dict[str, Any]:
             "stdin": [t for t in closed.timeline() if t.startswith("in:") or t == "eof"],
             "results": len(closed.of_type("ResultMessage")),
             "second query": seen.get("second_query"),
-            "error": _first_line(closed.error),
+            "error": closed.error_line,
         },
         "no prompt, two queries": {
             "user lines": len(kept.user_messages),
             "results": [getattr(r, "result", None) for r in kept.of_type("ResultMessage")],
-            "error": _first_line(kept.error),
+            "error": kept.error_line,
         },
     }
 
@@ -170,7 +165,7 @@ def _with_config_dir(config: Path, fn: Callable[[], Any]) -> Any:
 async def config_dir_moves_root_only(h: Harness) -> dict[str, Any]:
     import claude_agent_sdk as sdk
 
-    cfg = h.space.path("cfgA")
+    cfg = h.workdir("cfgA")
     run = await h.session("hi", script=["ok"], env={"CLAUDE_CONFIG_DIR": str(cfg)})
     sid = str(run.init.get("session_id") or "")
     key = sdk.project_key_for_directory(str(h.cwd))
@@ -185,7 +180,7 @@ async def config_dir_moves_root_only(h: Harness) -> dict[str, Any]:
         "transcripts": files,
         "list_sessions finds it": any(getattr(s, "session_id", None) == sid for s in listed) if sid else False,
         "listed": len(listed),
-        "error": _first_line(run.error),
+        "error": run.error_line,
     }
 
 
@@ -236,7 +231,7 @@ async def resume_restores_context_no_history(h: Harness) -> dict[str, Any]:
     second = await h.session("what was it?", script=["second-reply"], resume=sid)
     request = second.on(MAIN)[0] if second.on(MAIN) else None
     reader = getattr(sdk, "get_session_messages", None)
-    history = _with_config_dir(h.space.config, lambda: reader(sid, directory=str(h.cwd))) if reader and sid else None
+    history = _with_config_dir(h.config_dir, lambda: reader(sid, directory=str(h.cwd))) if reader and sid else None
     return {
         "resumed session id kept": bool(sid) and second.init.get("session_id") == sid,
         "request has old turn": any(_MARKER in t for t in request.texts("user")) if request else False,
@@ -249,7 +244,7 @@ async def resume_restores_context_no_history(h: Harness) -> dict[str, Any]:
             "types": [getattr(m, "type", None) for m in history],
             "has marker": any(_MARKER in str(getattr(m, "message", "")) for m in history),
         },
-        "error": _first_line(first.error or second.error),
+        "error": first.error_line or second.error_line,
     }
 
 
@@ -336,7 +331,7 @@ async def store_mirror_and_resume(h: Harness) -> dict[str, Any]:
     )
     sid = str(first.init.get("session_id") or "")
     key = sdk.project_key_for_directory(str(h.cwd))
-    local = h.space.config / "projects" / key
+    local = h.config_dir / "projects" / key
     # the subagent's own file name carries its agent id: name the folder, not the file
     cli_copy = (
         sorted(
@@ -357,7 +352,7 @@ async def store_mirror_and_resume(h: Harness) -> dict[str, Any]:
 
     appended = kinds("append")
     stored = await store.load({"project_key": key, "session_id": sid}) if sid else None
-    shutil.rmtree(h.space.config / "projects", ignore_errors=True)
+    shutil.rmtree(h.config_dir / "projects", ignore_errors=True)
     calls.clear()
     second = await h.session("what was it?", script=["recalled"], resume=sid, session_store=store, agents=agents)
     request = second.on(MAIN)[0] if second.on(MAIN) else None
@@ -371,7 +366,7 @@ async def store_mirror_and_resume(h: Harness) -> dict[str, Any]:
         "resumed id kept": bool(sid) and second.init.get("session_id") == sid,
         "resumed request has marker": any(_MARKER in t for t in request.texts("user")) if request else False,
         "resumed request has subagent result": "runner done" in json.dumps(request.messages) if request else False,
-        "error": _first_line(first.error or second.error),
+        "error": first.error_line or second.error_line,
     }
 
 

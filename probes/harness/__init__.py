@@ -179,6 +179,11 @@ class Harness:
             run.turns, run.marks = driven[0].turns, driven[0].marks
         return run
 
+    @property
+    def config_dir(self) -> Path:
+        """The CLAUDE_CONFIG_DIR a session of this probe's uses (unless its `env` says otherwise)."""
+        return self.space.config
+
     def workdir(self, name: str) -> Path:
         """A fresh folder of this probe's own (`name-1`, `name-2`, ...) for files a probe
         makes: MCP servers, plugins, documents. Removed with the probe."""

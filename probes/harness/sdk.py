@@ -92,6 +92,11 @@ class Outcome:
             return None
         return f"{type(self.exception).__name__}: {self.exception}"
 
+    @property
+    def error_line(self) -> str | None:
+        """The first line of `error`: enough to name it, and a stored note stays one line."""
+        return None if self.error is None else (self.error.splitlines() or [""])[0]
+
     def of_type(self, name: str) -> list[Any]:
         return [m for m in self.messages if type(m).__name__ == name]
 
@@ -117,6 +122,10 @@ class OutcomeView:
     @property
     def error(self) -> str | None:
         return self.outcome.error
+
+    @property
+    def error_line(self) -> str | None:
+        return self.outcome.error_line
 
     @property
     def warnings(self) -> list[str]:
