@@ -17,6 +17,50 @@ class Source:
     url: str | None = None
 
 
+# The three issue trackers CATALOGUE-3 cites: py# the Python SDK, ts# the TypeScript SDK,
+# cc# Claude Code.
+_TRACKERS = {"py": "claude-agent-sdk-python", "ts": "claude-agent-sdk-typescript", "cc": "claude-code"}
+
+
+def _issue(key: str) -> Source:
+    tracker, number = key.split("#")
+    repo = f"anthropics/{_TRACKERS[tracker]}"
+    return Source(key, f"{repo} issue #{number}", f"https://github.com/{repo}/issues/{number}")
+
+
+_REPORTED = (
+    "cc#8069",
+    "cc#18911",
+    "cc#24605",
+    "cc#30304",
+    "cc#40580",
+    "cc#41143",
+    "cc#44446",
+    "cc#45602",
+    "cc#46985",
+    "cc#79321",
+    "cc#82747",
+    "cc#95726",
+    "py#27",
+    "py#98",
+    "py#123",
+    "py#159",
+    "py#362",
+    "py#599",
+    "py#766",
+    "py#779",
+    "py#800",
+    "py#1105",
+    "py#1203",
+    "ts#47",
+    "ts#170",
+    "ts#172",
+    "ts#277",
+    "ts#356",
+    "ts#425",
+    "ts#427",
+)
+
 SOURCES: dict[str, Source] = {
     s.key: s
     for s in (
@@ -24,6 +68,8 @@ SOURCES: dict[str, Source] = {
         Source("001", "Comportamientos del SDK (design document 001, a translation of 000)"),
         Source("003", "tools vs allowedTools, and what a subagent definition silently accepts (design document 003)"),
         Source("004", "Approvals and auto mode (design document 004)"),
+        # What users reported (CATALOGUE-3), cited by tracker and number.
+        *(_issue(key) for key in _REPORTED),
     )
 }
 

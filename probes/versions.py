@@ -12,12 +12,17 @@ How the list was chosen (survey on Python 3.11, all PyPI releases up to 0.2.189)
 - Releases before 0.2.100 declare `mcp>=0.1.0` (later `>=1.19`, `>=1.23`) with no upper
   bound. They import beside mcp 2.x, but `create_sdk_mcp_server` then fails with
   `AttributeError: 'Server' object has no attribute 'list_tools'`, so they get `mcp<2`.
-  0.2.100 to 0.2.138 pin `mcp<2` themselves; from 0.2.141 on (`mcp<3`) mcp 2.x works.
+  0.2.100 to 0.2.139 pin `mcp<2` themselves; from 0.2.140 on (`mcp<3`) mcp 2.x works.
 - The picks sit where the wire changes: a string prompt goes as `--print -- PROMPT`
   up to 0.1.30 and over stdin (`--input-format stream-json`) from 0.1.33; `thinking` and
   `effort` appear by 0.1.37; `--setting-sources ""` is no longer sent by 0.1.58;
   `session_store`, `skills`, `strict_mcp_config` by 0.1.81; the SDK stops running
   `claude -v` before a session at 0.2.181. The bundled CLI goes from 2.1.1 to 2.1.332.
+- Where a reported behaviour (CATALOGUE-3) names the release that changed it, the last
+  release before and the first one after are both listed, so the matrix shows the move:
+  0.1.51/0.1.52 (py#766), 0.1.52/0.1.53 (py#779), 0.1.59/0.1.60 (cc#30304) and
+  0.2.139/0.2.140 (py#1105, py#1203, py#800). 0.1.58 and 0.2.141 gave way to 0.1.59 and
+  0.2.140, which keep what they were picked for.
 
 Keep it sorted oldest first; the last entry is the newest release and the default for
 `nox -s tests`. See docs/ci.md for how to add one.
@@ -32,11 +37,16 @@ from typing import Any
 SDK_VERSIONS: list[str] = [
     "0.1.19",  # oldest wheel bundling the CLI (2.1.1); string prompt as `--print -- PROMPT`
     "0.1.33",  # first sending a string prompt over stdin with initialize (CLI 2.1.37)
-    "0.1.58",  # has thinking/effort/task_budget; no `--setting-sources ""` (CLI 2.1.97)
+    "0.1.51",  # last before connect() sends a string prompt (py#766; CLI 2.1.85)
+    "0.1.52",  # connect() sends it (CHANGELOG 0.1.52); last before the string-prompt stall fix (CLI 2.1.87)
+    "0.1.53",  # string prompt no longer stalls callbacks (py#779, CHANGELOG 0.1.53; CLI 2.1.88)
+    "0.1.59",  # thinking/effort/task_budget; last where `setting_sources=[]` sends nothing (CLI 2.1.105)
+    "0.1.60",  # `setting_sources=[]` sends `--setting-sources=` (cc#30304, CHANGELOG 0.1.60; CLI 2.1.111)
     "0.1.81",  # last 0.1.x: session_store, skills, strict_mcp_config (CLI 2.1.139)
     "0.2.82",  # first 0.2.x (CLI 2.1.142)
-    "0.2.141",  # first working with mcp 2.x; resume_session_at, forward_subagent_text (CLI 2.1.236)
-    "0.2.160",  # verbatim_prompts (CLI 2.1.283)
+    "0.2.139",  # last raising ValueError for can_use_tool with a string prompt, bare Exception errors (CLI 2.1.233)
+    "0.2.140",  # can_use_tool with a string prompt, typed errors with the real cause (py#1105, py#1203; CLI 2.1.235)
+    "0.2.160",  # verbatim_prompts; mcp 2.x, resume_session_at, forward_subagent_text (CLI 2.1.283)
     "0.2.180",  # last that runs `claude -v` before a session (CLI 2.1.321)
     "0.2.181",  # no `-v` probe any more; client_app (CLI 2.1.323)
     "0.2.189",  # newest (CLI 2.1.332)
@@ -45,11 +55,7 @@ SDK_VERSIONS: list[str] = [
 # Extra requirements installed together with a version (same resolver call).
 _OLD_MCP = ["mcp<2"]  # in-process MCP servers break on mcp 2.x before 0.2.100
 PINS: dict[str, list[str]] = {
-    "0.1.19": _OLD_MCP,
-    "0.1.33": _OLD_MCP,
-    "0.1.58": _OLD_MCP,
-    "0.1.81": _OLD_MCP,
-    "0.2.82": _OLD_MCP,
+    v: _OLD_MCP for v in ("0.1.19", "0.1.33", "0.1.51", "0.1.52", "0.1.53", "0.1.59", "0.1.60", "0.1.81", "0.2.82")
 }
 
 NEWEST: str = SDK_VERSIONS[-1]
