@@ -11,13 +11,14 @@ REPORTS = Path(__file__).resolve().parent.parent / "reports"
 
 def test_each_behaviour_is_declared_in_its_areas_module():
     for b in catalogue.load():
-        assert b.probe.__module__ == f"probes.catalogue.{b.area}", b.id
-        assert (REPORTS / declaration(b.id)).resolve().is_file()
+        module = b.probe.__module__.rsplit(".", 1)[1]
+        assert module.split("_", 1)[0] == b.area, b.id
+        assert (REPORTS / declaration(b.id)).resolve() == Path(catalogue.__file__).parent / f"{module}.py", b.id
 
 
-def test_every_module_is_an_area_and_every_behaviour_has_a_decision():
+def test_every_module_is_an_area_or_a_topic_of_one_and_every_behaviour_has_a_decision():
     modules = {p.stem for p in (Path(catalogue.__file__).parent).glob("*.py")} - {"__init__"}
-    assert modules <= {a.name for a in AREAS}
+    assert {m.split("_", 1)[0] for m in modules} <= {a.name for a in AREAS}
     for b in catalogue.load():
         assert b.decision is not None, b.id
 
@@ -25,3 +26,7 @@ def test_every_module_is_an_area_and_every_behaviour_has_a_decision():
 def test_load_orders_by_declared_area_then_id():
     ids = [(order(b.area), b.id) for b in catalogue.load()]
     assert ids == sorted(ids)
+
+
+def test_an_id_no_module_declares_links_to_its_areas_main_module():
+    assert declaration("mcp.no-such-behaviour") == "../probes/catalogue/mcp.py"

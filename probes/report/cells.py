@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
@@ -94,9 +95,21 @@ def sources_md(sources: Iterable[Mapping[str, Any]]) -> list[str]:
     return ["", "## Sources", "", *items] if items else []
 
 
+_CATALOGUE = Path(__file__).resolve().parent.parent / "catalogue"
+
+
 def declaration(bid: str) -> str:
-    """Where a behaviour is declared, relative to reports/: its area's catalogue module."""
-    return f"../probes/catalogue/{bid.split('.', 1)[0]}.py"
+    """Where a behaviour is declared, relative to reports/: the module of its area
+    (`mcp.py`, or a topic of it such as `mcp_remote.py`) whose text names the id.
+
+    Read as text, not imported, so rendering needs no SDK; an id no module names any
+    more (an old report's) links to its area's main module.
+    """
+    area = bid.split(".", 1)[0]
+    for path in sorted(_CATALOGUE.glob(f"{area}*.py")):
+        if path.stem.split("_", 1)[0] == area and f'"{bid}"' in path.read_text(encoding="utf-8"):
+            return f"../probes/catalogue/{path.name}"
+    return f"../probes/catalogue/{area}.py"
 
 
 def checks_text(checks: dict[str, str]) -> str:

@@ -1,12 +1,12 @@
 """The matrix as one static, self-contained HTML page (no external assets).
 
 The table is rendered server-side, so it reads without JavaScript. It opens with the
-behaviours that changed across the versions, because seventy rows of ten identical
+behaviours that changed across the versions, because a hundred rows of fifteen identical
 verdicts hide the few that moved. A small inline script filters rows by text (id or
 area), by verdict and to "only rows that change", and keeps the filter in the URL
 fragment (#q=...&verdict=...&changed=1) so a filtered view can be linked to. Claims fold
-away in <details> and version headers turn sideways on narrow screens, so seventy rows of
-ten versions fit a 360 px phone as well as a laptop.
+away in <details> and version headers stand up, so a hundred rows of fifteen versions fit
+a 360 px phone as well as a laptop.
 """
 
 from __future__ import annotations
@@ -51,8 +51,12 @@ td.behaviour summary { cursor: pointer; }
 td.behaviour .more { color: var(--muted); font-size: .8em; margin: .2rem 0 .1rem; }
 td.behaviour .more p { margin: 0 0 .2rem; }
 td.behaviour .change { display: block; color: var(--muted); font-size: .75em; line-height: 1.3; }
-td.source { text-align: left; color: var(--muted); font-size: .85em; min-width: 7rem; }
-td.v { white-space: nowrap; }
+td.source { text-align: left; color: var(--muted); font-size: .85em; white-space: nowrap; }
+/* Fifteen or more versions fit a laptop only standing up: a version column is as wide
+   as its symbol, its header (SDK version, then CLI) reads bottom to top. */
+th.v, td.v { width: 1px; }
+thead th.v .ver, thead th.v small { display: inline-block; writing-mode: vertical-rl; transform: rotate(180deg); }
+td.v { white-space: nowrap; padding: .3rem .25rem; }
 td.v sup { font-size: .65em; }
 tr.area th { text-align: left; background: var(--head); position: sticky; left: 0; font-weight: 600; }
 tr.behaviour-row:target td.behaviour { box-shadow: inset 3px 0 0 var(--mark); }
@@ -67,11 +71,11 @@ ol.notes li:target { background: var(--differs); }
   th, td { padding: .25rem .15rem; }
   th.behaviour, td.behaviour { min-width: 0; max-width: none; }
   td.behaviour code { font-size: .8em; }
-  th.v, td.v { width: 1px; }  /* versions take their symbol's width; the id gets the rest */
   td.source, th.source { display: none; }
-  thead th small { display: none; }
-  thead th.v .ver { display: inline-block; writing-mode: vertical-rl; transform: rotate(180deg); font-size: .8em; }
-  td.v { position: relative; font-size: 12px; padding: .3rem .1rem; }
+  thead th small, thead th.v small { display: none; }
+  thead th.v { padding: .25rem 0; line-height: 1; }
+  thead th.v .ver { font-size: .7em; }
+  td.v { position: relative; font-size: 9px; padding: .3rem 0; }
   td.v sup { position: absolute; top: 0; right: 0; line-height: 1; font-size: 9px; }
 }
 """
