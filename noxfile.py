@@ -4,6 +4,7 @@
     nox -s "probe(sdk='0.2.189')"          probe one version, write reports/0.2.189.json/.md
     nox -s probe report                    every version, then reports/COMPATIBILITY.md
     nox -s matrix                          the same, as one session name
+    nox -s history                         bisect each change between listed versions -> reports/history/
     nox -s tests                           the test suite on the default (newest) SDK
     nox -s lint bench                      (bench -- NAME ... runs only those scripts)
 
@@ -99,6 +100,17 @@ def matrix(session: nox.Session) -> None:
         session.notify(f"probe(sdk={sdk!r})")
     out = _option_value(list(session.posargs), "--out")
     session.notify("report", posargs=[out] if out else [])
+
+
+@nox.session(python=PYTHON)
+def history(session: nox.Session) -> None:
+    """Refresh reports/history/history.json: the exact releases of each change between listed
+    versions (entries whose neighbours' verdicts are unchanged are kept); args go to `sdkprobe history`."""
+    install_project(session, DEFAULT_SDK)
+    args = list(session.posargs)
+    if not _has_option(args, "--reports"):
+        args = ["--reports", str(ROOT / "reports"), *args]
+    session.run("sdkprobe", "history", *args)
 
 
 @nox.session(python=PYTHON)

@@ -127,7 +127,8 @@ def play(scenario: dict[str, Any], argv: list[str], capture: Capture) -> int:
     for step in scenario.get("steps", []):
         op = step["op"]
         if op == "emit":
-            out.send(step["message"])
+            for _ in range(step.get("times", 1)):
+                out.send(step["message"])
         elif op == "raw":
             out.write(step["text"])
         elif op == "stderr":

@@ -3,7 +3,7 @@
 A scenario is a list of steps the fake plays in order, plus how it answers the
 control requests the SDK sends (initialize, interrupt, mcp_status, ...). Steps:
 
-  emit      write one JSON message to stdout
+  emit      write one JSON message to stdout (or the same one many times)
   raw       write text to stdout as it is (half lines, non-JSON noise)
   stderr    write text to stderr
   await     block until a stdin line matches a pattern (a subset of its JSON)
@@ -54,8 +54,9 @@ class Scenario:
         return self
 
     # --- steps ----------------------------------------------------------------
-    def emit(self, message: dict[str, Any]) -> Scenario:
-        self.steps.append({"op": "emit", "message": message})
+    def emit(self, message: dict[str, Any], times: int = 1) -> Scenario:
+        """Write `message` to stdout, `times` times over (hundreds of lines in one step)."""
+        self.steps.append({"op": "emit", "message": message, **({"times": times} if times != 1 else {})})
         return self
 
     def raw(self, text: str) -> Scenario:
@@ -132,11 +133,19 @@ class Scenario:
     def init(self, **extra: Any) -> Scenario:
         return self.emit(init_message(self.cli_version, **extra))
 
-    def assistant(self, *blocks: dict[str, Any] | str) -> Scenario:
-        return self.emit(assistant_message(*blocks))
+    def assistant(self, *blocks: dict[str, Any] | str, times: int = 1) -> Scenario:
+        return self.emit(assistant_message(*blocks), times=times)
 
     def result(self, subtype: str = "success", is_error: bool = False, **extra: Any) -> Scenario:
         return self.emit(result_message(subtype, is_error, **extra))
+
+    def user(self, *blocks: dict[str, Any] | str) -> Scenario:
+        """A user line as the CLI echoes one (tool results, images pasted into a prompt)."""
+        return self.emit(user_message(*blocks))
+
+    def rate_limit_event(self, *, omit: tuple[str, ...] = (), **info: Any) -> Scenario:
+        """A `rate_limit_event` line; `omit` leaves out top-level fields ("uuid", ...)."""
+        return self.emit(rate_limit_event_message(omit=omit, **info))
 
     def turn(self, text: str = "Hello from the fake CLI") -> Scenario:
         """One ordinary turn: wait for the prompt, then init, assistant text, result."""
@@ -204,3 +213,24 @@ def result_message(subtype: str = "success", is_error: bool = False, **extra: An
         "usage": {"input_tokens": 3, "output_tokens": 5},
         **extra,
     }
+
+
+def user_message(*blocks: dict[str, Any] | str) -> dict[str, Any]:
+    return {
+        "type": "user",
+        "uuid": "00000000-0000-0000-0000-000000000003",
+        "session_id": SESSION_ID,
+        "parent_tool_use_id": None,
+        "message": {"role": "user", "content": [as_block(b) for b in blocks]},
+    }
+
+
+def rate_limit_event_message(*, omit: tuple[str, ...] = (), **info: Any) -> dict[str, Any]:
+    """What the CLI sends when the account nears or hits a usage limit (CLI 2.1.45 on)."""
+    message = {
+        "type": "rate_limit_event",
+        "uuid": "00000000-0000-0000-0000-000000000004",
+        "session_id": SESSION_ID,
+        "rate_limit_info": {"status": "allowed_warning", "rateLimitType": "five_hour", "utilization": 0.9, **info},
+    }
+    return {k: v for k, v in message.items() if k not in omit}

@@ -57,7 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
         "run",
         help="run the behaviours on the installed SDK and write its report",
         description="Run the behaviours on the installed SDK, print a table and write "
-        "DIR/<sdk-version>.json and .md (<sdk-version>+cli-<cli-version> with --cli). "
+        "DIR/<sdk-version>.json and .md (<sdk-version>+cli-<cli-version> with --cli or --cli-version). "
         "Exit 0 when every probe ran, 1 when one errored, 2 on bad input.",
     )
     run.add_argument("--only", nargs="+", metavar="ID", default=[], help="run only these behaviour ids")
@@ -71,8 +71,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="put these results into the existing report in DIR (other behaviours' entries kept) "
         "instead of writing a report of only these",
     )
-    run.add_argument(
+    which_cli = run.add_mutually_exclusive_group()
+    which_cli.add_argument(
         "--cli", metavar="PATH", help="run the cli tier against this claude executable instead of the bundled one"
+    )
+    which_cli.add_argument(
+        "--cli-version",
+        metavar="X",
+        help="run the cli tier against Claude Code CLI release X from npm (installed once into "
+        "$SDKPROBE_CACHE/cli, default ~/.cache/sdkprobe/cli) instead of the bundled one",
     )
     run.add_argument(
         "--live",
@@ -155,6 +162,12 @@ def build_parser() -> argparse.ArgumentParser:
     rj.set_defaults(func=cmd_rejudge)
 
     report_commands.register(sub, _probe_for_gate)
+    from probes import bisect_command  # its own module: the `bisect` subcommand
+
+    bisect_command.register(sub)
+    from probes import history_command  # its own module: the `history` subcommand
+
+    history_command.register(sub)
     return parser
 
 
@@ -211,9 +224,22 @@ def probe_installed(behaviours: list[Behaviour], settings: RunSettings, jobs: in
     return report.build([r.to_dict() for r in results], info)
 
 
-def _probe_for_gate(jobs: int) -> dict[str, Any]:
-    """The gate's fresh candidate: every behaviour on the installed SDK and its bundled CLI."""
-    return probe_installed(catalogue.load(), RunSettings(), jobs)
+def _probe_for_gate(jobs: int, cli_version: str | None = None) -> dict[str, Any]:
+    """The gate's fresh candidate: every behaviour on the installed SDK and its bundled CLI
+    (or CLI release `cli_version`, installed when missing)."""
+    return probe_installed(catalogue.load(), RunSettings(cli_path=_release_cli(cli_version)), jobs)
+
+
+def _release_cli(version: str | None) -> str | None:
+    """The executable of CLI release `version` (installed into the cache when missing), or None."""
+    from probes.cli_releases import CliReleaseError, install_cli
+
+    if version is None:
+        return None
+    try:
+        return str(install_cli(version))
+    except CliReleaseError as exc:
+        raise BadInput(str(exc)) from None
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -233,7 +259,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     behaviours = select(args.only, args.tier)
     if not behaviours:
         raise BadInput("no behaviour matches the selection")
-    settings = RunSettings(cli_path=os.path.abspath(args.cli) if args.cli else None, live=live)
+    cli_path = os.path.abspath(args.cli) if args.cli else _release_cli(args.cli_version)
+    settings = RunSettings(cli_path=cli_path, live=live)
     try:
         data = probe_installed(behaviours, settings, args.jobs)
         print(report.render_table(data["behaviours"]))

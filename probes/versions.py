@@ -6,9 +6,10 @@ is installed.
 
 How the list was chosen (survey on Python 3.11, all PyPI releases up to 0.2.189):
 
-- 0.1.19 is the oldest release whose wheel bundles the CLI (`_bundled/claude`); 0.1.7
-  and everything before it are ~35 kB wheels without one, and PyPI has nothing between
-  0.1.7 and 0.1.19.
+- 0.1.19 is the oldest release whose wheel bundles the CLI (`_bundled/claude`) that
+  `pip index versions` shows; 0.1.7 and everything before it are ~35 kB wheels without
+  one. 0.1.8 to 0.1.18 are yanked: the index's JSON API still lists them, with ~65 MB
+  platform wheels like the later ones; `sdkprobe bisect` probes them, the matrix does not.
 - Releases before 0.2.100 declare `mcp>=0.1.0` (later `>=1.19`, `>=1.23`) with no upper
   bound. They import beside mcp 2.x, but `create_sdk_mcp_server` then fails with
   `AttributeError: 'Server' object has no attribute 'list_tools'`, so they get `mcp<2`.
@@ -54,9 +55,18 @@ SDK_VERSIONS: list[str] = [
 
 # Extra requirements installed together with a version (same resolver call).
 _OLD_MCP = ["mcp<2"]  # in-process MCP servers break on mcp 2.x before 0.2.100
-PINS: dict[str, list[str]] = {
-    v: _OLD_MCP for v in ("0.1.19", "0.1.33", "0.1.51", "0.1.52", "0.1.53", "0.1.59", "0.1.60", "0.1.81", "0.2.82")
-}
+_FIRST_WITH_OWN_MCP_BOUND = "0.2.100"  # from here the SDK bounds mcp itself
+
+
+def pins(version: str) -> list[str]:
+    """The extras any release needs beside it (the rule the docstring explains), listed or not,
+    so a bisect over every release installs each one the way the listed ones are."""
+    from packaging.version import Version
+
+    return list(_OLD_MCP) if Version(version) < Version(_FIRST_WITH_OWN_MCP_BOUND) else []
+
+
+PINS: dict[str, list[str]] = {v: pins(v) for v in SDK_VERSIONS if pins(v)}
 
 NEWEST: str = SDK_VERSIONS[-1]
 DEFAULT_SDK: str = NEWEST
@@ -81,8 +91,9 @@ def version_key(version: str) -> tuple[Any, ...]:
 def requirements(version: str) -> list[str]:
     """What to install for one SDK version: the exact release plus its pins.
 
-    An unlisted version is allowed (try a new release before adding it) and gets no pins.
+    An unlisted version is allowed (try a new release before adding it) and gets the pins
+    the rule gives any release.
     """
     if not is_release(version):
         raise ValueError(f"{version!r} is not a release number like 0.2.190")
-    return [f"claude-agent-sdk=={version}", *PINS.get(version, [])]
+    return [f"claude-agent-sdk=={version}", *pins(version)]

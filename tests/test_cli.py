@@ -99,7 +99,8 @@ def test_list_filters_combine(capsys):
     assert ids == [b.id for b in catalogue.load() if b.area in ("wire", "results")]
     assert "wire.tools-option-to-flag" in ids and "results.success-subtype-with-is-error" in ids
     assert main(["list", "--json", "--area", "plugins"]) == 0
-    assert json.loads(capsys.readouterr().out) == []
+    plugins = [r["id"] for r in json.loads(capsys.readouterr().out)]
+    assert plugins and plugins == [b.id for b in catalogue.load() if b.area == "plugins"]
 
 
 def test_list_unknown_area(capsys):
@@ -126,14 +127,15 @@ def test_run_refused_by_the_report_writer_exits_2_with_one_line(tmp_path, monkey
     assert last.startswith("sdkprobe: error: refusing to write report") and "/home/" in last
 
 
-@pytest.mark.parametrize("command", ["run", "list", "capture"])
+@pytest.mark.parametrize("command", ["run", "list", "capture", "bisect"])
 def test_help_lists_every_option(command):
     out = sdkprobe(command, "--help")
     assert out.returncode == 0
     expected = {
-        "run": ["--only", "--tier", "--out", "--merge", "--cli", "--live", "-j"],
+        "run": ["--only", "--tier", "--out", "--merge", "--cli", "--cli-version", "--live", "-j"],
         "list": ["--tier", "--area", "--id", "--requires", "--json"],
         "capture": ["--options", "--agents", "--prompt", "--json"],
+        "bisect": ["--from", "--to", "--check", "--scan", "--no-yanked"],
     }[command]
     for flag in expected:
         assert flag in out.stdout

@@ -166,6 +166,22 @@ def test_routes_main_subagent_and_aux(double):
     assert not d.unscripted and script.remaining() == {}
 
 
+def test_a_json_side_query_before_the_main_request_is_aux(double):
+    """CLI 2.1.105 may ask for a session title (tool-less, JSON output, max_tokens 32000)
+    before the main conversation's first request; taken for main, it would make the real
+    main request look like a subagent's."""
+    script = Script(main=["main reply"], aux=["a title"])
+    d = double(script)
+    title = {**body("hello", tools=False, max_tokens=32000), "output_config": {"format": {"type": "json_schema"}}}
+    post(d, "/v1/messages", title)
+    post(d, "/v1/messages", body("<system-reminder>skills</system-reminder>\nhello"))
+    assert [r.route for r in d.messages_requests] == [AUX, MAIN]
+    # a tool-less request with a large max_tokens and no JSON format is still main (tools=[])
+    d2 = double(Script(main=["main reply"]))
+    post(d2, "/v1/messages", body("hello", tools=False, max_tokens=32000))
+    assert [r.route for r in d2.messages_requests] == [MAIN]
+
+
 def test_accessors_read_tools_deferred_list_and_results(double):
     d = double()
     deferred = (

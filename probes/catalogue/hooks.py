@@ -2,11 +2,22 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
 from probes.behaviour import Check, behaviour, check, undecidable
-from probes.harness import Harness, Script, allow_every_tool, reply, tool_use
+from probes.harness import (
+    MAIN,
+    SUBAGENT,
+    Harness,
+    Script,
+    allow_every_tool,
+    reply,
+    result_text,
+    tool_use,
+    tool_use_offered,
+)
 
 _SUBAGENT_PROMPT = "Read the file sub.txt and report what it says."
 
@@ -320,5 +331,535 @@ pretooluse_ask_keeps_prompt.differs_on(
             "error": None,
         }
         for mode in ("acceptEdits", "auto", "bypassPermissions")
+    }
+)
+
+
+# --- CATALOGUE-3: what users reported about hooks --------------------------------------
+
+_MATCHERS: tuple[str | None, ...] = (
+    "mcp__srv",
+    "mcp__srv__.*",
+    "mcp__srv__ping",
+    "Read|mcp__srv__ping",
+    "mcp__.*",
+    None,
+)
+
+
+def _label(matcher: str | None) -> str:
+    return "None" if matcher is None else matcher
+
+
+@behaviour(
+    id="hooks.matcher-exact-unless-regex",
+    claim=(
+        "A hook matcher naming only an MCP server (mcp__srv) catches every tool of that server, as a "
+        "prefix would, for PreToolUse and PostToolUse alike."
+    ),
+    source=("cc#44446", "report"),
+    tier="cli",
+    checks=("server-name-matches-its-tools", "regex-matchers-match", "posttooluse-fires-for-mcp-tools"),
+    requires=("option:hooks", "option:mcp_servers", "api:HookMatcher", "api:create_sdk_mcp_server"),
+    sdk_ref="claude_agent_sdk.types.HookMatcher",
+)
+async def matcher_exact_unless_regex(h: Harness) -> dict[str, Any]:
+    import claude_agent_sdk as sdk
+    from claude_agent_sdk import HookMatcher
+
+    ran: list[bool] = []
+
+    @sdk.tool("ping", "Answers pong.", {"type": "object", "properties": {}})
+    async def ping(args: dict[str, Any]) -> dict[str, Any]:
+        ran.append(True)
+        return {"content": [{"type": "text", "text": "pong"}]}
+
+    fired: dict[str, list[str]] = {"PreToolUse": [], "PostToolUse": []}
+
+    def noting(event: str, matcher: str | None) -> Any:
+        async def hook(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
+            if hook_input.get("tool_name") == "mcp__srv__ping":
+                fired[event].append(_label(matcher))
+            return {}
+
+        return hook
+
+    run = await h.session(
+        "ping it",
+        client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
+        script=[reply(tool_use("mcp__srv__ping", {})), "done"],
+        mcp_servers={"srv": sdk.create_sdk_mcp_server("srv", tools=[ping])},
+        allowed_tools=["mcp__srv__ping"],
+        hooks={
+            event: [HookMatcher(matcher=m, hooks=[noting(event, m)]) for m in _MATCHERS]
+            for event in ("PreToolUse", "PostToolUse")
+        },
+    )
+    order = [_label(m) for m in _MATCHERS]
+    return {
+        **{event: sorted(set(labels), key=order.index) for event, labels in fired.items()},
+        "tool_ran": bool(ran),
+        "error": run.error,
+    }
+
+
+@matcher_exact_unless_regex.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    pre, post = seen["PreToolUse"], seen["PostToolUse"]
+    both = f"PreToolUse fired for matchers {pre}, PostToolUse for {post} (the tool ran: {seen['tool_ran']})"
+    regexes = ("mcp__srv__.*", "mcp__.*")
+    return {
+        "server-name-matches-its-tools": check("mcp__srv" in pre and "mcp__srv" in post, both),
+        "regex-matchers-match": check(all(r in pre and r in post for r in regexes), both),
+        "posttooluse-fires-for-mcp-tools": check(bool(post), both),
+    }
+
+
+matcher_exact_unless_regex.differs_on(
+    {"PreToolUse": ["mcp__srv__ping", "None"], "PostToolUse": [], "tool_ran": True, "error": None}
+)
+
+
+_DENY_REASON = "DENIED-BY-PROBE-7"
+
+
+def _deny(reason: str, when: Any = None) -> Any:
+    """A PreToolUse hook that denies with `reason` (only the calls for which `when(tool_input)` is true)."""
+
+    async def hook(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
+        if when is not None and not when(hook_input.get("tool_input") or {}):
+            return {}
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": reason,
+            }
+        }
+
+    return hook
+
+
+def _outcome(block: dict[str, Any] | None, reason: str, content: str) -> dict[str, Any] | None:
+    """A tool_result reduced to what a deny probe decides on (None when none came back)."""
+    if block is None:
+        return None
+    text = result_text(block)
+    return {"is_error": bool(block.get("is_error")), "has_reason": reason in text, "has_content": content in text}
+
+
+@behaviour(
+    id="hooks.pretooluse-deny-returns-tool-result",
+    claim=(
+        "When a PreToolUse hook denies one of two parallel tool calls, the CLI still answers every tool_use: "
+        "the denied one with an error tool_result carrying the hook's reason, and the conversation goes on to "
+        "a normal result."
+    ),
+    source=("ts#170", "report"),
+    tier="cli",
+    checks=("denied-call-gets-error-with-reason", "parallel-call-answered", "conversation-continues"),
+    requires=("option:hooks", "api:HookMatcher"),
+    sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
+)
+async def pretooluse_deny_returns_tool_result(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import HookMatcher
+
+    note = h.cwd / "note.txt"
+    note.write_text("NOTE-CONTENT-31\n")
+    bash = tool_use("Bash", {"command": "echo BASH-RAN-31", "description": "echo"}, "toolu_double_denied")
+    read = tool_use("Read", {"file_path": str(note)}, "toolu_double_parallel")
+    run = await h.session(
+        "run both",
+        client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
+        # the double refuses, as the API does, a request that leaves a tool_use unanswered
+        script=Script(main=[reply(bash, read), "done"], check_tool_results=True),
+        allowed_tools=["Bash", "Read"],
+        hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[_deny(_DENY_REASON)])]},
+    )
+    main = run.on(MAIN)
+    after = main[1] if len(main) > 1 else None
+
+    def outcome(tool_use_id: str, content: str) -> dict[str, Any] | None:
+        return _outcome(after.tool_result(tool_use_id) if after else None, _DENY_REASON, content)
+
+    return {
+        "denied": outcome("toolu_double_denied", "BASH-RAN-31"),
+        "parallel": outcome("toolu_double_parallel", "NOTE-CONTENT-31"),
+        "main_request_statuses": [r.status for r in main],
+        "result": None if run.result is None else {"subtype": run.result.subtype, "is_error": run.result.is_error},
+    }
+
+
+@pretooluse_deny_returns_tool_result.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    denied, parallel, result = seen["denied"], seen["parallel"], seen["result"]
+    return {
+        "denied-call-gets-error-with-reason": check(
+            bool(denied) and denied["is_error"] and denied["has_reason"] and not denied["has_content"],
+            f"the denied Bash call came back as {denied} (no tool_result: None)",
+        ),
+        "parallel-call-answered": check(
+            bool(parallel) and not parallel["is_error"] and parallel["has_content"],
+            f"the parallel Read came back as {parallel} (no tool_result: None)",
+        ),
+        "conversation-continues": check(
+            result == {"subtype": "success", "is_error": False} and 400 not in seen["main_request_statuses"],
+            f"main requests answered {seen['main_request_statuses']}, the result was {result}",
+        ),
+    }
+
+
+pretooluse_deny_returns_tool_result.differs_on(
+    {
+        "denied": None,
+        "parallel": {"is_error": False, "has_reason": False, "has_content": False},
+        "main_request_statuses": [200, 400],
+        "result": {"subtype": "success", "is_error": True},
+    }
+)
+
+
+_SUB_DENY_REASON = "SECRET-DENIED-9"
+_SECRET = "SECRET-CONTENT-9"
+_AGENT_TOOL = ("Agent", "Task")  # the API name on new CLIs first, old CLIs second
+
+
+@behaviour(
+    id="hooks.deny-applies-inside-subagent",
+    claim=(
+        "A PreToolUse hook that denies a tool call blocks the same call made inside a subagent: the "
+        "subagent gets an error tool_result with the reason, not the tool's output."
+    ),
+    source=("cc#40580", "report"),
+    tier="cli",
+    checks=("denied-inside-subagent", "hook-input-has-agent-id", "denied-on-main-thread"),
+    requires=("option:hooks", "option:allowed_tools", "api:HookMatcher"),
+    sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
+    timeout=90,
+)
+async def deny_applies_inside_subagent(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import HookMatcher
+
+    secrets = {}
+    for thread in ("main", "sub"):
+        (h.cwd / thread).mkdir()
+        secrets[thread] = h.cwd / thread / "secret.txt"
+        secrets[thread].write_text(f"{_SECRET}\n")
+    agent_input = {
+        "description": "read it",
+        "prompt": _SUBAGENT_PROMPT,
+        "subagent_type": "general-purpose",
+        "run_in_background": False,  # the subagent's second request must come before the turn ends
+    }
+    run = await h.session(
+        "read, then delegate",
+        client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
+        script=Script(
+            main=[
+                reply(tool_use("Read", {"file_path": str(secrets["main"])}, "toolu_double_mainread")),
+                reply(tool_use_offered(_AGENT_TOOL, agent_input)),
+                "main done",
+            ],
+            subagent=[reply(tool_use("Read", {"file_path": str(secrets["sub"])}, "toolu_double_subread")), "sub done"],
+        ),
+        allowed_tools=["Read", *_AGENT_TOOL],
+        hooks={
+            "PreToolUse": [
+                HookMatcher(
+                    matcher="Read",
+                    hooks=[_deny(_SUB_DENY_REASON, lambda i: str(i.get("file_path", "")).endswith("secret.txt"))],
+                )
+            ]
+        },
+    )
+
+    def result(route: str, tool_use_id: str) -> dict[str, Any] | None:
+        block = next((b for r in run.on(route) if (b := r.tool_result(tool_use_id)) is not None), None)
+        return _outcome(block, _SUB_DENY_REASON, _SECRET)
+
+    hook_calls = {}
+    for c in run.callbacks:
+        path = str((c["input"].get("tool_input") or {}).get("file_path", "")) if c["kind"] == "hook" else ""
+        for thread, secret in secrets.items():
+            if path == str(secret):
+                hook_calls[thread] = {"has_agent_id": bool(c["input"].get("agent_id"))}
+    return {
+        "main": {"result": result(MAIN, "toolu_double_mainread"), "hook": hook_calls.get("main")},
+        "subagent": {"result": result(SUBAGENT, "toolu_double_subread"), "hook": hook_calls.get("sub")},
+        "subagent_requests": len(run.on(SUBAGENT)),
+    }
+
+
+@deny_applies_inside_subagent.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    def denied(r: dict[str, Any] | None) -> bool:
+        return r is not None and r["is_error"] and r["has_reason"] and not r["has_content"]
+
+    sub, main = seen["subagent"], seen["main"]
+    return {
+        "denied-inside-subagent": check(
+            denied(sub["result"]),
+            f"the subagent's Read came back as {sub['result']} (hook called: {sub['hook'] is not None}; "
+            f"{seen['subagent_requests']} subagent request(s))",
+        ),
+        "hook-input-has-agent-id": check(
+            bool(sub["hook"]) and sub["hook"]["has_agent_id"], f"the hook call for the subagent's Read: {sub['hook']}"
+        ),
+        "denied-on-main-thread": check(denied(main["result"]), f"the main thread's Read came back as {main['result']}"),
+    }
+
+
+deny_applies_inside_subagent.differs_on(
+    {
+        "main": {"result": {"is_error": False, "has_reason": False, "has_content": True}, "hook": None},
+        "subagent": {
+            "result": {"is_error": False, "has_reason": False, "has_content": True},
+            "hook": {"has_agent_id": False},
+        },
+        "subagent_requests": 2,
+    }
+)
+
+
+_VARIANTS = ("A", "B", "C")  # A: hook allow+updatedInput; B: can_use_tool updated_input; C: hook updatedInput alone
+
+
+@behaviour(
+    id="hooks.pretooluse-updated-input-applied",
+    claim=(
+        "A PreToolUse hook that answers allow with updatedInput makes the tool run with the rewritten input "
+        "(here a Bash command), as can_use_tool's PermissionResultAllow(updated_input=...) does."
+    ),
+    source=("cc#79321", "report"),
+    tier="cli",
+    checks=("hook-allow-updated-input-runs", "posttooluse-sees-updated-input", "can-use-tool-updated-input-runs"),
+    requires=("option:hooks", "option:can_use_tool", "api:HookMatcher", "api:PermissionResultAllow"),
+    sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
+)
+async def pretooluse_updated_input_applied(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import HookMatcher, PermissionResultAllow
+
+    def command(variant: str, word: str) -> str:
+        # B writes a file, so the CLI asks can_use_tool (it approves read-only commands by itself)
+        echo = f"echo {variant}-{word}"
+        return f"touch {h.cwd / 'b-mark'} && {echo}" if variant == "B" else echo
+
+    def rewritten(tool_input: dict[str, Any], variant: str) -> dict[str, Any]:
+        return {**tool_input, "command": command(variant, "REWRITTEN")}
+
+    async def pre(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
+        tool_input = hook_input.get("tool_input") or {}
+        cmd = str(tool_input.get("command", ""))
+        if "A-ORIGINAL" in cmd:
+            out = {"permissionDecision": "allow", "updatedInput": rewritten(tool_input, "A")}
+        elif "C-ORIGINAL" in cmd:
+            out = {"updatedInput": rewritten(tool_input, "C")}
+        else:
+            return {}
+        return {"hookSpecificOutput": {"hookEventName": "PreToolUse", **out}}
+
+    post_saw: dict[str, str] = {}
+
+    async def post(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
+        cmd = str((hook_input.get("tool_input") or {}).get("command", ""))
+        for v in _VARIANTS:
+            for word in ("ORIGINAL", "REWRITTEN"):
+                if f"{v}-{word}" in cmd:
+                    post_saw[v] = word
+        return {}
+
+    asked: list[str] = []
+
+    async def can_use_tool(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        cmd = str(tool_input.get("command", ""))
+        asked.extend(v for v in _VARIANTS if f"{v}-" in cmd)
+        if "B-ORIGINAL" in cmd:
+            return PermissionResultAllow(updated_input=rewritten(tool_input, "B"))
+        return PermissionResultAllow()
+
+    ids = {v: f"toolu_double_variant{v.lower()}" for v in _VARIANTS}
+    calls = [
+        reply(tool_use("Bash", {"command": command(v, "ORIGINAL"), "description": f"variant {v}"}, ids[v]))
+        for v in _VARIANTS
+    ]
+    run = await h.session(
+        "run three commands",
+        client=True,  # streaming mode: old SDKs register hooks and can_use_tool only with a streamed prompt
+        script=[*calls, "done"],
+        can_use_tool=can_use_tool,
+        hooks={
+            "PreToolUse": [HookMatcher(matcher="Bash", hooks=[pre])],
+            "PostToolUse": [HookMatcher(matcher="Bash", hooks=[post])],
+        },
+    )
+    seen = {}
+    for v in _VARIANTS:
+        block = next((b for r in run.on(MAIN) if (b := r.tool_result(ids[v])) is not None), None)
+        text = result_text(block)
+        ran = [word for word in ("ORIGINAL", "REWRITTEN") if f"{v}-{word}" in text]
+        seen[v] = {
+            "ran": ran[0] if len(ran) == 1 else (None if block is None or not ran else ran),
+            "is_error": None if block is None else bool(block.get("is_error")),
+            "posttooluse_saw": post_saw.get(v),
+            "can_use_tool_asked": v in asked,
+        }
+    return {
+        "A: hook allow + updatedInput": seen["A"],
+        "B: can_use_tool updated_input": seen["B"],
+        "C: hook updatedInput without a decision": seen["C"],
+    }
+
+
+@pretooluse_updated_input_applied.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    a, b = seen["A: hook allow + updatedInput"], seen["B: can_use_tool updated_input"]
+    return {
+        "hook-allow-updated-input-runs": check(
+            a["ran"] == "REWRITTEN", f"with the hook's allow and updatedInput the command that ran was {a['ran']}"
+        ),
+        "posttooluse-sees-updated-input": check(
+            a["posttooluse_saw"] == "REWRITTEN", f"PostToolUse saw the {a['posttooluse_saw']} command"
+        ),
+        "can-use-tool-updated-input-runs": check(
+            b["can_use_tool_asked"] and b["ran"] == "REWRITTEN",
+            f"can_use_tool asked: {b['can_use_tool_asked']}; the command that ran was {b['ran']}",
+        ),
+    }
+
+
+_ORIGINAL_RAN = {"ran": "ORIGINAL", "is_error": False, "posttooluse_saw": "ORIGINAL", "can_use_tool_asked": False}
+pretooluse_updated_input_applied.differs_on(
+    {
+        "A: hook allow + updatedInput": _ORIGINAL_RAN,
+        "B: can_use_tool updated_input": _ORIGINAL_RAN,
+        "C: hook updatedInput without a decision": _ORIGINAL_RAN,
+    }
+)
+
+
+def _ask_for(name: str) -> Any:
+    """A PreToolUse hook answering ask for writes to files called `name`."""
+
+    async def hook(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
+        if Path(str((hook_input.get("tool_input") or {}).get("file_path", ""))).name != name:
+            return {}
+        return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask"}}
+
+    return hook
+
+
+@behaviour(
+    id="hooks.permission-request-callback-fires",
+    claim=(
+        "An SDK PermissionRequest hook is called whenever a tool call needs approval (with or without "
+        "can_use_tool, and after a PreToolUse hook answered ask), and its allow decision is applied."
+    ),
+    source=("cc#95726", "report"),
+    tier="cli",
+    checks=("fires-and-applies-alone", "fires-and-applies-beside-can-use-tool", "fires-and-applies-after-ask"),
+    requires=("option:hooks", "option:can_use_tool", "api:HookMatcher", "api:PermissionRequestHookInput"),
+    sdk_ref="claude_agent_sdk.types.PermissionRequestHookInput",
+    timeout=90,
+)
+async def permission_request_callback_fires(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import HookMatcher
+
+    async def write(files: list[str], **options: Any) -> dict[str, Any]:
+        ids = {name: f"toolu_double_write_{name.split('.')[0]}" for name in files}
+        run = await h.session(
+            "write the files",
+            client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
+            script=[
+                *(reply(tool_use("Write", {"file_path": str(h.cwd / n), "content": "x\n"}, ids[n])) for n in files),
+                "done",
+            ],
+            **options,
+        )
+        seen = {}
+        for name in files:
+            path = str(h.cwd / name)
+            order = sorted(  # the CLI may send its control requests in no fixed order
+                f"hook {c['event']}" if c["kind"] == "hook" else "can_use_tool"
+                for c in run.callbacks
+                if str(((c["input"].get("tool_input") if c["kind"] == "hook" else c["input"]) or {}).get("file_path"))
+                == path
+            )
+            block = next((b for r in run.on(MAIN) if (b := r.tool_result(ids[name])) is not None), None)
+            seen[name] = {
+                "calls": order,
+                "written": (h.cwd / name).exists(),
+                "tool_result_error": None if block is None else bool(block.get("is_error")),
+            }
+        return seen
+
+    def hooks(answered: asyncio.Event) -> dict[str, Any]:
+        return {
+            "PreToolUse": [HookMatcher(matcher="Write", hooks=[_ask_for("c.txt")])],
+            "PermissionRequest": [HookMatcher(matcher=None, hooks=[_allow_permission(answered)])],
+        }
+
+    headless = await write(["a.txt", "c.txt"], hooks=hooks(asyncio.Event()))
+    # Beside a can_use_tool that denies, but only once the hook has answered: the hook's
+    # allow reaches the CLI first (one stdin, written in order), so a written file means
+    # the CLI applied the hook's decision. If the CLI asks the hook only after
+    # can_use_tool, the callback denies when its bounded wait runs out.
+    answered = asyncio.Event()
+    waited: list[bool] = []
+
+    async def deny_after_hook(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        from claude_agent_sdk import PermissionResultDeny
+
+        try:
+            await asyncio.wait_for(answered.wait(), 10)
+            waited.append(True)
+            await asyncio.sleep(0.2)  # the hook's reply is written by now, ahead of this one
+        except asyncio.TimeoutError:
+            waited.append(False)
+        return PermissionResultDeny(message="denied by the probe's can_use_tool")
+
+    beside = await write(["b.txt"], hooks=hooks(answered), can_use_tool=deny_after_hook)
+    return {
+        "A: PermissionRequest hook alone": headless["a.txt"],
+        "B: beside a denying can_use_tool": {**beside["b.txt"], "hook answered before can_use_tool": waited == [True]},
+        "C: PreToolUse ask, then PermissionRequest": headless["c.txt"],
+    }
+
+
+def _allow_permission(answered: asyncio.Event) -> Any:
+    """A PermissionRequest hook that allows, and sets `answered` as it returns."""
+
+    async def hook(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
+        answered.set()
+        return {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}
+
+    return hook
+
+
+@permission_request_callback_fires.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    def applied(key: str) -> Check:
+        s = seen[key]
+        return check(
+            "hook PermissionRequest" in s["calls"] and s["written"],
+            f"{key}: calls {s['calls']}, the file written {s['written']}",
+        )
+
+    return {
+        "fires-and-applies-alone": applied("A: PermissionRequest hook alone"),
+        "fires-and-applies-beside-can-use-tool": applied("B: beside a denying can_use_tool"),
+        "fires-and-applies-after-ask": applied("C: PreToolUse ask, then PermissionRequest"),
+    }
+
+
+_NEVER_ASKED = {"calls": ["hook PreToolUse"], "written": False, "tool_result_error": True}
+permission_request_callback_fires.differs_on(
+    {
+        "A: PermissionRequest hook alone": _NEVER_ASKED,
+        "B: beside a denying can_use_tool": {
+            **_NEVER_ASKED,
+            "calls": ["can_use_tool", "hook PreToolUse"],
+            "hook answered before can_use_tool": False,
+        },
+        "C: PreToolUse ask, then PermissionRequest": _NEVER_ASKED,
     }
 )

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from probes.behaviour import Check, behaviour, check, needs_live
-from probes.harness import Harness, McpTool, plugin_folder, stdio_mcp_server
+from probes.harness import MAIN, Conversation, Harness, McpTool, plugin_folder, reply, stdio_mcp_server, tool_use
 
 _PLUGIN = "probe-plugin"
 _SERVER = "pl"
@@ -101,5 +102,150 @@ strict_config_blocks_connectors_and_plugin_mcp.differs_on(
             "error": None,
             "offered_mcp_tools": [],
         },
+    }
+)
+
+
+# --- CATALOGUE-3: what users reported about MCP ---------------------------------------
+
+_BIG, _IO = "big", "io"  # the in-process server (12 tools) and the stdio one (3)
+_BIG_TOOLS = tuple(f"t{n:02d}" for n in range(1, 13))
+_IO_TOOLS = ("alpha", "beta", "gamma")
+_SEARCHED = f"mcp__{_BIG}__t07"
+_TOOL_SEARCH_ENVS: dict[str, dict[str, str]] = {
+    "ENABLE_TOOL_SEARCH unset": {},
+    "ENABLE_TOOL_SEARCH=true": {"ENABLE_TOOL_SEARCH": "true"},
+    "ENABLE_TOOL_SEARCH=auto:1": {"ENABLE_TOOL_SEARCH": "auto:1"},
+}
+# auto:N defers once MCP tool definitions pass N% of the context window: descriptions long
+# enough that 1% of even a 1M-token window is passed, so auto:1 has to defer.
+_LONG = " ".join(["This sentence pads the description of a probe's MCP tool to a realistic length."] * 50)
+
+
+def _big_server(ran: list[str]) -> Any:
+    """An in-process server `big` with twelve tools; each call is appended to `ran`."""
+    import claude_agent_sdk as sdk
+
+    def make(name: str) -> Any:
+        @sdk.tool(name, f"Tool {name} of the probe's in-process server. {_LONG}", {"type": "object", "properties": {}})
+        async def handler(args: dict[str, Any]) -> dict[str, Any]:
+            ran.append(name)
+            return {"content": [{"type": "text", "text": f"{name} ran"}]}
+
+        return handler
+
+    return sdk.create_sdk_mcp_server(_BIG, tools=[make(n) for n in _BIG_TOOLS])
+
+
+def _placement(request: Any, names: list[str]) -> dict[str, int]:
+    """How many of `names` a request loads in `tools`, only names as deferred, or leaves out."""
+    counts = {"loaded": 0, "deferred": 0, "absent": 0}
+    loaded, listed = set(request.loaded_tools), set(request.tool_names) | set(request.deferred_tools)
+    for n in names:
+        counts["loaded" if n in loaded else "deferred" if n in listed else "absent"] += 1
+    return counts
+
+
+@behaviour(
+    id="mcp.sdk-tools-deferred-by-default",
+    claim=(
+        "With tool search on (the default, or ENABLE_TOOL_SEARCH=true or auto:1), the tools of in-process and "
+        "stdio MCP servers are deferred: only their names reach the model until it loads one with ToolSearch."
+    ),
+    source=("ts#356", "report"),
+    tier="cli",
+    checks=("deferred-by-default", "deferred-with-true", "deferred-with-auto-1", "searched-tool-callable"),
+    requires=("option:mcp_servers", "option:allowed_tools", "api:create_sdk_mcp_server", "package:mcp"),
+    sdk_ref="claude_agent_sdk.create_sdk_mcp_server",
+    timeout=150,
+)
+async def sdk_tools_deferred_by_default(h: Harness) -> dict[str, Any]:
+    io = stdio_mcp_server(
+        h.workdir("mcp"), _IO, [McpTool(n, f"Tool {n} of the probe's stdio server. {_LONG}") for n in _IO_TOOLS]
+    )
+    names = {_BIG: [f"mcp__{_BIG}__{n}" for n in _BIG_TOOLS], _IO: [f"mcp__{_IO}__{n}" for n in _IO_TOOLS]}
+    seen: dict[str, Any] = {}
+    connected: list[str] = []  # the servers the CLI listed connected as the turn started
+
+    async def steps(c: Conversation) -> None:
+        # Order, not clock: the turn starts once the CLI lists both servers connected (CLI
+        # 2.1.97 stops waiting for them after 5 s, which a loaded machine can pass starting io)
+        connected[:] = await _connected(c, set(names))
+        await c.send("use the tools")
+        await c.response()
+
+    for case, env in _TOOL_SEARCH_ENVS.items():
+        ran: list[str] = []
+        searching = case == "ENABLE_TOOL_SEARCH unset"
+        # a client session (streaming mode): old SDKs connect in-process servers only with a streamed prompt
+        run = await h.converse(
+            steps,
+            script=[
+                reply(tool_use("ToolSearch", {"query": f"select:{_SEARCHED}", "max_results": 5})),
+                reply(tool_use(_SEARCHED, {})),
+                "done",
+            ]
+            if searching
+            else ["hi"],
+            mcp_servers={_BIG: _big_server(ran), _IO: io.config},
+            allowed_tools=[_SEARCHED],
+            env=env,
+        )
+        main = run.on(MAIN)
+        first = main[0] if main else None
+        betas = (first.headers.get("anthropic-beta", "") if first else "").split(",")
+        seen[case] = {
+            "connected before the turn": list(connected),
+            "placement": {server: _placement(first, n) for server, n in names.items()} if first else None,
+            "ToolSearch offered": first is not None and "ToolSearch" in first.offered_tools,
+            "tool betas": sorted(b.strip() for b in betas if "tool" in b),
+        }
+        if searching:
+            seen[case]["after ToolSearch"] = {f"{_SEARCHED} ran": _SEARCHED.rsplit("__", 1)[1] in ran}
+    return seen
+
+
+async def _connected(c: Conversation, servers: set[str], bound: float = 30.0) -> list[str]:
+    """Which of `servers` the CLI lists connected, once all are or after `bound` seconds
+    (a bound on something that should happen, never reached on a sound run)."""
+    deadline = asyncio.get_running_loop().time() + bound
+    while True:
+        listed = (await c.mcp_status()).get("mcpServers") or []
+        up = sorted(str(s.get("name")) for s in listed if s.get("name") in servers and s.get("status") == "connected")
+        if set(up) == servers or asyncio.get_running_loop().time() > deadline:
+            return up
+        await asyncio.sleep(0.1)
+
+
+@sdk_tools_deferred_by_default.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    def deferred(case: str) -> Check:
+        p = seen[case]["placement"]
+        return check(
+            bool(p) and all(c["loaded"] == 0 and c["absent"] == 0 for c in p.values()),
+            f"{case}: {p} (ToolSearch offered {seen[case]['ToolSearch offered']}; connected before the turn "
+            f"{seen[case]['connected before the turn']})",
+        )
+
+    after = seen["ENABLE_TOOL_SEARCH unset"]["after ToolSearch"]
+    return {
+        "deferred-by-default": deferred("ENABLE_TOOL_SEARCH unset"),
+        "deferred-with-true": deferred("ENABLE_TOOL_SEARCH=true"),
+        "deferred-with-auto-1": deferred("ENABLE_TOOL_SEARCH=auto:1"),
+        "searched-tool-callable": check(after[f"{_SEARCHED} ran"], f"after a ToolSearch for {_SEARCHED}: {after}"),
+    }
+
+
+_ALL_LOADED = {_BIG: {"loaded": 12, "deferred": 0, "absent": 0}, _IO: {"loaded": 3, "deferred": 0, "absent": 0}}
+sdk_tools_deferred_by_default.differs_on(
+    {
+        case: {
+            "connected before the turn": [_BIG, _IO],
+            "placement": _ALL_LOADED,
+            "ToolSearch offered": False,
+            "tool betas": [],
+            **({"after ToolSearch": {f"{_SEARCHED} ran": False}} if not env else {}),
+        }
+        for case, env in _TOOL_SEARCH_ENVS.items()
     }
 )

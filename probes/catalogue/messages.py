@@ -2,13 +2,30 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 
 from probes.behaviour import Check, behaviour, check
-from probes.harness import MAIN, Conversation, Harness, Script, reply, thinking, tool_use
+from probes.harness import (
+    MAIN,
+    Conversation,
+    Harness,
+    ProbeTimeout,
+    Scenario,
+    Script,
+    image,
+    redacted_thinking,
+    reply,
+    server_tool_use,
+    thinking,
+    tool_use,
+    web_search_tool_result,
+)
+from probes.harness import text as text_block
 
 
 def _kind(m: Any) -> str:
@@ -433,4 +450,481 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
 
 assistant_before_final_deltas.differs_on(
     {"burst": {"per block": ["dsA", "dsA"], "error": None}, "spaced": {"per block": ["dsA", "dsA"], "error": None}}
+)
+
+
+# --- messages.unread-messages-stall-callbacks -----------------------------------------
+
+_UNREAD_WAIT = 3.0  # seconds a hook may take to be asked while the caller reads nothing
+_HOOK_REQUEST = {
+    "callback_id": "hook_0",  # the SDK numbers its hook callbacks from hook_0 in declaration order
+    "input": {
+        "hook_event_name": "PreToolUse",
+        "session_id": "fake-session",
+        "transcript_path": "",
+        "cwd": ".",
+        "tool_name": "Bash",
+        "tool_input": {"command": "true"},
+    },
+    "tool_use_id": "toolu_unread_1",
+}
+
+
+def _flood_then_hook(unread: int) -> Scenario:
+    """A turn of `unread` assistant lines, then a PreToolUse hook_callback, then its result."""
+    return (
+        Scenario()
+        .wait_for_user()
+        .init()
+        .assistant("filler", times=unread)
+        .request("hook_callback", **_HOOK_REQUEST)
+        .result(result="done")
+    )
+
+
+@behaviour(
+    id="messages.unread-messages-stall-callbacks",
+    claim=(
+        "Hook and can_use_tool callbacks are answered promptly even while the caller is not reading the "
+        "message stream, however many messages are waiting; and a string-prompt query() with hooks "
+        "finishes a long turn."
+    ),
+    source=("py#779", "report"),
+    tier="wire",
+    checks=(
+        "hook-answered-behind-50-unread",
+        "hook-answered-behind-150-unread",
+        "string-prompt-hook-turn-finishes",
+    ),
+    requires=("option:hooks",),
+    sdk_ref="claude_agent_sdk._internal.query.Query._read_messages",
+    timeout=90,
+)
+async def unread_messages_stall_callbacks(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import HookMatcher
+
+    seen: dict[str, Any] = {}
+    for unread in (50, 150):
+        order: list[str] = []
+        asked = asyncio.Event()
+
+        async def hook(input: Any, tool_use_id: Any, context: Any, order: list[str] = order, asked: Any = asked) -> Any:
+            order.append("hook asked")
+            asked.set()
+            return {}
+
+        async def query_then_wait(client: Any, out: Any, order: list[str] = order, asked: Any = asked) -> None:
+            await client.query("go")
+            # Read nothing until the hook has been asked, or for a bounded while; then drain.
+            try:
+                await asyncio.wait_for(asked.wait(), _UNREAD_WAIT)
+            except asyncio.TimeoutError:
+                pass
+            order.append("caller reads")
+            async for message in client.receive_response():
+                out.messages.append(message)
+
+        try:
+            run = await h.wire(
+                None,
+                scenario=_flood_then_hook(unread),
+                client=True,
+                drive=query_then_wait,
+                timeout=15,
+                hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[hook])]},
+            )
+        except ProbeTimeout:  # the fake CLI ends its turn at once: a run this long hung
+            seen[f"client, {unread} unread"] = {"order": order, "hung": True}
+            continue
+        seen[f"client, {unread} unread"] = {
+            "order": order,
+            "assistant messages read": len(run.of_type("AssistantMessage")),
+            "result": run.result is not None,
+            "error": run.error_line,
+        }
+
+    # py#779: query() with a string prompt and a hook, the caller iterating all along.
+    calls: list[str] = []
+
+    async def counting_hook(input: Any, tool_use_id: Any, context: Any) -> Any:
+        calls.append("hook asked")
+        return {}
+
+    try:
+        run = await h.wire(
+            "go",
+            scenario=_flood_then_hook(150),
+            timeout=15,
+            hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[counting_hook])]},
+        )
+        seen["query(str), 150 lines"] = {
+            "hook asked": bool(calls),
+            "hook answered": run.answers.get("fake_req_1") is not None,
+            "assistant messages": len(run.of_type("AssistantMessage")),
+            "result": run.result is not None,
+            "error": run.error_line,
+        }
+    except ProbeTimeout:
+        seen["query(str), 150 lines"] = {"hook asked": bool(calls), "hung": True}
+    return seen
+
+
+@unread_messages_stall_callbacks.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    def prompt(unread: int) -> Check:
+        r = seen[f"client, {unread} unread"]
+        late = r["order"][:1] == ["caller reads"] and "hook asked" in r["order"]
+        when = "only after" if late else "never, even after"
+        ending = "the turn hung" if r.get("hung") else f"result {r['result']}, error {r['error']}"
+        return check(
+            r["order"][:1] == ["hook asked"],
+            f"behind {unread} unread messages the hook was asked {when} the caller began reading ({ending})",
+        )
+
+    q = seen["query(str), 150 lines"]
+    return {
+        "hook-answered-behind-50-unread": prompt(50),
+        "hook-answered-behind-150-unread": prompt(150),
+        "string-prompt-hook-turn-finishes": check(
+            not q.get("hung") and q["hook answered"] and q["result"] and q["error"] is None,
+            "query(prompt=str) with a hook "
+            + (
+                "never finished (hung)"
+                if q.get("hung")
+                else f"ended with hook answered {q['hook answered']}, result {q['result']}, error {q['error']}"
+            ),
+        ),
+    }
+
+
+unread_messages_stall_callbacks.differs_on(
+    {
+        f"client, {n} unread": {
+            "order": ["caller reads", "hook asked"],
+            "assistant messages read": n,
+            "result": True,
+            "error": None,
+        }
+        for n in (50, 150)
+    }
+    | {
+        "query(str), 150 lines": {"hook asked": False, "hung": True},
+    }
+)
+
+
+# --- messages.rate-limit-and-unknown-types-survive -------------------------------------
+
+_ODD_LINES: dict[str, tuple[str, Callable[[Scenario], Scenario]]] = {
+    # sub-check: (the line the fake puts between the assistant message and the result, how)
+    "full-rate-limit-event-survives": ("a rate_limit_event", lambda s: s.rate_limit_event()),
+    "unknown-type-survives": ("a 'future_thing' message", lambda s: s.emit({"type": "future_thing"})),
+    "rate-limit-event-without-uuid-survives": (
+        "a rate_limit_event without uuid",
+        lambda s: s.rate_limit_event(omit=("uuid",)),
+    ),
+}
+
+
+@behaviour(
+    id="messages.rate-limit-and-unknown-types-survive",
+    claim=(
+        "A rate_limit_event line from the CLI, or a line of a message type the SDK does not know, never ends "
+        "the query: the turn's result still arrives."
+    ),
+    source=("py#599", "report"),
+    tier="wire",
+    checks=tuple(_ODD_LINES),
+    sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
+)
+async def rate_limit_and_unknown_types_survive(h: Harness) -> dict[str, Any]:
+    seen = {}
+    for name, (_, odd_line) in _ODD_LINES.items():
+        run = await h.wire("hi", scenario=odd_line(Scenario().wait_for_user().init().assistant("a")).result())
+        seen[name] = {
+            "yielded": [_kind(m) for m in run.messages if _kind(m) != "SystemMessage"],
+            "error": run.error_line,
+        }
+    return seen
+
+
+@rate_limit_and_unknown_types_survive.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    return {
+        name: check(
+            "ResultMessage" in seen[name]["yielded"] and seen[name]["error"] is None,
+            f"after {_ODD_LINES[name][0]} line the SDK yielded {seen[name]['yielded']} "
+            f"and raised {seen[name]['error']}",
+        )
+        for name in _ODD_LINES
+    }
+
+
+rate_limit_and_unknown_types_survive.differs_on(
+    {
+        name: {"yielded": ["AssistantMessage"], "error": "MessageParseError: Unknown message type: x"}
+        for name in _ODD_LINES
+    }
+)
+
+
+# --- messages.unmodelled-blocks-dropped ------------------------------------------------
+
+_OPAQUE = "SDKPROBE-OPAQUE"
+_ASSISTANT_BLOCKS = [
+    redacted_thinking(_OPAQUE),
+    text_block("visible"),
+    image("aGk="),
+    web_search_tool_result("srvtoolu_probe"),
+    server_tool_use("web_search", {"query": "q"}, "srvtoolu_probe"),
+]
+_USER_BLOCKS = [text_block("look"), image("aGk=")]
+
+
+def _block_names(m: Any) -> list[str]:
+    content = getattr(m, "content", None)
+    return [type(b).__name__ for b in content] if isinstance(content, list) else []
+
+
+@behaviour(
+    id="messages.unmodelled-blocks-dropped",
+    claim=(
+        "AssistantMessage.content and UserMessage.content hold every content block the CLI sent: "
+        "redacted_thinking, image and server tool results included."
+    ),
+    source=("py#27", "report"),
+    tier="cli",
+    checks=("assistant-keeps-every-block", "user-keeps-every-block", "cli-redacted-thinking-reaches-caller"),
+    sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
+)
+async def unmodelled_blocks_dropped(h: Harness) -> dict[str, Any]:
+    scenario = Scenario().wait_for_user().init().assistant(*_ASSISTANT_BLOCKS).user(*_USER_BLOCKS).result()
+    run = await h.wire("hi", scenario=scenario)
+    assistant, user = run.of_type("AssistantMessage"), run.of_type("UserMessage")
+
+    # The real CLI, the model answering with redacted thinking, text and a Read (so that a
+    # second request shows whether the CLI hands the block back to the API).
+    (h.cwd / "note.txt").write_text("a note\n")
+    call = tool_use("Read", {"file_path": str(h.cwd / "note.txt")}, "toolu_probe_read")
+    session = await h.session(
+        "read the note",
+        script=[reply(redacted_thinking(_OPAQUE), text_block("reading"), call), "done"],
+        record_stdout=True,
+    )
+    raw = [
+        b.get("type")
+        for line in session.stdout
+        if isinstance(line, dict) and line.get("type") == "assistant"
+        for b in (line.get("message") or {}).get("content") or []
+    ]
+    main = session.on(MAIN)
+    sent_back = [
+        b.get("type")
+        for m in (main[1].messages if len(main) > 1 else [])
+        if m.get("role") == "assistant" and isinstance(m.get("content"), list)
+        for b in m["content"]
+    ]
+    return {
+        "wire": {
+            "assistant sent": [b["type"] for b in _ASSISTANT_BLOCKS],
+            "assistant yielded": [_block_names(m) for m in assistant],
+            "user sent": [b["type"] for b in _USER_BLOCKS],
+            "user yielded": [_block_names(m) for m in user],
+            "error": run.error_line,
+        },
+        "cli": {
+            "cli sent": raw,
+            "sdk yielded": [n for m in session.of_type("AssistantMessage") for n in _block_names(m)],
+            "opaque data yielded": any(_OPAQUE in repr(m) for m in session.of_type("AssistantMessage")),
+            "block in the next request": sent_back,
+            "error": session.error_line,
+        },
+    }
+
+
+@unmodelled_blocks_dropped.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    w, c = seen["wire"], seen["cli"]
+
+    def kept(role: str) -> Check:
+        sent, got = w[f"{role} sent"], w[f"{role} yielded"]
+        return check(
+            len(got) == 1 and len(got[0]) == len(sent),
+            f"the {role} line of {sent} was yielded as {got if got else 'nothing'}",
+        )
+
+    return {
+        "assistant-keeps-every-block": kept("assistant"),
+        "user-keeps-every-block": kept("user"),
+        "cli-redacted-thinking-reaches-caller": check(
+            "redacted_thinking" in c["cli sent"] and c["opaque data yielded"],
+            f"the CLI sent blocks {c['cli sent']}; the SDK yielded {c['sdk yielded']} "
+            f"(the next request carried {c['block in the next request'] or 'no assistant blocks'}; error {c['error']})",
+        ),
+    }
+
+
+unmodelled_blocks_dropped.differs_on(
+    {
+        "wire": {
+            "assistant sent": [b["type"] for b in _ASSISTANT_BLOCKS],
+            "assistant yielded": [["TextBlock", "ServerToolUseBlock"]],
+            "user sent": [b["type"] for b in _USER_BLOCKS],
+            "user yielded": [["TextBlock"]],
+            "error": None,
+        },
+        "cli": {
+            "cli sent": ["redacted_thinking", "text", "tool_use"],
+            "sdk yielded": ["TextBlock", "ToolUseBlock"],
+            "opaque data yielded": False,
+            "block in the next request": ["redacted_thinking", "text", "tool_use"],
+            "error": None,
+        },
+    }
+)
+
+
+# --- messages.interrupt-settles-with-own-result -------------------------------------------
+
+_SETTLE_WAIT = 20.0  # generous: an interrupt that has not returned by then is one that hangs
+
+
+async def _returns_within(call: Any, seconds: float) -> bool:
+    """Whether the awaitable finished within `seconds` (the bound only catches a hang)."""
+    try:
+        await asyncio.wait_for(call, seconds)
+    except asyncio.TimeoutError:
+        return False
+    return True
+
+
+def _result_seen(m: Any) -> dict[str, Any]:
+    return {
+        "subtype": getattr(m, "subtype", None),
+        "terminal_reason": getattr(m, "terminal_reason", None),
+        "result": getattr(m, "result", None),
+        "user_message_uuid": bool(getattr(m, "user_message_uuid", None)),
+    }
+
+
+@behaviour(
+    id="messages.interrupt-settles-with-own-result",
+    claim=(
+        "await client.interrupt() returns promptly even while a model request is streaming, the "
+        "turn stops, and the next receive_response() yields the next turn's messages; an interrupt "
+        "sent right after query(), before system/init, stops that turn too."
+    ),
+    source=("ts#425", "report"),
+    tier="cli",
+    checks=(
+        "interrupt-returns-mid-stream",
+        "interrupted-turn-stops",
+        "next-response-is-next-turn",
+        "interrupt-right-after-query-stops-turn",
+    ),
+    requires=("option:include_partial_messages", "api:ClaudeSDKClient.interrupt"),
+    sdk_ref="claude_agent_sdk.client.ClaudeSDKClient.interrupt",
+    timeout=170,
+)
+async def interrupt_settles_with_own_result(h: Harness) -> dict[str, Any]:
+    seen: dict[str, Any] = {}
+
+    async def steps(c: Conversation) -> None:
+        # turn 1: the double holds its answer after the first text delta and never lets go
+        await c.send("tell me a long story")
+        seen["delta before interrupt"] = await c.until(lambda m: _delta_type(m) == "text_delta") is not None
+        seen["interrupt returned"] = await _returns_within(c.interrupt(), _SETTLE_WAIT)
+        seen["stream closed by the CLI"] = await c.abandoned(1, timeout=_SETTLE_WAIT)
+        # turn 2, read as a caller does who did not drain turn 1: results up to turn 2's own
+        await c.send("second")
+        results: list[dict[str, Any]] = []
+
+        async def read() -> None:
+            while len(results) < 2 and (not results or results[-1]["result"] != "second-answer"):
+                m = await c.until(lambda m: _kind(m) == "ResultMessage")
+                if m is None:
+                    return
+                results.append(_result_seen(m))
+
+        seen["reading the next turn ended"] = await _returns_within(read(), _SETTLE_WAIT)
+        seen["results after the next query"] = results
+
+    async def at_once(c: Conversation) -> None:
+        # a fresh session: the interrupt goes right after query(), before system/init
+        await c.send("third")
+        seen["turn 3 interrupt returned"] = await _returns_within(c.interrupt(), _SETTLE_WAIT)
+        got: list[Any] = []
+
+        async def read() -> None:
+            got.append(await c.until(lambda m: _kind(m) == "ResultMessage"))
+
+        await _returns_within(read(), _SETTLE_WAIT)
+        seen["turn 3 result"] = _result_seen(got[0]) if got and got[0] is not None else None
+
+    run = await h.converse(
+        steps,
+        # old CLIs route a later turn's request apart from the first: every other request
+        # gets the second turn's answer
+        script=Script(main=[reply("Once upon a time", " the end", hold_after=3)], fallback=reply("second-answer")),
+        include_partial_messages=True,
+        timeout=90,
+    )
+    fresh = await h.converse(at_once, script=Script(fallback=reply("third-answer")), timeout=60)
+    seen["model requests for turn 3"] = sum(r.texts("user")[-1:] == ["third"] for r in fresh.on(MAIN))
+    seen["error"] = run.error_line or fresh.error_line
+    return seen
+
+
+@interrupt_settles_with_own_result.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    results = seen.get("results after the next query") or []
+    first = results[0] if results else None
+    third = seen.get("turn 3 result")
+    return {
+        "interrupt-returns-mid-stream": check(
+            bool(seen.get("delta before interrupt")) and bool(seen.get("interrupt returned")),
+            f"a text delta was seen before the interrupt: {seen.get('delta before interrupt')}; interrupt() "
+            f"returned within {_SETTLE_WAIT:g} s: {seen.get('interrupt returned')} (error {seen.get('error')})",
+        ),
+        "interrupted-turn-stops": check(
+            bool(seen.get("stream closed by the CLI")) and first is not None and first["subtype"] != "success",
+            f"the CLI closed the held model stream: {seen.get('stream closed by the CLI')}; the interrupted "
+            f"turn's result {first}",
+        ),
+        "next-response-is-next-turn": check(
+            first is not None and first["result"] == "second-answer",
+            f"after query('second') the first ResultMessage read was {first} (all: {results})",
+        ),
+        "interrupt-right-after-query-stops-turn": check(
+            bool(seen.get("turn 3 interrupt returned")) and third is not None and third["subtype"] != "success",
+            f"interrupt() right after query() returned: {seen.get('turn 3 interrupt returned')}; that turn's "
+            f"result {third} after {seen.get('model requests for turn 3')} model request(s) for it",
+        ),
+    }
+
+
+interrupt_settles_with_own_result.differs_on(
+    {
+        "delta before interrupt": True,
+        "interrupt returned": False,
+        "reading the next turn ended": True,
+        "stream closed by the CLI": False,
+        "results after the next query": [
+            {
+                "subtype": "success",
+                "terminal_reason": None,
+                "result": "Once upon a time the end",
+                "user_message_uuid": False,
+            }
+        ],
+        "turn 3 interrupt returned": True,
+        "turn 3 result": {
+            "subtype": "success",
+            "terminal_reason": None,
+            "result": "third-answer",
+            "user_message_uuid": False,
+        },
+        "model requests for turn 3": 1,
+        "error": None,
+    }
 )

@@ -533,3 +533,268 @@ auto_mode_bypasses_can_use_tool.differs_on(
         "error": None,
     }
 )
+
+
+# --- perms.can-use-tool-with-string-prompt ------------------------------------------------
+
+
+def _recording_allow(calls: list[str]) -> Any:
+    async def callback(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        from claude_agent_sdk import PermissionResultAllow
+
+        calls.append(name)
+        return PermissionResultAllow()
+
+    return callback
+
+
+@behaviour(
+    id="perms.can-use-tool-with-string-prompt",
+    claim=(
+        "can_use_tool works with a plain string prompt, query(prompt='...'): the callback is asked and its "
+        "answer reaches the CLI, with no async-iterable prompt and no dummy PreToolUse hook needed."
+    ),
+    source=("py#1105", "report"),
+    tier="cli",
+    checks=("wire-string-prompt-callback-answered", "cli-string-prompt-write-allowed"),
+    requires=("option:can_use_tool",),
+    sdk_ref="claude_agent_sdk._internal.client.InternalClient.process_query",
+)
+async def can_use_tool_with_string_prompt(h: Harness) -> dict[str, Any]:
+    asked: list[str] = []
+    request = {"tool_name": "Bash", "input": {"command": "true"}, "tool_use_id": "toolu_str_1"}
+    scenario = Scenario().wait_for_user().init().request("can_use_tool", **request).result()
+    wire = await h.wire("x", scenario=scenario, can_use_tool=_recording_allow(asked))
+    line = wire.timeline()
+    answer = wire.answers.get("fake_req_1")
+    answered = "in:control_response/success" in line
+    wire_seen = {
+        "callback asked": len(asked),
+        "answer": None if answer is None else {"subtype": answer.get("subtype"), **(answer.get("response") or {})},
+        "answered before stdin closed": answered
+        and ("eof" not in line or line.index("in:control_response/success") < line.index("eof")),
+        "result": wire.result is not None,
+        "error": wire.error_line,
+    }
+
+    calls: list[str] = []
+    target = h.cwd / "f.txt"
+    write = tool_use("Write", {"file_path": str(target), "content": "written\n"}, "toolu_str_write")
+    run = await h.session("write it", script=[reply(write), "done"], can_use_tool=_recording_allow(calls))
+    main = run.on(MAIN)
+    block = main[-1].tool_result("toolu_str_write") if len(main) > 1 else None
+    return {
+        "wire": wire_seen,
+        "cli": {
+            "callback asked for": calls,
+            "file written": target.exists(),
+            "tool result": None
+            if block is None
+            else ("error: " if block.get("is_error") else "") + result_text(block)[:120],
+            "stream closed said": any("Stream closed" in t for r in main for t in r.texts()),
+            "error": run.error_line,
+        },
+    }
+
+
+@can_use_tool_with_string_prompt.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    w, c = seen["wire"], seen["cli"]
+    return {
+        "wire-string-prompt-callback-answered": check(
+            w["error"] is None and w["callback asked"] == 1 and w["answered before stdin closed"] and w["result"],
+            f"query(prompt=str, can_use_tool=...) raised {w['error']}; callback asked {w['callback asked']} time(s), "
+            f"answer {w['answer']}, before stdin closed: {w['answered before stdin closed']}",
+        ),
+        "cli-string-prompt-write-allowed": check(
+            c["error"] is None
+            and c["callback asked for"] == ["Write"]
+            and c["file written"]
+            and not c["stream closed said"],
+            f"raised {c['error']}; callback asked for {c['callback asked for']}; file written {c['file written']}; "
+            f"tool result {c['tool result']!r}",
+        ),
+    }
+
+
+can_use_tool_with_string_prompt.differs_on(
+    {
+        "wire": {
+            "callback asked": 0,
+            "answer": None,
+            "answered before stdin closed": False,
+            "result": False,
+            "error": "ValueError: can_use_tool callback requires streaming mode.",
+        },
+        "cli": {
+            "callback asked for": [],
+            "file written": False,
+            "tool result": None,
+            "stream closed said": False,
+            "error": "ValueError: can_use_tool callback requires streaming mode.",
+        },
+    }
+)
+
+
+# --- perms.callback-errors-become-denials -------------------------------------------------
+
+# how a misbehaving can_use_tool answers, keyed by a word in the Bash command it is asked about
+_MISBEHAVIOURS = {
+    "dict": "returns the dict {'behavior': 'allow'}",
+    "none": "returns None",
+    "raise": "raises RuntimeError('boom')",
+}
+
+
+def _misbehaving(calls: list[str]) -> Any:
+    async def callback(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        from claude_agent_sdk import PermissionResultAllow
+
+        command = str(tool_input.get("command", ""))
+        calls.append(next((k for k in _MISBEHAVIOURS if f"m-{k}" in command), "allow"))
+        if "m-dict" in command:
+            return {"behavior": "allow"}
+        if "m-none" in command:
+            return None
+        if "m-raise" in command:
+            raise RuntimeError("boom")
+        return PermissionResultAllow()
+
+    return callback
+
+
+def _none_for(marker: str) -> Any:
+    """A PreToolUse hook that returns None (not a dict) for the one command naming `marker`."""
+
+    async def hook(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
+        command = str(((hook_input or {}).get("tool_input") or {}).get("command", ""))
+        return None if command.endswith(f"/{marker}") else {}
+
+    return hook
+
+
+@behaviour(
+    id="perms.callback-errors-become-denials",
+    claim=(
+        "When a can_use_tool callback returns the wrong type (a dict, None) or raises, or a hook callback "
+        "returns None, the caller's program gets the error rather than the run carrying on without it."
+    ),
+    source=("py#159", "report"),
+    tier="cli",
+    checks=(
+        "dict-return-reaches-caller",
+        "none-return-reaches-caller",
+        "raised-error-reaches-caller",
+        "hook-none-return-reaches-caller",
+        "cli-run-surfaces-callback-errors",
+    ),
+    requires=("option:can_use_tool", "option:hooks"),
+    sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
+)
+async def callback_errors_become_denials(h: Harness) -> dict[str, Any]:
+    import dataclasses
+
+    from claude_agent_sdk import HookMatcher
+
+    wire: dict[str, Any] = {}
+    for kind in (*_MISBEHAVIOURS, "hook none"):
+        calls: list[str] = []
+        if kind == "hook none":
+            request: dict[str, Any] = {
+                "callback_id": "hook_0",
+                "input": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "x/m-hook"}},
+                "tool_use_id": "toolu_cb_1",
+            }
+            subtype = "hook_callback"
+        else:
+            request = {"tool_name": "Bash", "input": {"command": f"touch m-{kind}"}, "tool_use_id": "toolu_cb_1"}
+            subtype = "can_use_tool"
+        scenario = Scenario().wait_for_user().init().request(subtype, **request).result()
+        run = await h.wire(
+            "go",
+            scenario=scenario,
+            client=True,
+            can_use_tool=_misbehaving(calls),
+            hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[_none_for("m-hook")])]},
+        )
+        answer = run.answers.get("fake_req_1") or {}
+        wire[kind] = {
+            "sent to the CLI": answer.get("subtype"),
+            "error sent": (str(answer["error"]).splitlines() or [""])[0] if answer.get("error") else None,
+            "caller got": run.error_line,
+            "result": run.result is not None,
+        }
+
+    # The real CLI: one turn of Bash calls, one per misbehaviour, plus two whose hook returns None:
+    # one under a plain matcher, one under on_failure="block" where this SDK has it.
+    blocking = "on_failure" in {f.name for f in dataclasses.fields(HookMatcher)}
+    markers = [f"m-{k}" for k in _MISBEHAVIOURS] + ["m-hook"] + (["m-hook-block"] if blocking else [])
+    matchers = [HookMatcher(matcher="Bash", hooks=[_none_for("m-hook")])]
+    if blocking:
+        matchers.append(HookMatcher(matcher="Bash", hooks=[_none_for("m-hook-block")], on_failure="block"))
+    calls = []
+    blocks = [
+        tool_use("Bash", {"command": f"touch {h.cwd / m}", "description": m}, f"toolu_cb_{n}")
+        for n, m in enumerate(markers, 1)
+    ]
+    # a client, not query(str): before 0.2.140 can_use_tool refused a string prompt outright
+    session = await h.session(
+        "mark",
+        script=[reply(*blocks), "done"],
+        client=True,
+        can_use_tool=_misbehaving(calls),
+        hooks={"PreToolUse": matchers},
+    )
+    main = session.on(MAIN)
+    cli: dict[str, Any] = {"caller got": session.error_line, "result": getattr(session.result, "subtype", None)}
+    for n, m in enumerate(markers, 1):
+        block = main[1].tool_result(f"toolu_cb_{n}") if len(main) > 1 else None
+        cli[m] = {
+            "ran": (h.cwd / m).exists(),
+            "tool result": None
+            if block is None
+            else ("error: " if block.get("is_error") else "") + (result_text(block).splitlines() or [""])[0][:160],
+        }
+    return {"wire": wire, "cli": cli}
+
+
+@callback_errors_become_denials.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    wire, cli = seen["wire"], seen["cli"]
+
+    def reached(kind: str, what: str) -> Check:
+        r = wire[kind]
+        return check(
+            r["caller got"] is not None,
+            f"a {what}: the caller got nothing; the SDK answered the CLI {r['sent to the CLI']!r}"
+            + (f" ({r['error sent']})" if r["error sent"] else ""),
+        )
+
+    tools = {m: r for m, r in cli.items() if m.startswith("m-")}
+    return {
+        "dict-return-reaches-caller": reached("dict", "can_use_tool that " + _MISBEHAVIOURS["dict"]),
+        "none-return-reaches-caller": reached("none", "can_use_tool that " + _MISBEHAVIOURS["none"]),
+        "raised-error-reaches-caller": reached("raise", "can_use_tool that " + _MISBEHAVIOURS["raise"]),
+        "hook-none-return-reaches-caller": reached("hook none", "PreToolUse hook that returns None"),
+        "cli-run-surfaces-callback-errors": check(
+            cli["caller got"] is not None,
+            f"with the real CLI the run ended {cli['result']!r} and the caller got nothing; "
+            + "; ".join(f"{m}: {'ran' if r['ran'] else 'not run'} ({r['tool result']!r})" for m, r in tools.items()),
+        ),
+    }
+
+
+callback_errors_become_denials.differs_on(
+    {
+        "wire": {
+            kind: {"sent to the CLI": "error", "error sent": "boom", "caller got": None, "result": True}
+            for kind in (*_MISBEHAVIOURS, "hook none")
+        },
+        "cli": {
+            "caller got": None,
+            "result": "success",
+            "m-raise": {"ran": False, "tool result": "error: boom"},
+        },
+    }
+)

@@ -7,11 +7,15 @@ analogue that can be observed (what the analogue is, and why, is said at each).
 
 from __future__ import annotations
 
+import random
+import re
+import struct
 import sys
+import zlib
 from typing import Any
 
 from probes.behaviour import Check, behaviour, check, undecidable
-from probes.harness import MAIN, Harness, Scenario, reply, result_text, tool_use
+from probes.harness import MAIN, Harness, Scenario, StdoutRecording, reply, result_text, tool_use
 
 _NODE_ONLY = "Node's readline module; the Python SDK has no counterpart to run"
 
@@ -156,3 +160,215 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
 
 
 exit_on_stdin_close.differs_on({"result_seen": True, "exit_code": None, "processes_left": True})
+
+
+# --- process.error-stderr-placeholder --------------------------------------------------
+
+_DIAGNOSTIC = "boom-diagnostic-XYZ"
+
+
+@behaviour(
+    id="process.error-stderr-placeholder",
+    claim=(
+        "When the CLI dies, the caller catches a ProcessError carrying the CLI's exit code and what the CLI "
+        "wrote to stderr, whether or not a stderr callback is set."
+    ),
+    source=("py#800", "report"),
+    tier="wire",
+    checks=("typed-error-with-exit-code", "stderr-carried-without-callback", "stderr-carried-with-callback"),
+    requires=("option:stderr",),
+    sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.read_messages",
+)
+async def error_stderr_placeholder(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import ProcessError
+
+    seen = {}
+    for variant in ("no stderr callback", "stderr callback"):
+        lines: list[str] = []
+        scenario = Scenario().wait_for_user().init().stderr(_DIAGNOSTIC + "\n").exit(7)
+        callback: dict[str, Any] = {"stderr": lines.append} if variant == "stderr callback" else {}
+        run = await h.wire("hi", scenario=scenario, **callback)
+        exc = run.exception
+        stderr = getattr(exc, "stderr", None)
+        seen[variant] = {
+            "raised": None if exc is None else type(exc).__name__,
+            "is ProcessError": isinstance(exc, ProcessError),
+            "exit_code": getattr(exc, "exit_code", None),
+            # the attribute as the SDK filled it (a placeholder is the same on every run)
+            "stderr attribute": stderr if stderr is None or _DIAGNOSTIC in str(stderr) else str(stderr)[:80],
+            "diagnostic in the exception": exc is not None and (_DIAGNOSTIC in str(exc) or _DIAGNOSTIC in str(stderr)),
+            "callback lines with it": sum(_DIAGNOSTIC in line for line in lines),
+        }
+    return seen
+
+
+@error_stderr_placeholder.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    untyped = {
+        v: (r["raised"], r["exit_code"]) for v, r in seen.items() if not r["is ProcessError"] or r["exit_code"] != 7
+    }
+
+    def carried(variant: str) -> Check:
+        r = seen[variant]
+        return check(
+            r["diagnostic in the exception"],
+            f"{variant}: the {r['raised']} held no stderr text; its stderr was {r['stderr attribute']!r}"
+            + (f", the callback got {r['callback lines with it']} line(s) with it" if "callback " in variant else ""),
+        )
+
+    return {
+        "typed-error-with-exit-code": check(not untyped, f"the CLI exited 7; raised (type, exit_code): {untyped}"),
+        "stderr-carried-without-callback": carried("no stderr callback"),
+        "stderr-carried-with-callback": carried("stderr callback"),
+    }
+
+
+error_stderr_placeholder.differs_on(
+    {
+        variant: {
+            "raised": "Exception",
+            "is ProcessError": False,
+            "exit_code": None,
+            "stderr attribute": None,
+            "diagnostic in the exception": False,
+            "callback lines with it": 1,
+        }
+        for variant in ("no stderr callback", "stderr callback")
+    }
+)
+
+
+# --- process.oversized-stdout-line-fatal -----------------------------------------------
+
+_MIB = 1024 * 1024
+_BIG_TEXT = 1_200_000  # characters of one assistant text: a stdout line over the 1 MiB default
+
+
+def _noise_png(side: int, seed: int = 7) -> bytes:
+    """An RGB PNG of random noise: incompressible, so its size is what a screenshot's worst case is."""
+    rng = random.Random(seed)
+    rows = b"".join(b"\x00" + rng.randbytes(side * 3) for _ in range(side))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    header = struct.pack(">IIBBBBB", side, side, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b"")
+
+
+def _texts(run: Any) -> list[str]:
+    """Each yielded text, a long one by its length only."""
+    out = []
+    for m in run.of_type("AssistantMessage"):
+        for b in m.content:
+            t = getattr(b, "text", None)
+            if isinstance(t, str):
+                out.append(t if len(t) < 100 else f"<{len(t)} chars>")
+    return out
+
+
+@behaviour(
+    id="process.oversized-stdout-line-fatal",
+    claim=(
+        "A big tool result (a large file, an image) can't end the session: a CLI stdout line over 1 MiB is "
+        "delivered, and where a limit applies, raising max_buffer_size lets it through."
+    ),
+    source=("py#98", "report"),
+    tier="cli",
+    checks=("default-buffer-delivers-big-line", "raised-max-buffer-size-delivers-it", "cli-image-read-delivered"),
+    requires=("option:max_buffer_size",),
+    sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.read_messages",
+    timeout=120.0,
+)
+async def oversized_stdout_line_fatal(h: Harness) -> dict[str, Any]:
+    scenario = (
+        Scenario().wait_for_user().init().assistant("before").assistant("x" * _BIG_TEXT).assistant("after").result()
+    )
+    wire = {}
+    for variant, limit in (("default", None), ("max_buffer_size 4 MiB", 4 * _MIB)):
+        limited: dict[str, Any] = {} if limit is None else {"max_buffer_size": limit}
+        run = await h.wire("hi", scenario=scenario, **limited)
+        original = getattr(run.exception, "original_error", None)
+        said = None if original is None else f"{type(original).__name__}: {original}".splitlines()[0]
+        # The size the error reports is what the reader had buffered when it gave up: it moves
+        # with how the pipe's reads fell, so it is kept as a relation to the line's real size.
+        size = re.search(r"[Bb]uffer size (\d+)", said or "")
+        line = max(len(e["text"]) for e in run.events if e["event"] == "out")
+        wire[variant] = {
+            "texts": _texts(run),
+            "result": run.result is not None,
+            "error": run.error_line,
+            "original_error": None if said is None else re.sub(r"([Bb]uffer size )\d+", r"\1<N>", said),
+            "reported size": None if size is None else ("the line's" if int(size.group(1)) == line else "other"),
+        }
+
+    # The real CLI reads a 900x900 noise PNG; the default buffer first, 8 MiB only if that died.
+    (h.cwd / "noise.png").write_bytes(_noise_png(900))
+    call = tool_use("Read", {"file_path": str(h.cwd / "noise.png")}, "toolu_probe_png")
+    cli: dict[str, Any] = {"png bytes": (h.cwd / "noise.png").stat().st_size}
+    sizes = [0]
+    for variant, limit in (("default", None), ("max_buffer_size 8 MiB", 8 * _MIB)):
+        recording = StdoutRecording(h.workdir("stdout"))
+        buffer: dict[str, Any] = {} if limit is None else {"max_buffer_size": limit}
+        session = await h.session("look at the image", script=[reply(call), "seen"], record_stdout=recording, **buffer)
+        # The complete lines carrying the image's tool_result: a dying SDK stops the CLI while
+        # that line may still be half written, so a cut-off line is not counted.
+        complete = recording.path.read_bytes().split(b"\n")[:-1]
+        sizes += [len(line) for line in complete if b"toolu_probe_png" in line]
+        cli[variant] = {
+            "tool result delivered": any(
+                getattr(b, "tool_use_id", None) == "toolu_probe_png"
+                for m in session.of_type("UserMessage")
+                for b in (m.content if isinstance(m.content, list) else [])
+            ),
+            "result": session.result is not None,
+            "error": session.error_line,
+        }
+        if cli[variant]["result"] and cli[variant]["error"] is None:
+            break
+    cli["tool result line KiB"] = max(sizes) // 1024
+    return {"wire": wire, "cli": cli}
+
+
+@oversized_stdout_line_fatal.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    wire, cli = seen["wire"], seen["cli"]
+
+    def delivered(variant: str) -> Check:
+        r = wire[variant]
+        ok = r["result"] and r["error"] is None and f"<{_BIG_TEXT} chars>" in r["texts"]
+        return check(ok, f"{variant}: yielded texts {r['texts']}, raised {r['error']} ({r['original_error']})")
+
+    d = cli["default"]
+    then = cli.get("max_buffer_size 8 MiB")
+    return {
+        "default-buffer-delivers-big-line": delivered("default"),
+        "raised-max-buffer-size-delivers-it": delivered("max_buffer_size 4 MiB"),
+        "cli-image-read-delivered": check(
+            d["result"] and d["error"] is None and d["tool result delivered"],
+            f"reading a {cli['png bytes'] // 1024} KiB PNG gave a {cli['tool result line KiB']} KiB stdout line; "
+            f"the default run raised {d['error']}"
+            + ("" if then is None else f"; with 8 MiB: result {then['result']}, error {then['error']}"),
+        ),
+    }
+
+
+oversized_stdout_line_fatal.differs_on(
+    {
+        "wire": {
+            variant: {
+                "texts": ["before"],
+                "result": False,
+                "error": "CLIJSONDecodeError: Failed to decode JSON: JSON message exceeded maximum buffer size",
+                "original_error": "ValueError: Buffer size <N> exceeds limit 1048576",
+                "reported size": "other",
+            }
+            for variant in ("default", "max_buffer_size 4 MiB")
+        },
+        "cli": {
+            "png bytes": 2430000,
+            "tool result line KiB": 6000,
+            "default": {"tool result delivered": False, "result": False, "error": "x"},
+        },
+    }
+)

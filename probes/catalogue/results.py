@@ -2,10 +2,23 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check
-from probes.harness import MAIN, Conversation, Harness, Script, http_error
+from probes.behaviour import Check, behaviour, check, undecidable
+from probes.harness import (
+    MAIN,
+    Conversation,
+    Harness,
+    ProbeTimeout,
+    Scenario,
+    Script,
+    http_error,
+    reply,
+    result_text,
+    structured_output,
+    tool_use,
+)
 
 # sub-check: (HTTP status, error type, the API's message, the gist `result` must carry)
 _API_ERRORS = {
@@ -162,5 +175,415 @@ usage_cumulative.differs_on(
         "turns": [{"input_tokens": 10, "output_tokens": 5}, {"input_tokens": 10, "output_tokens": 5}],
         "second total_cost_usd vs first": "equal",
         "model calls for the prompts": 2,
+    }
+)
+
+
+# --- results.error-names-real-cause ---------------------------------------------------
+
+# variant: (the error result the fake CLI sends before it exits 1, a word the raised text must hold)
+_ERROR_RESULTS: dict[str, tuple[dict[str, Any], str]] = {
+    "API error in result": (
+        {"subtype": "success", "errors": [], "result": "API Error: 529 overloaded", "api_error_status": 529},
+        "529 overloaded",
+    ),
+    "errors[] given": (
+        {"subtype": "success", "errors": ["SDKPROBE-CAUSE"], "result": "API Error: 529 overloaded"},
+        "SDKPROBE-CAUSE",
+    ),
+    "empty result, HTTP 404": ({"subtype": "success", "errors": [], "result": "", "api_error_status": 404}, "404"),
+    "max turns": ({"subtype": "error_max_turns", "errors": []}, "max_turns"),
+}
+_PAYLOAD = ("subtype", "errors", "result", "api_error_status")
+
+
+@behaviour(
+    id="results.error-names-real-cause",
+    claim=(
+        "When a run ends on an error result, the SDK raises a typed exception (a ProcessError) whose text "
+        "names the real cause and which carries the result's fields (subtype, errors, result, HTTP status) "
+        "and the exit code."
+    ),
+    source=("py#1203", "report"),
+    tier="wire",
+    checks=("raises-typed-process-error", "text-names-real-cause", "carries-result-payload"),
+    sdk_ref="claude_agent_sdk._errors.ResultError",
+)
+async def error_names_real_cause(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import ProcessError
+
+    seen = {}
+    for variant, (fields, _) in _ERROR_RESULTS.items():
+        scenario = Scenario().wait_for_user().init().result(is_error=True, **fields).exit(1)
+        run = await h.wire("hi", scenario=scenario)
+        exc = run.exception
+        seen[variant] = {
+            "yielded": [type(m).__name__ for m in run.messages if type(m).__name__ != "SystemMessage"],
+            "raised": None if exc is None else type(exc).__name__,
+            "is ProcessError": isinstance(exc, ProcessError),
+            "text": None if exc is None else (str(exc).splitlines() or [""])[0],
+            "exit_code": getattr(exc, "exit_code", None),
+            "payload": {k: getattr(exc, k, "<absent>") for k in _PAYLOAD},
+        }
+    return seen
+
+
+@error_names_real_cause.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    untyped = {v: r["raised"] for v, r in seen.items() if not r["is ProcessError"]}
+    unnamed = {v: r["text"] for v, r in seen.items() if _ERROR_RESULTS[v][1] not in (r["text"] or "")}
+    missing = {}
+    for variant, r in seen.items():
+        fields = _ERROR_RESULTS[variant][0]
+        expected = {k: fields.get(k) or ([] if k == "errors" else None) for k in _PAYLOAD}
+        got = {k: r["payload"][k] for k in _PAYLOAD}
+        # an empty result may come back as "" or None
+        off = sorted(k for k in _PAYLOAD if got[k] != expected[k] and not (k == "result" and got[k] in ("", None)))
+        if off:
+            missing[variant] = {k: got[k] for k in off}
+        elif r["exit_code"] != 1:
+            missing[variant] = {"exit_code": r["exit_code"]}
+    return {
+        "raises-typed-process-error": check(not untyped, f"raised {untyped}"),
+        "text-names-real-cause": check(not unnamed, f"the raised text was {unnamed}"),
+        "carries-result-payload": check(not missing, f"the exception's fields were {missing}"),
+    }
+
+
+error_names_real_cause.differs_on(
+    {
+        variant: {
+            "yielded": ["ResultMessage"],
+            "raised": "Exception",
+            "is ProcessError": False,
+            "text": "Claude Code returned an error result: success",
+            "exit_code": None,
+            "payload": {k: "<absent>" for k in _PAYLOAD},
+        }
+        for variant in _ERROR_RESULTS
+    }
+)
+
+
+# --- results.max-turns-error-result ---------------------------------------------------
+
+
+@behaviour(
+    id="results.max-turns-error-result",
+    claim=(
+        "When max_turns is reached the caller gets a ResultMessage with subtype 'error_max_turns' "
+        "and a readable reason, the model is not asked again, and the exception the SDK raises names it."
+    ),
+    source=("ts#427", "report"),
+    tier="cli",
+    checks=("stops-at-limit", "result-message-error-max-turns", "reason-readable", "exception-names-max-turns"),
+    requires=("option:max_turns",),
+    sdk_ref="claude_agent_sdk._internal.query.Query",
+)
+async def max_turns_error_result(h: Harness) -> dict[str, Any]:
+    (h.cwd / "x.txt").write_text("x\n")
+    run = await h.session(
+        "read x.txt",
+        script=[reply(tool_use("Read", {"file_path": str(h.cwd / "x.txt")})), "never asked for"],
+        max_turns=1,
+    )
+    results = run.of_type("ResultMessage")
+    r = results[-1] if results else None
+    return {
+        "model requests": len(run.on(MAIN)),
+        "results": len(results),
+        "result": None
+        if r is None
+        else {
+            "subtype": r.subtype,
+            "is_error": r.is_error,
+            "errors": getattr(r, "errors", None),
+            "result": r.result,
+            "terminal_reason": getattr(r, "terminal_reason", None),
+            "num_turns": r.num_turns,
+        },
+        "exception": run.error_line,
+    }
+
+
+def _mentions_max_turns(text: Any) -> bool:
+    low = str(text or "").lower()
+    return "max_turns" in low or "maximum number of turns" in low or "max turns" in low
+
+
+@max_turns_error_result.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    r = seen["result"] or {}
+    reason = [*(r.get("errors") or []), r.get("result") or ""]
+    return {
+        "stops-at-limit": check(
+            seen["model requests"] == 1, f"{seen['model requests']} model request(s) with max_turns=1"
+        ),
+        "result-message-error-max-turns": check(
+            r.get("subtype") == "error_max_turns",
+            f"{seen['results']} ResultMessage(s); the last: {seen['result']}",
+        ),
+        "reason-readable": check(
+            any(_mentions_max_turns(x) for x in reason),
+            f"the result's errors {r.get('errors')!r} and result {r.get('result')!r} name no turn limit",
+        ),
+        "exception-names-max-turns": check(
+            _mentions_max_turns(seen["exception"]), f"the SDK raised {seen['exception'] or 'nothing'}"
+        ),
+    }
+
+
+max_turns_error_result.differs_on(
+    {
+        "model requests": 2,
+        "results": 0,
+        "result": None,
+        "exception": "ProcessError: Command failed with exit code 1 (exit code: 1)",
+    }
+)
+
+
+# --- results.permission-denials-coverage ----------------------------------------------
+
+# sub-check -> the id of the call it is about: a Read under a path deny rule, a Bash
+# command under a Bash deny rule, a Write that no rule allows in dontAsk mode
+_DENIED_CALLS = {
+    "path-rule-denial-listed": "toolu_deny_read",
+    "bash-rule-denial-listed": "toolu_deny_bash",
+    "dont-ask-denial-listed": "toolu_deny_write",
+}
+
+
+@behaviour(
+    id="results.permission-denials-coverage",
+    claim=(
+        "ResultMessage.permission_denials lists every tool call that was refused (by a Read path "
+        "deny rule, a Bash deny rule, or dontAsk mode), so a caller can gate on it."
+    ),
+    source=("cc#82747", "report"),
+    tier="cli",
+    checks=tuple(_DENIED_CALLS),
+    requires=("option:settings", "option:permission_mode", "field:ResultMessage.permission_denials"),
+    sdk_ref="claude_agent_sdk.types.ResultMessage.permission_denials",
+)
+async def permission_denials_coverage(h: Harness) -> dict[str, Any]:
+    secret = h.cwd / "secretdir"
+    secret.mkdir()
+    (secret / "canary.txt").write_text("CANARY-CONTENT\n")
+    touched, written = h.cwd / "m", h.cwd / "w"
+    settings = {
+        # an absolute path in a rule is '//' + the path (see perms.deny-rule-absolute-path-double-slash)
+        "permissions": {"allow": ["Read", "Bash(echo:*)"], "deny": [f"Read(/{secret}/**)", "Bash(touch:*)"]}
+    }
+    calls = reply(
+        tool_use("Read", {"file_path": str(secret / "canary.txt")}, id="toolu_deny_read"),
+        tool_use("Bash", {"command": f"touch {touched}"}, id="toolu_deny_bash"),
+        tool_use("Write", {"file_path": str(written), "content": "w"}, id="toolu_deny_write"),
+    )
+    run = await h.session(
+        "do these", script=[calls, "done"], settings=json.dumps(settings), permission_mode="dontAsk"
+    )
+    main = run.on(MAIN)
+    after = main[1] if len(main) > 1 else None
+    r = run.result
+    listed = {str(d.get("tool_use_id")) for d in (getattr(r, "permission_denials", None) or []) if isinstance(d, dict)}
+    ran = {"toolu_deny_read": False, "toolu_deny_bash": touched.exists(), "toolu_deny_write": written.exists()}
+    seen: dict[str, Any] = {"calls": {}}
+    for call, tid in _DENIED_CALLS.items():
+        block = after.tool_result(tid) if after else None
+        text = result_text(block)
+        seen["calls"][call] = {
+            "refused": bool(block and block.get("is_error")) and "CANARY-CONTENT" not in text and not ran[tid],
+            "listed": tid in listed,
+        }
+    seen.update(
+        {
+            "denials listed": len(listed),
+            "subtype": getattr(r, "subtype", None),
+            "is_error": getattr(r, "is_error", None),
+            "exception": run.error_line,
+        }
+    )
+    return seen
+
+
+@permission_denials_coverage.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    out = {}
+    for name in _DENIED_CALLS:
+        c, call = seen["calls"][name], name.removesuffix("-denial-listed")
+        if not c["refused"]:
+            out[name] = undecidable(
+                f"the {call} call was not refused on this version (subtype {seen['subtype']}, "
+                f"exception {seen['exception']}), so it says nothing about permission_denials"
+            )
+            continue
+        out[name] = check(
+            c["listed"],
+            f"the refused {call} call is missing from permission_denials ({seen['denials listed']} listed; "
+            f"subtype {seen['subtype']}, is_error {seen['is_error']})",
+        )
+    return out
+
+
+permission_denials_coverage.differs_on(
+    {
+        "calls": {call: {"refused": True, "listed": False} for call in _DENIED_CALLS},
+        "denials listed": 0,
+        "subtype": "success",
+        "is_error": False,
+        "exception": None,
+    }
+)
+
+
+# --- results.structured-output-roundtrip ----------------------------------------------
+
+_ANSWER_SCHEMA = {
+    "type": "object",
+    "properties": {"answer": {"type": "string"}},
+    "required": ["answer"],
+    "additionalProperties": False,
+}
+_ANSWER = {"answer": "42"}
+_TEXT_ONLY_TURNS = 6
+_TEXT_ONLY_WAIT = 30.0
+# output_format shapes other than json_schema-with-schema (py#180 asked for them to be refused)
+_OTHER_SHAPES = {"json_object": {"type": "json_object"}, "json_schema without schema": {"type": "json_schema"}}
+
+
+@behaviour(
+    id="results.structured-output-roundtrip",
+    claim=(
+        "With output_format={'type': 'json_schema', 'schema': S} a successful ResultMessage always "
+        "carries structured_output matching S (a call that does not fit is refused, and a model that "
+        "never calls the tool does not end in success), and any other output_format shape is rejected."
+    ),
+    source=("ts#277", "report"),
+    tier="cli",
+    checks=(
+        "schema-sent-as-flag",
+        "other-shapes-rejected",
+        "fitting-call-gives-structured-output",
+        "wrapped-call-refused",
+        "no-call-no-success",
+    ),
+    requires=("option:output_format", "option:max_turns"),
+    sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
+    timeout=150,
+)
+async def structured_output_roundtrip(h: Harness) -> dict[str, Any]:
+    wire: dict[str, Any] = {}
+    for name, shape in {"json_schema": {"type": "json_schema", "schema": _ANSWER_SCHEMA}, **_OTHER_SHAPES}.items():
+        w = await h.wire(output_format=shape)
+        flag = w.flag("--json-schema")
+        wire[name] = {
+            "--json-schema": None if flag is None else ("the schema" if _json(flag) == _ANSWER_SCHEMA else flag),
+            "raised": w.error_line,
+            # a warning or log line about the option (not the ResourceWarnings old SDKs leave)
+            "warned": any(
+                k in line.lower() for line in [*w.warnings, *w.log] for k in ("output_format", "json_schema", "schema")
+            ),
+        }
+    schema = {"type": "json_schema", "schema": _ANSWER_SCHEMA}
+    # the py#571 shape first; the model then corrects itself
+    wrapped = structured_output({"output": _ANSWER}, id="toolu_wrapped")
+    called = await h.session(
+        "answer",
+        script=[reply(wrapped), reply(structured_output(_ANSWER, id="toolu_fits")), "done"],
+        output_format=schema,
+        max_turns=_TEXT_ONLY_TURNS,  # bounds an old CLI that keeps asking after the fitting call
+    )
+    main = called.on(MAIN)
+    refusal = main[1].tool_result("toolu_wrapped") if len(main) > 1 else None
+    # Old CLIs nudge a model that never calls the tool without end, max_turns or not (CLI
+    # 2.1.37 sent over a thousand messages in a minute): a run still going after
+    # _TEXT_ONLY_WAIT seconds, where a new CLI ends in about two, is recorded as never ending.
+    try:
+        text_only = await h.session(
+            "answer",
+            script=Script(fallback=reply(json.dumps(_ANSWER))),
+            output_format=schema,
+            max_turns=_TEXT_ONLY_TURNS,
+            timeout=_TEXT_ONLY_WAIT,
+        )
+        text: dict[str, Any] = {**_outcome(text_only), "nudges": max(0, len(text_only.on(MAIN)) - 1)}
+    except ProbeTimeout:
+        text = {"ended": False}
+    return {
+        "wire": wire,
+        "tool offered": "StructuredOutput" in called.offered_tools,
+        "wrapped call": {"refused": bool(refusal and refusal.get("is_error")), "said": result_text(refusal)[:120]},
+        "after a fitting call": _outcome(called),
+        "text only": text,
+    }
+
+
+def _json(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def _outcome(run: Any) -> dict[str, Any]:
+    r = run.result
+    return {
+        "subtype": getattr(r, "subtype", None),
+        "is_error": getattr(r, "is_error", None),
+        "structured_output": getattr(r, "structured_output", None),
+        "exception": run.error_line,
+    }
+
+
+@structured_output_roundtrip.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    wire, fit, text = seen["wire"], seen["after a fitting call"], seen["text only"]
+    others = {k: v for k, v in wire.items() if k != "json_schema"}
+    return {
+        "schema-sent-as-flag": check(
+            wire["json_schema"]["--json-schema"] == "the schema", f"--json-schema was {wire['json_schema']}"
+        ),
+        "other-shapes-rejected": check(
+            all(v["raised"] or v["warned"] for v in others.values()),
+            "; ".join(f"{k}: --json-schema {v['--json-schema']}, raised {v['raised']}, warned {v['warned']}"
+                      for k, v in others.items()),
+        ),
+        "fitting-call-gives-structured-output": check(
+            fit["subtype"] == "success" and fit["structured_output"] == _ANSWER,
+            f"after a StructuredOutput call fitting S: {fit} (tool offered: {seen['tool offered']})",
+        ),
+        "wrapped-call-refused": check(
+            seen["wrapped call"]["refused"], f"the {{'output': ...}} call's tool_result: {seen['wrapped call']}"
+        ),
+        "no-call-no-success": check(
+            text.get("ended") is False or not (text["subtype"] == "success" and text["structured_output"] is None),
+            f"a model answering only in text never ended: the CLI kept nudging past {_TEXT_ONLY_WAIT:g} s "
+            f"(max_turns={_TEXT_ONLY_TURNS})"
+            if text.get("ended") is False
+            else f"a model answering only in text ended in subtype {text['subtype']!r}, is_error {text['is_error']}, "
+            f"structured_output {text['structured_output']} after {text['nudges']} nudge(s) "
+            f"(max_turns={_TEXT_ONLY_TURNS})",
+        ),
+    }
+
+
+structured_output_roundtrip.differs_on(
+    {
+        "wire": {
+            "json_schema": {"--json-schema": None, "raised": None, "warned": False},
+            "json_object": {"--json-schema": None, "raised": None, "warned": False},
+            "json_schema without schema": {"--json-schema": None, "raised": None, "warned": False},
+        },
+        "tool offered": False,
+        "wrapped call": {"refused": False, "said": "ok"},
+        "after a fitting call": {"subtype": "success", "is_error": False, "structured_output": None, "exception": None},
+        "text only": {
+            "subtype": "success",
+            "is_error": False,
+            "structured_output": None,
+            "exception": None,
+            "nudges": 1,
+        },
     }
 )

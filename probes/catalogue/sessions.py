@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from probes.behaviour import Check, behaviour, check
-from probes.harness import MAIN, Harness, Scenario, Script, reply, tool_use_offered
+from probes.harness import MAIN, Conversation, Harness, Scenario, Script, reply, tool_use_offered
 
 _FIRST = {
     "type": "user",
@@ -404,6 +404,308 @@ store_mirror_and_resume.differs_on(
         "resumed id kept": False,
         "resumed request has marker": False,
         "resumed request has subagent result": False,
+        "error": None,
+    }
+)
+
+
+# --- sessions.resume-keeps-id-fork-mints-new ---------------------------------------------
+
+
+def _transcripts(config: Path) -> dict[str, bytes]:
+    """Session id -> bytes of each main transcript, <config>/projects/<key>/<id>.jsonl
+    (a subagent's files sit one folder deeper and are left out)."""
+    projects = config / "projects"
+    return {p.stem: p.read_bytes() for p in projects.glob("*/*.jsonl")} if projects.is_dir() else {}
+
+
+def _named(ids: dict[str, str]) -> Callable[[Any], str | None]:
+    """Names a session id by the first run that showed it (`ids`: id -> name), else "new"."""
+
+    def name(sid: Any) -> str | None:
+        return None if not sid else ids.get(str(sid), "new")
+
+    return name
+
+
+_ASK_RESUMED, _ASK_FORKED = "what was it?", "and now, forked?"
+
+
+@behaviour(
+    id="sessions.resume-keeps-id-fork-mints-new",
+    claim=(
+        "Resuming with resume=<id> continues under that same session id (and the same transcript "
+        "file), so storing one id is enough; only fork_session=True starts a new id, copying the "
+        "history into a new transcript and leaving the original untouched."
+    ),
+    source=("cc#8069", "report"),
+    tier="cli",
+    checks=(
+        "resume-keeps-id",
+        "resume-continues-same-transcript",
+        "fork-mints-new-id",
+        "fork-copies-history-keeps-original",
+    ),
+    requires=("option:resume", "option:fork_session"),
+    sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.fork_session",
+    timeout=120,
+)
+async def resume_keeps_id_fork_mints_new(h: Harness) -> dict[str, Any]:
+    first = await h.session(f"remember {_MARKER}", script=["first-reply"])
+    sid = str(first.init.get("session_id") or "")
+    if not sid:
+        return {"run 1 session id": None, "error": first.error_line}
+    before = _transcripts(h.config_dir)
+    resumed = await h.session(_ASK_RESUMED, script=["second-reply"], resume=sid)
+    after_resume = _transcripts(h.config_dir)
+    name = _named({sid: "run 1"})
+    request = resumed.on(MAIN)[0] if resumed.on(MAIN) else None
+    forked = await h.session(_ASK_FORKED, script=["third-reply"], resume=sid, fork_session=True)
+    after_fork = _transcripts(h.config_dir)
+    # old CLIs also write transcripts of their own side requests: only those holding the
+    # prompt of the run tell where its conversation went
+    made = sorted(s for s in set(after_fork) - set(after_resume) if _ASK_FORKED.encode() in after_fork[s])
+    return {
+        "run 1 session id": "run 1",
+        "resume": {
+            "init id": name(resumed.init.get("session_id")),
+            "result id": name(getattr(resumed.result, "session_id", None)),
+            "transcripts holding its prompt": sorted(
+                name(s) or "" for s, b in after_resume.items() if before.get(s) != b and _ASK_RESUMED.encode() in b
+            ),
+            "request has run 1": request is not None and any(_MARKER in t for t in request.texts("user")),
+            "error": resumed.error_line,
+        },
+        "fork": {
+            "init id": name(forked.init.get("session_id")),
+            "result id": name(getattr(forked.result, "session_id", None)),
+            "new transcripts holding its prompt": [name(s) for s in made],
+            "new transcript has run 1": any(_MARKER.encode() in after_fork[s] for s in made),
+            "run 1 transcript unchanged": after_fork.get(sid) == after_resume.get(sid),
+            "error": forked.error_line,
+        },
+    }
+
+
+@resume_keeps_id_fork_mints_new.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    if seen["run 1 session id"] is None:
+        said = f"run 1 showed no session id (error {seen['error']})"
+        return {name: check(False, said) for name in resume_keeps_id_fork_mints_new.behaviour.checks}
+    r, f = seen["resume"], seen["fork"]
+    return {
+        "resume-keeps-id": check(
+            r["init id"] == "run 1" and r["result id"] == "run 1",
+            f"resume=<run 1's id> gave init session_id {r['init id']}, result session_id {r['result id']} "
+            f"(error {r['error']})",
+        ),
+        "resume-continues-same-transcript": check(
+            r["transcripts holding its prompt"] == ["run 1"] and r["request has run 1"],
+            f"transcripts holding the resumed run's prompt: {r['transcripts holding its prompt']}; its request held "
+            "run 1's prompt: "
+            f"{r['request has run 1']}",
+        ),
+        "fork-mints-new-id": check(
+            f["init id"] == "new" and f["result id"] == "new",
+            f"fork_session=True gave init session_id {f['init id']}, result session_id {f['result id']} "
+            f"(error {f['error']})",
+        ),
+        "fork-copies-history-keeps-original": check(
+            f["new transcripts holding its prompt"] == ["new"]
+            and f["new transcript has run 1"]
+            and f["run 1 transcript unchanged"],
+            f"new transcripts holding the fork's prompt: {f['new transcripts holding its prompt']} (with run 1's: "
+            f"{f['new transcript has run 1']}); run 1's transcript unchanged: {f['run 1 transcript unchanged']}",
+        ),
+    }
+
+
+resume_keeps_id_fork_mints_new.differs_on(
+    {
+        "run 1 session id": "run 1",
+        "resume": {
+            "init id": "new",
+            "result id": "new",
+            "transcripts holding its prompt": ["new"],
+            "request has run 1": True,
+            "error": None,
+        },
+        "fork": {
+            "init id": "run 1",
+            "result id": "run 1",
+            "new transcripts holding its prompt": [],
+            "new transcript has run 1": False,
+            "run 1 transcript unchanged": False,
+            "error": None,
+        },
+    }
+)
+
+
+# --- sessions.resume-scoped-to-cwd ----------------------------------------------------------
+
+_MISSING_SID = "00000000-0000-4000-8000-00000000d1e5"  # a well-formed id no session has
+
+
+def _said(text: Any, names: dict[str, str]) -> Any:
+    """`text` (one line) with each session id replaced by its name."""
+    if not isinstance(text, str):
+        return text
+    for sid, label in names.items():
+        text = text.replace(sid, label)
+    return text
+
+
+@behaviour(
+    id="sessions.resume-scoped-to-cwd",
+    claim=(
+        "resume=<id> finds the session whatever the working directory, and resuming a session "
+        "that does not exist raises a Python exception that says so."
+    ),
+    source=("ts#47", "report"),
+    tier="cli",
+    checks=("resume-found-from-other-cwd", "missing-session-clear-exception"),
+    requires=("option:resume",),
+    sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.resume",
+    timeout=120,
+)
+async def resume_scoped_to_cwd(h: Harness) -> dict[str, Any]:
+    first = await h.session(f"remember {_MARKER}", script=["first-reply"])
+    sid = str(first.init.get("session_id") or "")
+    names = {sid: "<SID>", _MISSING_SID: "<MISSING>"} if sid else {_MISSING_SID: "<MISSING>"}
+    elsewhere = await h.session("what was it?", script=["second-reply"], resume=sid, cwd=str(h.workdir("elsewhere")))
+    missing = await h.session("what was it?", script=["second-reply"], resume=_MISSING_SID)
+
+    def seen(run: Any) -> dict[str, Any]:
+        main = run.on(MAIN)
+        return {
+            "yielded": [type(m).__name__ for m in run.messages],
+            "init id": _said(run.init.get("session_id"), names),
+            "model requests": len(main),
+            "request has run 1": any(_MARKER in t for r in main[:1] for t in r.texts("user")),
+            "exception": _said(run.error_line, names),
+            "stderr": [_said(line.strip(), names) for line in run.stderr if any(s in line for s in names)],
+        }
+
+    return {"run 1 session id seen": bool(sid), "other cwd": seen(elsewhere), "missing id": seen(missing)}
+
+
+@resume_scoped_to_cwd.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    other, missing = seen["other cwd"], seen["missing id"]
+    error = missing["exception"] or ""
+    return {
+        "resume-found-from-other-cwd": check(
+            other["init id"] == "<SID>" and other["request has run 1"] and other["exception"] is None,
+            f"resumed from another cwd: init session_id {other['init id']}, run 1's prompt in its request: "
+            f"{other['request has run 1']}, {other['model requests']} model request(s), yielded "
+            f"{other['yielded']}, exception {other['exception']}",
+        ),
+        "missing-session-clear-exception": check(
+            "<MISSING>" in error or "No conversation found" in error,
+            f"resume=<missing id> raised {missing['exception']} after yielding {missing['yielded']} "
+            f"({missing['model requests']} model request(s); stderr {missing['stderr']})",
+        ),
+    }
+
+
+resume_scoped_to_cwd.differs_on(
+    {
+        "run 1 session id seen": True,
+        "other cwd": {
+            "yielded": [],
+            "init id": None,
+            "model requests": 0,
+            "request has run 1": False,
+            "exception": "ProcessError: Command failed with exit code 1 (exit code: 1)",
+            "stderr": ["No conversation found with session ID: <SID>"],
+        },
+        "missing id": {
+            "yielded": [],
+            "init id": None,
+            "model requests": 0,
+            "request has run 1": False,
+            "exception": "ProcessError: Command failed with exit code 1 (exit code: 1)",
+            "stderr": ["No conversation found with session ID: <MISSING>"],
+        },
+    }
+)
+
+
+# --- sessions.query-session-id-shares-context -----------------------------------------------
+
+_SECRET = "ALPHA-5531"
+_ASK_B = "what did I say?"
+
+
+@behaviour(
+    id="sessions.query-session-id-shares-context",
+    claim=(
+        "client.query(prompt, session_id='B') starts a conversation kept apart from the one under "
+        "session_id='A' in the same client: B's model request does not carry what was said under A."
+    ),
+    source=("cc#24605", "report"),
+    tier="cli",
+    checks=("session-id-reaches-cli", "b-request-lacks-a-turn", "b-result-has-own-session-id"),
+    requires=("api:ClaudeSDKClient.query",),
+    sdk_ref="claude_agent_sdk.client.ClaudeSDKClient.query",
+)
+async def query_session_id_shares_context(h: Harness) -> dict[str, Any]:
+    async def two_ids(client: Any, out: Any) -> None:
+        for prompt, session in ((f"remember {_SECRET}", "A"), (_ASK_B, "B")):
+            await client.query(prompt, session_id=session)
+            async for m in client.receive_response():
+                out.messages.append(m)
+
+    wired = await h.wire(None, scenario=_two_turns(), client=True, drive=two_ids)
+
+    async def steps(c: Conversation) -> None:
+        for prompt, session in ((f"remember {_SECRET}", "A"), (_ASK_B, "B")):
+            await c.send(prompt, session_id=session)
+            await c.response()
+
+    run = await h.converse(steps, script=Script(main=["noted", "you said nothing"]))
+    asked_b = [r for r in run.on(MAIN) if r.texts("user")[-1:] == [_ASK_B]]
+    ids = [getattr(r, "session_id", None) for t in run.turns for r in t if type(r).__name__ == "ResultMessage"]
+
+    def named(sid: Any) -> str | None:
+        return sid if sid in ("A", "B", None) else ("the CLI's id of turn 1" if sid == ids[0] else "another CLI id")
+
+    return {
+        "user line session ids": [m.get("session_id") for m in wired.user_messages],
+        "B requests": len(asked_b),
+        "B request has A turn": any(_SECRET in t for r in asked_b[:1] for t in r.texts()),
+        "result session ids": [named(s) for s in ids],
+        "error": run.error_line or wired.error_line,
+    }
+
+
+@query_session_id_shares_context.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    ids = seen["result session ids"]
+    return {
+        "session-id-reaches-cli": check(
+            seen["user line session ids"] == ["A", "B"],
+            f"the user lines the SDK wrote carried session_id {seen['user line session ids']}",
+        ),
+        "b-request-lacks-a-turn": check(
+            seen["B requests"] >= 1 and not seen["B request has A turn"],
+            f"the model request for B's prompt carried A's secret: {seen['B request has A turn']} "
+            f"({seen['B requests']} such request(s); error {seen['error']})",
+        ),
+        "b-result-has-own-session-id": check(
+            len(ids) == 2 and ids[1] != ids[0],
+            f"the two turns' ResultMessage.session_id: {ids}",
+        ),
+    }
+
+
+query_session_id_shares_context.differs_on(
+    {
+        "user line session ids": ["default", "default"],
+        "B requests": 1,
+        "B request has A turn": True,
+        "result session ids": ["the CLI's id of turn 1", "the CLI's id of turn 1"],
         "error": None,
     }
 )

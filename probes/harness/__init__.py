@@ -13,12 +13,21 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from fake_cli.blocks import text, thinking, tool_use
+from fake_cli.blocks import image, redacted_thinking, server_tool_use, text, thinking, tool_use, web_search_tool_result
 from fake_cli.scenario import Scenario
 from probes.harness import real_cli, wire
+from probes.harness.context_files import (
+    auto_memory,
+    claude_md,
+    git_repo,
+    global_config,
+    project_settings,
+    user_settings,
+    user_skill,
+)
 from probes.harness.conversation import Conversation, Steps
 from probes.harness.isolation import Space
-from probes.harness.mcp_servers import McpTool, StdioMcpServer, stdio_mcp_server
+from probes.harness.mcp_servers import Elicitation, McpTool, StdioMcpServer, stdio_mcp_server
 from probes.harness.model_double import (
     AUX,
     MAIN,
@@ -30,13 +39,15 @@ from probes.harness.model_double import (
     reply,
     result_text,
     stream_error,
+    structured_output,
     tool_use_offered,
 )
 from probes.harness.normalise import normalise
 from probes.harness.plugins import PluginFolder, plugin_folder
 from probes.harness.real_cli import CliRun
 from probes.harness.recording import StdoutRecording
-from probes.harness.sdk import Drive, allow_every_tool, option_fields, sdk_version
+from probes.harness.remote_mcp import RemoteMcpServer, RemoteRequest, mcp_oauth_store
+from probes.harness.sdk import Drive, ProbeTimeout, allow_every_tool, option_fields, sdk_version
 from probes.harness.wire import WireCapture
 
 __all__ = [
@@ -45,10 +56,14 @@ __all__ = [
     "SUBAGENT",
     "CliRun",
     "Conversation",
+    "Elicitation",
     "Harness",
     "McpTool",
     "PluginFolder",
+    "ProbeTimeout",
     "Recorded",
+    "RemoteMcpServer",
+    "RemoteRequest",
     "Reply",
     "Scenario",
     "Script",
@@ -59,16 +74,29 @@ __all__ = [
     "UnknownOption",
     "WireCapture",
     "allow_every_tool",
+    "auto_memory",
+    "claude_md",
+    "git_repo",
+    "global_config",
     "http_error",
+    "image",
+    "mcp_oauth_store",
     "plugin_folder",
+    "project_settings",
+    "redacted_thinking",
     "reply",
     "result_text",
+    "server_tool_use",
     "stream_error",
     "stdio_mcp_server",
+    "structured_output",
     "text",
     "thinking",
     "tool_use",
     "tool_use_offered",
+    "user_settings",
+    "user_skill",
+    "web_search_tool_result",
 ]
 
 Prompt = str | Sequence[dict[str, Any]] | None
@@ -178,6 +206,12 @@ class Harness:
         if driven:
             run.turns, run.marks = driven[0].turns, driven[0].marks
         return run
+
+    @property
+    def home(self) -> Path:
+        """The HOME a session of this probe's runs with (unless its `env` says otherwise);
+        `home / ".claude"` is the user's folder there."""
+        return self.space.home
 
     @property
     def config_dir(self) -> Path:

@@ -41,14 +41,16 @@ class Conversation:
         """Note `label` at the current position of the message sequence."""
         self.marks.append((len(self._outcome.messages), label))
 
-    async def send(self, prompt: str | list[dict[str, Any]]) -> None:
-        """Start a turn: `client.query(prompt)` (a list of message dicts is sent as a stream)."""
+    async def send(self, prompt: str | list[dict[str, Any]], session_id: str | None = None) -> None:
+        """Start a turn: `client.query(prompt)` (a list of message dicts is sent as a stream);
+        `session_id` is passed on as query()'s own argument of that name."""
         self.turns.append([])
         self.mark(f"send {len(self.turns)}")
+        kw = {} if session_id is None else {"session_id": session_id}
         if isinstance(prompt, list):
-            await self._client.query(_iterate(prompt))
+            await self._client.query(_iterate(prompt), **kw)
         else:
-            await self._client.query(prompt)
+            await self._client.query(prompt, **kw)
 
     async def next(self) -> Any:
         """The next message the SDK yields (StopAsyncIteration when the stream ended)."""
@@ -80,6 +82,46 @@ class Conversation:
         self.mark("interrupt")
         await self._client.interrupt()
 
+    async def call(self, method: str, *args: Any) -> Any:
+        """Call a ClaudeSDKClient method that is not a turn (get_mcp_status, toggle_mcp_server,
+        reconnect_mcp_server, ...) between turns, marked by its name; what it returned. A
+        method this SDK lacks raises AttributeError: declare requires=('api:ClaudeSDKClient.NAME',)."""
+        self.mark(method)
+        return await getattr(self._client, method)(*args)
+
+    async def mcp_status(self) -> dict[str, Any]:
+        """What get_mcp_status() answers ({"mcpServers": [...]}); on an SDK without that
+        method (0.1.19) the `mcp_status` control request it sends, so a probe that only
+        needs the CLI's list of servers (e.g. to start a turn once they are connected)
+        runs on every version. A refused request gives {"mcpServers": []}."""
+        if callable(getattr(self._client, "get_mcp_status", None)):
+            answer = await self.call("get_mcp_status")
+        else:
+            answer = (await self.control({"subtype": "mcp_status"})).get("response")
+        return dict(answer) if isinstance(answer, dict) else {"mcpServers": []}
+
+    async def control(self, request: dict[str, Any], timeout: float = 30.0) -> dict[str, Any]:
+        """Send a control request the SDK may have no public method for (`reload_plugins`,
+        `mcp_set_servers`, ...) through the client's own control channel, as a TypeScript
+        `Query` method would, and return the CLI's answer as data: `{"subtype": "success",
+        "response": {...}}`, or `{"subtype": "error", "error": "..."}` when the CLI refused it.
+
+        This reaches the SDK's private `_query._send_control_request` (present from 0.1.19
+        on): the claims it serves are about the CLI's side of a request Python cannot send.
+        """
+        self.mark(f"control {request.get('subtype')}")
+        query = getattr(self._client, "_query", None)
+        send = getattr(query, "_send_control_request", None)
+        if send is None:
+            raise RuntimeError("this SDK's client has no control channel to send a raw control request on")
+        try:
+            response = await send(dict(request), timeout)
+        except Exception as exc:  # the SDK raises the CLI's error text as a plain Exception
+            if isinstance(exc, TimeoutError) or str(exc).startswith("Control request timeout"):
+                raise RuntimeError(f"no answer to control request {request.get('subtype')!r}: {exc}") from None
+            return {"subtype": "error", "error": str(exc)}
+        return {"subtype": "success", "response": dict(response or {})}
+
     async def stdout_line(self, predicate: Callable[[Any], bool], timeout: float = 30.0) -> Any:
         """Wait for a raw CLI stdout line (parsed JSON) satisfying `predicate`, even one the
         SDK drops; needs `record_stdout=True`."""
@@ -97,6 +139,16 @@ class Conversation:
             await self._model().wait_for(count, route, timeout)
         except TimeoutError as exc:
             raise RuntimeError(str(exc)) from None
+
+    async def abandoned(self, count: int = 1, timeout: float = 30.0) -> bool:
+        """Whether the CLI closed `count` model streams before their end (it aborted the
+        request) within `timeout`; False, not an error, when it did not."""
+        try:
+            await self._model().wait_abandoned(count, timeout)
+        except TimeoutError:
+            return False
+        self.mark("abandoned")
+        return True
 
     async def held(self, count: int = 1, timeout: float = 30.0) -> None:
         """Wait until `count` scripted streams have stopped at their `hold_after` point."""

@@ -13,14 +13,30 @@ The CLI starts the server; the session's reaping ends it with the CLI's tree.
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 EMPTY_OBJECT: dict[str, Any] = {"type": "object", "properties": {}}
+NAME_FORM: dict[str, Any] = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+
+
+@dataclass(frozen=True)
+class Elicitation:
+    """An `elicitation/create` the server sends its client (the CLI), and how long it
+    waits for the answer; each outcome is kept (`StdioMcpServer.elicitations`)."""
+
+    message: str
+    schema: dict[str, Any] = field(default_factory=lambda: dict(NAME_FORM))
+    wait: float = 20.0
+
+    def spec(self) -> dict[str, Any]:
+        return {"message": self.message, "schema": self.schema, "wait": self.wait}
 
 
 @dataclass(frozen=True)
@@ -33,9 +49,11 @@ class McpTool:
     result: str = "ok"
     is_error: bool = False
     annotations: dict[str, Any] | None = None
+    elicit: Elicitation | None = None  # asked of the client when called, before answering
 
     def spec(self) -> dict[str, Any]:
         return {
+            "elicit": self.elicit.spec() if self.elicit else None,
             "name": self.name,
             "description": self.description,
             "inputSchema": self.input_schema,
@@ -67,17 +85,118 @@ class StdioMcpServer:
         """Every tools/call the server served, in order: {"tool": name, "arguments": {...}}."""
         if not self.calls_file.exists():
             return []
-        return [json.loads(line) for line in self.calls_file.read_text(encoding="utf-8").splitlines() if line]
+        return [
+            {k: v for k, v in json.loads(line).items() if k != "pid"}
+            for line in self.calls_file.read_text(encoding="utf-8").splitlines()
+            if line
+        ]
+
+    def served_by(self) -> list[int]:
+        """The pid of the server process that served each call of `calls()`, in order."""
+        if not self.calls_file.exists():
+            return []
+        lines = self.calls_file.read_text(encoding="utf-8").splitlines()
+        return [int(json.loads(line)["pid"]) for line in lines if line]
 
     @property
     def started(self) -> bool:
         """Whether any process ever started this server (it marks its directory at start)."""
         return (self.directory / "started").exists()
 
+    @property
+    def setting_file(self) -> Path:
+        """A file each server process reads once, as it starts (see `starts`): what a
+        probe changes on disk to tell a restarted server from one still running."""
+        return self.directory / "setting.txt"
 
-def stdio_mcp_server(directory: Path, name: str, tools: Sequence[McpTool]) -> StdioMcpServer:
+    def starts(self) -> list[dict[str, Any]]:
+        """Every process start of this server, in order: {"pid": n, "setting": the text of
+        `setting_file` at that start, or None}."""
+        log = self.directory / "starts.jsonl"
+        if not log.exists():
+            return []
+        return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
+
+    def running(self) -> list[int]:
+        """The pids among `starts()` that still run this server now (a zombie, or a pid
+        reused by another program, does not count): read from the process table."""
+        return [s["pid"] for s in self.starts() if _runs(int(s["pid"]), str(self.args[0]))]
+
+    def release(self) -> None:
+        """Let a server written with `start_delay` answer at once, however long is left."""
+        (self.directory / "release").touch()
+
+    def tree(self) -> dict[str, int]:
+        """With `descendants`: the pids of the last server process started and of what it
+        started, {"server", "child", "grandchild"} ({} until all three run)."""
+        f = self.directory / "tree.json"
+        return {k: int(v) for k, v in json.loads(f.read_text(encoding="utf-8")).items()} if f.exists() else {}
+
+    def alive(self) -> list[str]:
+        """Which of `tree()` still run, by role, sorted: read from the process table (a
+        zombie, or a pid since reused by another program, does not count)."""
+        programs = {"server": str(self.args[0]), "child": "sleep", "grandchild": "sleep"}
+        return sorted(role for role, pid in self.tree().items() if _runs(pid, programs[role]))
+
+    async def wait_tree(self, timeout: float = 30.0) -> dict[str, int]:
+        """Wait until a server written with `descendants` has started its child and
+        grandchild; their pids ({} if that did not happen within `timeout`)."""
+        tree: dict[str, int] = await _poll(self.tree, timeout)
+        return tree
+
+    async def wait_gone(self, timeout: float) -> list[str]:
+        """Wait until no process of `tree()` runs; the roles still running after `timeout`."""
+        await _poll(lambda: not self.alive(), timeout)
+        return self.alive()
+
+    def environment(self) -> dict[str, str | None]:
+        """With `record_env`: those variables as the last server process started saw them
+        (None: unset); {} if it never started."""
+        f = self.directory / "env.json"
+        return dict(json.loads(f.read_text(encoding="utf-8"))) if f.exists() else {}
+
+    async def wait_environment(self, timeout: float = 30.0) -> dict[str, str | None]:
+        """`environment()` once a server process has started and written it ({} after `timeout`)."""
+        env: dict[str, str | None] = await _poll(self.environment, timeout)
+        return env
+
+    def client_capabilities(self) -> dict[str, Any] | None:
+        """The `capabilities` the client sent in `initialize`, as JSON (None until the
+        client first listed the tools)."""
+        f = self.directory / "client.json"
+        return dict(json.loads(f.read_text(encoding="utf-8"))) if f.exists() else None
+
+    def elicitations(self) -> list[dict[str, Any]]:
+        """Every elicitation the server sent, in order: {"during": "tools/list" or the tool,
+        "message", and "action" + "content" (the client's answer), or "error" (a JSON-RPC
+        error: {"code", "message"}), or "unanswered": the seconds waited in vain}."""
+        f = self.directory / "elicitations.jsonl"
+        if not f.exists():
+            return []
+        return [json.loads(line) for line in f.read_text(encoding="utf-8").splitlines() if line]
+
+
+def stdio_mcp_server(
+    directory: Path,
+    name: str,
+    tools: Sequence[McpTool],
+    *,
+    start_delay: float = 0.0,
+    descendants: bool = False,
+    record_env: Sequence[str] = (),
+    elicit_at_start: Elicitation | None = None,
+) -> StdioMcpServer:
     """Write a stdio MCP server offering `tools` into `directory` (a fresh folder of the
-    probe's, `h.workdir("mcp")`) and return it; nothing is started here."""
+    probe's, `h.workdir("mcp")`) and return it; nothing is started here. With
+    `start_delay`, each process reads nothing from stdin (so answers no `initialize`)
+    until that many seconds passed or `release()` was called: a server still starting,
+    for as long as a probe needs it to be.
+
+    With `descendants` each process starts a child (`sleep`) that starts a grandchild
+    (`sleep`), in its own session, and writes the three pids (`tree()`). `record_env`
+    names variables it writes down as it starts (`environment()`). `elicit_at_start`
+    is sent while the client's first tools/list waits, i.e. while the server is still
+    being connected; the client's capabilities are written down then too."""
     if not tools:
         raise ValueError("a server offers at least one tool")
     names = [t.name for t in tools]
@@ -85,15 +204,49 @@ def stdio_mcp_server(directory: Path, name: str, tools: Sequence[McpTool]) -> St
         raise ValueError(f"tool names must be distinct, not {names}")
     directory.mkdir(parents=True, exist_ok=True)
     spec = directory / "spec.json"
-    spec.write_text(json.dumps({"name": name, "tools": [t.spec() for t in tools]}), encoding="utf-8")
+    spec.write_text(
+        json.dumps(
+            {
+                "name": name,
+                "tools": [t.spec() for t in tools],
+                "startDelay": start_delay,
+                "descendants": descendants,
+                "recordEnv": list(record_env),
+                "elicitAtStart": elicit_at_start.spec() if elicit_at_start else None,
+            }
+        ),
+        encoding="utf-8",
+    )
     script = directory / "server.py"
     script.write_text(_SCRIPT, encoding="utf-8")
     return StdioMcpServer(name, directory, sys.executable, (str(script), str(spec), str(directory)))
 
 
+async def _poll(found: Callable[[], Any], timeout: float) -> Any:
+    """`found()` once it is truthy, or its last (falsy) value after `timeout`."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not (value := found()) and loop.time() < deadline:
+        await asyncio.sleep(0.02)  # polling files and /proc, not a guess at a duration
+    return value
+
+
+def _runs(pid: int, script: str) -> bool:
+    """Whether `pid` is a live (not zombie) process whose command line names `script`."""
+    proc = Path("/proc") / str(pid)
+    try:
+        state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
+        cmdline = (proc / "cmdline").read_bytes().split(b"\0")
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X") and os.fsencode(script) in cmdline
+
+
 _SCRIPT = r'''"""A stdio MCP server written by sdkprobe: tools from spec.json, calls logged to calls.jsonl."""
 import json
+import os
 import sys
+import time
 from pathlib import Path
 
 import anyio
@@ -104,7 +257,95 @@ from mcp.server.stdio import stdio_server
 spec = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
 home = Path(sys.argv[2])
 (home / "started").touch()
+setting = home / "setting.txt"
+with (home / "starts.jsonl").open("a", encoding="utf-8") as log:
+    start = {"pid": os.getpid(), "setting": setting.read_text(encoding="utf-8") if setting.exists() else None}
+    log.write(json.dumps(start) + "\n")
+deadline = time.monotonic() + spec.get("startDelay", 0)
+while time.monotonic() < deadline and not (home / "release").exists():
+    time.sleep(0.02)
 by_name = {t["name"]: t for t in spec["tools"]}
+if spec.get("recordEnv"):
+    (home / "env.json").write_text(json.dumps({k: os.environ.get(k) for k in spec["recordEnv"]}))
+if spec.get("descendants"):  # a child that starts a grandchild, both in this server's session
+    import subprocess
+
+    grandchild = home / "grandchild.pid"
+    grandchild.unlink(missing_ok=True)
+    quiet = subprocess.DEVNULL  # no inherited stdio pipe: the client must see this server's EOF
+    child = subprocess.Popen(
+        ["sh", "-c", 'sleep 600 & echo $! > "$1.new" && mv "$1.new" "$1"; exec sleep 600', "sh", str(grandchild)],
+        stdin=quiet, stdout=quiet, stderr=quiet,
+    )
+    waited = time.monotonic() + 30
+    while not grandchild.exists() and time.monotonic() < waited:
+        time.sleep(0.01)
+    tree = {"server": os.getpid(), "child": child.pid, "grandchild": int(grandchild.read_text())}
+    (home / "tree.new").write_text(json.dumps(tree))
+    (home / "tree.new").replace(home / "tree.json")
+
+
+def noted(entry):
+    with (home / "elicitations.jsonl").open("a", encoding="utf-8") as log:
+        log.write(json.dumps(entry) + "\n")
+
+
+def modern(ctx):
+    """A 2026-07-28+ connection, where a server asks through an InputRequiredResult
+    (the client answers by calling again) instead of an elicitation/create request."""
+    version = getattr(ctx, "protocol_version", None)
+    return bool(version) and version >= "2026-07-28" and hasattr(types, "InputRequiredResult")
+
+
+def input_required(ctx, name, params):
+    """The modern round trip: None once the client has answered (noted), else the question."""
+    ask = (by_name.get(name) or {}).get("elicit")
+    if not ask or not modern(ctx):
+        return None
+    entry = {"during": name, "message": ask["message"], "via": "input_required"}
+    answer = (getattr(params, "input_responses", None) or {}).get("ask")
+    if answer is None:
+        noted({**entry, "asked": True})
+        form = types.ElicitRequestFormParams(message=ask["message"], requested_schema=ask["schema"])
+        return types.InputRequiredResult(input_requests={"ask": types.ElicitRequest(params=form)}, request_state="ask")
+    answer = answer if isinstance(answer, dict) else answer.model_dump(mode="json", exclude_none=True)
+    noted({**entry, "action": answer.get("action"), "content": answer.get("content")})
+    return None
+
+
+async def elicit(session, request_id, ask, during):
+    """Ask the client, and write down what came back (or that nothing did)."""
+    entry = {"during": during, "message": ask["message"], "via": "elicitation/create"}
+    try:
+        with anyio.fail_after(ask["wait"]):
+            answer = await session.elicit(ask["message"], ask["schema"], request_id)
+        entry.update(action=answer.action, content=answer.content)
+    except TimeoutError:
+        entry["unanswered"] = ask["wait"]
+    except Exception as exc:  # the client's JSON-RPC error
+        error = getattr(exc, "error", None)
+        entry["error"] = {"code": getattr(error, "code", None), "message": getattr(error, "message", str(exc))}
+    noted(entry)
+
+
+async def met(session, request_id, ctx=None):
+    """On the first tools/list: the client's capabilities, and the elicitation at start."""
+    if (home / "client.json").exists():
+        return
+    params = getattr(session, "client_params", None)
+    caps = getattr(session, "client_capabilities", None) or getattr(params, "capabilities", None)
+    dumped = caps.model_dump(mode="json", by_alias=True, exclude_none=True) if caps is not None else {}
+    (home / "client.json").write_text(json.dumps(dumped))
+    if spec.get("elicitAtStart") and modern(ctx):
+        noted({"during": "tools/list", "message": spec["elicitAtStart"]["message"], "via": "none: 2026-07-28"})
+    elif spec.get("elicitAtStart"):
+        await elicit(session, request_id, spec["elicitAtStart"], "tools/list")
+
+
+async def asked(name, session, request_id):
+    ask = (by_name.get(name) or {}).get("elicit")
+    if ask:
+        await elicit(session, request_id, ask, name)
 
 
 LISTED = ("name", "description", "inputSchema", "annotations")
@@ -116,7 +357,7 @@ def listed():
 
 def called(name, arguments):
     with (home / "calls.jsonl").open("a", encoding="utf-8") as log:
-        log.write(json.dumps({"tool": name, "arguments": arguments or {}}) + "\n")
+        log.write(json.dumps({"tool": name, "arguments": arguments or {}, "pid": os.getpid()}) + "\n")
     tool = by_name.get(name)
     text, error = (tool["result"], tool["isError"]) if tool else (f"no tool {name}", True)
     return types.CallToolResult.model_validate({"content": [{"type": "text", "text": text}], "isError": error})
@@ -124,9 +365,15 @@ def called(name, arguments):
 
 try:  # mcp 2.x: handlers are given to the constructor
     async def on_list_tools(ctx, params):
+        await met(ctx.session, ctx.request_id, ctx)
         return types.ListToolsResult(tools=listed())
 
     async def on_call_tool(ctx, params):
+        question = input_required(ctx, params.name, params)
+        if question is not None:
+            return question
+        if not modern(ctx):
+            await asked(params.name, ctx.session, ctx.request_id)
         return called(params.name, params.arguments)
 
     server = Server(spec["name"], on_list_tools=on_list_tools, on_call_tool=on_call_tool)
@@ -135,10 +382,12 @@ except TypeError:  # mcp 1.x: handlers are registered with decorators
 
     @server.list_tools()
     async def list_tools():
+        await met(server.request_context.session, server.request_context.request_id)
         return listed()
 
     @server.call_tool(validate_input=False)
     async def call_tool(name, arguments):
+        await asked(name, server.request_context.session, server.request_context.request_id)
         return called(name, arguments)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +26,30 @@ class PluginFolder:
 
     name: str
     path: Path
+
+    def link(self, at: Path) -> PluginFolder:
+        """A symlink at `at` to this plugin's folder, as a plugin of its own: a host that
+        mounts plugins through links passes the link's path. `at` must not exist yet; after
+        `unlink()` the same call puts the link back."""
+        at.symlink_to(self.path, target_is_directory=True)
+        return PluginFolder(self.name, at)
+
+    def unlink(self) -> None:
+        """Remove the link this plugin was reached through (see `link`); the target stays."""
+        if not self.path.is_symlink():
+            raise ValueError(f"{self.path} is not a link")
+        self.path.unlink()
+
+    def clear(self) -> None:
+        """Empty the plugin's folder, manifest included; the folder itself stays. Writing
+        the plugin again is `plugin_folder(...)` on the same path."""
+        if self.path.is_symlink():
+            raise ValueError(f"{self.path} is a link: unlink() it, or clear the folder it points to")
+        for child in self.path.iterdir():
+            if child.is_dir() and not child.is_symlink():
+                shutil.rmtree(child)
+            else:
+                child.unlink()
 
     @property
     def config(self) -> dict[str, str]:
@@ -47,19 +72,25 @@ def plugin_folder(
     skills: Mapping[str, str] | None = None,
     agents: Mapping[str, str] | None = None,
     version: str = "0.1.0",
+    user_config: Mapping[str, Mapping[str, Any]] | None = None,
 ) -> PluginFolder:
     """Write plugin `name` into `directory` (a fresh dir of the probe's space).
 
     `mcp_servers` become `.mcp.json` (`{"mcpServers": ...}`, e.g. a StdioMcpServer's
     `config`); `commands` and `agents` map a name to its Markdown file's text
-    (`commands/<name>.md`, `agents/<name>.md`); `skills` a name to its SKILL.md.
+    (`commands/<name>.md`, `agents/<name>.md`); `skills` a name to its SKILL.md;
+    `user_config` becomes the manifest's `userConfig` (option key -> field declaration).
+    Called again on the same directory it writes the plugin anew (after `clear()`).
     """
     if not _NAME.match(name):
         raise ValueError(f"a plugin name is lower-case words joined by '-', not {name!r}")
     directory.mkdir(parents=True, exist_ok=True)
     manifest = directory / ".claude-plugin" / "plugin.json"
     manifest.parent.mkdir(exist_ok=True)
-    manifest.write_text(json.dumps({"name": name, "version": version, "description": f"sdkprobe plugin {name}"}))
+    declared: dict[str, Any] = {"name": name, "version": version, "description": f"sdkprobe plugin {name}"}
+    if user_config is not None:
+        declared["userConfig"] = {k: dict(v) for k, v in user_config.items()}
+    manifest.write_text(json.dumps(declared))
     if mcp_servers:
         servers = {k: dict(v) for k, v in mcp_servers.items()}
         (directory / ".mcp.json").write_text(json.dumps({"mcpServers": servers}), encoding="utf-8")

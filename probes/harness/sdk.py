@@ -196,7 +196,7 @@ async def run_sdk(
                 run = _run_connected(options, prompt, drive, out) if connect_prompt else _run(
                     options, prompt, client, drive, out
                 )
-                await asyncio.wait_for(run, timeout)
+                await _within(run, timeout)
             except asyncio.TimeoutError:
                 raise ProbeTimeout(
                     f"the SDK did not finish within {timeout:g} s ({len(out.messages)} messages received)"
@@ -207,6 +207,26 @@ async def run_sdk(
     finally:
         logger.removeHandler(tap)
     return out
+
+
+_CANCEL_GRACE = 5.0  # seconds a timed-out run may take to unwind before it is left behind
+
+
+async def _within(run: Awaitable[None], timeout: float) -> None:
+    """`run`, or asyncio.TimeoutError after `timeout` seconds.
+
+    Unlike asyncio.wait_for, a run that does not unwind when cancelled (a hung SDK whose
+    cleanup waits on the same stuck stream) is left behind after a short grace rather
+    than awaited for ever; the caller then ends the CLI, which lets it finish.
+    """
+    task = asyncio.ensure_future(run)
+    done, _ = await asyncio.wait({task}, timeout=timeout)
+    if task in done:
+        task.result()
+        return
+    task.cancel()
+    await asyncio.wait({task}, timeout=_CANCEL_GRACE)
+    raise asyncio.TimeoutError
 
 
 async def _run(options: Any, prompt: Any, client: bool, drive: Drive | None, out: Outcome) -> None:

@@ -20,7 +20,9 @@ Render the compatibility matrix from every <sdk-version>.json report in DIR:
 DIR/COMPATIBILITY.md (one table per area, versions as columns, footnotes where a
 behaviour does not hold) and DIR/compatibility.html (the same table as one static
 page with a filter by id/area and by verdict; link a view as
-compatibility.html#q=tools&verdict=differs)."""
+compatibility.html#q=tools&verdict=differs). Where DIR/history/history.json (from
+`sdkprobe history`) has the exact releases of a change between two columns, and the
+columns still give the verdicts it was found for, the row's words name those releases."""
 
 REPORT_EPILOG = """\
 exit status: 0 written, 2 DIR missing, empty, or holding a broken report."""
@@ -33,7 +35,8 @@ A changed verdict fails the gate (a behaviour's verdict, or a named sub-check's)
 A changed observation under an unchanged verdict is listed as a note and fails
 only with --strict. Behaviours present in one report only are listed, never fail.
 Without --candidate, the probes run now on the installed claude-agent-sdk and its
-bundled CLI (wire and cli tiers; live ones are reported needs-live)."""
+bundled CLI, or CLI release X with --cli-version X (wire and cli tiers; live ones are
+reported needs-live)."""
 
 GATE_EPILOG = """\
 relied-on file: one behaviour id a line; '#' starts a comment; blank lines are
@@ -43,13 +46,14 @@ exit status: 0 nothing failing moved, 1 a failing change, 2 bad input (missing o
 broken report, different schema versions, unknown relied-on id)."""
 
 
-FreshRun = Callable[[int], dict[str, Any]]  # jobs -> a report of the installed SDK, probed now
+# (jobs, CLI release or None for the bundled CLI) -> a report of the installed SDK, probed now
+FreshRun = Callable[[int, str | None], dict[str, Any]]
 
 
 def register(subparsers: Any, probe_installed: FreshRun) -> None:
     """Add `report` and `gate` to the `sdkprobe` subparsers; each sets func(args) -> int.
 
-    `probe_installed(jobs)` probes the installed SDK the way `run` does; the gate's fresh
+    `probe_installed(jobs, cli_version)` probes the installed SDK the way `run` does; the gate's fresh
     candidate comes from it, so this module runs no probe itself.
     """
     raw = argparse.RawDescriptionHelpFormatter
@@ -104,6 +108,11 @@ def register(subparsers: Any, probe_installed: FreshRun) -> None:
         metavar="N",
         help="without --candidate: probes run in parallel (default: the number of cores)",
     )
+    gp.add_argument(
+        "--cli-version",
+        metavar="X",
+        help="without --candidate: probe against Claude Code CLI release X from npm instead of the bundled CLI",
+    )
     gp.set_defaults(func=lambda args: run_gate(args, probe_installed))
 
 
@@ -130,10 +139,12 @@ def run_gate(args: argparse.Namespace, probe_installed: FreshRun) -> int:
 
     if args.jobs < 1:
         return _fail("gate", ReportError("-j must be at least 1"))
+    if args.candidate and args.cli_version:
+        return _fail("gate", ReportError("--cli-version probes a fresh candidate; it cannot go with --candidate"))
     try:
         baseline = load(args.baseline)
         relied_on = read_relied_on(args.relied_on) if args.relied_on else None
-        candidate = load(args.candidate) if args.candidate else probe_installed(args.jobs)
+        candidate = load(args.candidate) if args.candidate else probe_installed(args.jobs, args.cli_version)
         result = compare(baseline, candidate, relied_on, args.strict)
     except ReportError as exc:
         return _fail("gate", exc)

@@ -6,7 +6,7 @@ cell holds, how footnotes are numbered, or how a row's change across versions is
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -14,6 +14,8 @@ from typing import Any
 from probes.areas import order
 from probes.report.cells import FOOTNOTED
 from probes.report.errors import ReportError
+from probes.report.history import HISTORY_PATH, History
+from probes.report.history import load as load_history
 from probes.report.store import file_stem, load
 from probes.versions import version_key
 
@@ -43,6 +45,7 @@ class Row:
     source: dict[str, Any]  # the report's source object: key, title, section, url
     cells: list[dict[str, Any] | None]  # aligned with Grid.columns; None = not in that report
     change: str = ""  # where the verdict changed, in words; "" when it never does
+    exact: bool = False  # the words name releases the history file found between two columns
 
     @property
     def verdicts(self) -> list[str | None]:
@@ -82,7 +85,11 @@ class Grid:
         return [r for r in self.rows if r.moved]
 
 
-def describe_change(verdicts: Sequence[str | None], labels: Sequence[str]) -> str:
+# (label before, label after) of two neighbouring columns -> the releases the change lies between
+Exact = Mapping[tuple[str, str], tuple[str, str]]
+
+
+def describe_change(verdicts: Sequence[str | None], labels: Sequence[str], exact: Exact | None = None) -> str:
     """Where a row's verdict changes, in words, skipping versions that lack the behaviour.
 
     Consecutive probed versions with one verdict form a run. One run says nothing ("").
@@ -91,6 +98,8 @@ def describe_change(verdicts: Sequence[str | None], labels: Sequence[str]) -> st
     0.1.81 on". "up to" and "from ... on" are open-ended, so they are said only when the
     run reaches the oldest or newest column; otherwise the run is a range ("on 0.1.58–0.2.160").
     Readers scan for the boundary versions, so each one is named rather than implied.
+    Where `exact` knows the releases a change lies between, they bound the runs instead of
+    the columns: "differs up to 0.2.139, holds from 0.2.140 on".
     """
     runs: list[tuple[str, list[str]]] = []
     for verdict, label in zip(verdicts, labels, strict=True):
@@ -102,23 +111,44 @@ def describe_change(verdicts: Sequence[str | None], labels: Sequence[str]) -> st
             runs.append((verdict, [label]))
     if len(runs) < 2:
         return ""
+    # Each run as (verdict, first, last), its ends moved to the exact releases where known.
+    bounds = [(v, m[0], m[-1]) for v, m in runs]
+    for k in range(len(bounds) - 1):
+        pair = (exact or {}).get((bounds[k][2], bounds[k + 1][1]))
+        if pair:
+            bounds[k] = (bounds[k][0], bounds[k][1], pair[0])
+            bounds[k + 1] = (bounds[k + 1][0], pair[1], bounds[k + 1][2])
 
-    def span(members: list[str]) -> str:
-        return members[0] if len(members) == 1 else f"{members[0]}–{members[-1]}"
+    def span(start: str, end: str) -> str:
+        return start if start == end else f"{start}–{end}"
 
     from_oldest, to_newest = verdicts[0] is not None, verdicts[-1] is not None
-    (first_verdict, first), (last_verdict, last) = runs[0], runs[-1]
-    if len(runs) == 2 and from_oldest and len(first) > 1:
-        head = f"{first_verdict} up to {first[-1]}"
+    (first_verdict, first_start, first_end), (last_verdict, last_start, last_end) = bounds[0], bounds[-1]
+    if len(runs) == 2 and from_oldest and first_start != first_end:
+        head = f"{first_verdict} up to {first_end}"
     else:
-        head = f"{first_verdict} on {span(first)}"
-    middle = [f"{v} on {span(m)}" for v, m in runs[1:-1]]
-    tail = f"{last_verdict} from {last[0]} on" if to_newest else f"{last_verdict} on {span(last)}"
+        head = f"{first_verdict} on {span(first_start, first_end)}"
+    middle = [f"{v} on {span(a, b)}" for v, a, b in bounds[1:-1]]
+    tail = f"{last_verdict} from {last_start} on" if to_newest else f"{last_verdict} on {span(last_start, last_end)}"
     return ", ".join([head, *middle, tail])
 
 
-def from_reports(reports: list[dict[str, Any]]) -> Grid:
-    """Grid from loaded reports, columns oldest to newest; row text from the newest report."""
+def exact_pairs(row: Row, columns: Sequence[Column], history: History | None) -> dict[tuple[str, str], tuple[str, str]]:
+    """The history's pairs that still explain this row: stale entries (a neighbour's verdict
+    moved since the refresh) are left out, so the row falls back to its columns."""
+    if history is None:
+        return {}
+    verdict_of = {c.sdk_version: v for c, v in zip(columns, row.verdicts, strict=True) if c.cli == "bundled"}
+    return {
+        (e.step.before, e.step.after): (e.before.words, e.after.words)
+        for e in history.for_id(row.id)
+        if e.applies(verdict_of)
+    }
+
+
+def from_reports(reports: list[dict[str, Any]], history: History | None = None) -> Grid:
+    """Grid from loaded reports, columns oldest to newest; row text from the newest report;
+    a change's words bounded by the history's exact releases where it has current ones."""
     reports = sorted(
         reports, key=lambda r: (version_key(r["sdk_version"]), r["cli"], version_key(r["cli_version"] or ""))
     )
@@ -133,7 +163,9 @@ def from_reports(reports: list[dict[str, Any]]) -> Grid:
     ]
     labels = [c.label for c in columns]
     for row in rows:
-        row.change = describe_change(row.verdicts, labels)
+        exact = exact_pairs(row, columns, history)
+        row.change = describe_change(row.verdicts, labels, exact)
+        row.exact = row.change != describe_change(row.verdicts, labels)
     grid = Grid(columns, rows)
     _number_notes(grid)
     return grid
@@ -155,7 +187,13 @@ def _number_notes(grid: Grid) -> None:
 
 
 def load_dir(reports_dir: Path) -> Grid:
-    """Grid of every <version>.json in a folder; ReportError if there are none or one is bad."""
+    """Grid of every <version>.json in a folder, with its history file when there is one;
+    ReportError if there are no reports or one is bad."""
+    return from_reports(load_reports(reports_dir), load_history(Path(reports_dir) / HISTORY_PATH))
+
+
+def load_reports(reports_dir: Path) -> list[dict[str, Any]]:
+    """Every <version>.json in a folder, checked; ReportError if there are none or one is bad."""
     reports_dir = Path(reports_dir)
     if not reports_dir.is_dir():
         raise ReportError(f"{reports_dir}: no such folder")
@@ -167,4 +205,4 @@ def load_dir(reports_dir: Path) -> Grid:
         reports.append(report)
     if not reports:
         raise ReportError(f"{reports_dir}: no <sdk-version>.json reports to tabulate")
-    return from_reports(reports)
+    return reports

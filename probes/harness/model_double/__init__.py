@@ -26,6 +26,7 @@ from probes.harness.model_double.script import (
     http_error,
     reply,
     stream_error,
+    structured_output,
     tool_use_offered,
 )
 from probes.harness.model_double.server import ModelDouble
@@ -44,5 +45,6 @@ __all__ = [
     "reply",
     "result_text",
     "stream_error",
+    "structured_output",
     "tool_use_offered",
 ]

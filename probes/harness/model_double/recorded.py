@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 _DEFERRED_MARK = "deferred tools are now available via ToolSearch"
+_DEFERRED_BLOCK = "<available-deferred-tools>"
 
 
 @dataclass
@@ -50,6 +51,30 @@ class Recorded:
         return list(self.body.get("messages") or []) if isinstance(self.body, dict) else []
 
     @property
+    def model(self) -> str | None:
+        """The model the request named (a subagent's request names the subagent's model)."""
+        model = self.body.get("model") if isinstance(self.body, dict) else None
+        return model if isinstance(model, str) else None
+
+    @property
+    def unanswered_tool_uses(self) -> list[str]:
+        """Ids of assistant tool_use blocks with no tool_result in the user message right
+        after them: what the real API answers 400 for. A trailing assistant message
+        (a prefill) is not a turn awaiting results and is not counted."""
+        messages = self.messages
+        missing: list[str] = []
+        for i, m in enumerate(messages[:-1]):
+            content = m.get("content")
+            if m.get("role") != "assistant" or not isinstance(content, list):
+                continue
+            ids = [b.get("id") for b in content if isinstance(b, dict) and b.get("type") == "tool_use"]
+            after = messages[i + 1].get("content") if messages[i + 1].get("role") == "user" else None
+            blocks = after if isinstance(after, list) else []
+            answered = {b.get("tool_use_id") for b in blocks if isinstance(b, dict) and b.get("type") == "tool_result"}
+            missing += [str(x) for x in ids if x not in answered]
+        return missing
+
+    @property
     def system_text(self) -> str:
         """The `system` parameter as one string (blocks joined by newlines)."""
         system = self.body.get("system") if isinstance(self.body, dict) else None
@@ -77,8 +102,14 @@ class Recorded:
 
     @property
     def deferred_tools(self) -> list[str]:
-        """Tool names the CLI announced as deferred (reachable only through ToolSearch)."""
+        """Tool names the CLI announced as deferred (reachable only through ToolSearch): in
+        a "deferred tools are now available" message, or (CLI 2.1.97) one name a line
+        inside <available-deferred-tools>...</available-deferred-tools>."""
         for t in self.texts():
+            start = t.find(_DEFERRED_BLOCK)
+            if start >= 0:
+                body = t[start + len(_DEFERRED_BLOCK) :].split("</available-deferred-tools>", 1)[0]
+                return [line.strip() for line in body.splitlines() if line.strip()]
             at = t.find(_DEFERRED_MARK)
             if at < 0:
                 continue

@@ -22,6 +22,9 @@ class Router:
     - A request whose only user text is WARMUP is auxiliary: old CLIs (2.1.1) warm each
       agent up with it before the real first request, with tools, so it would otherwise
       be taken for the main conversation.
+    - A tool-less request that asks for a JSON answer (`output_config.format`) is
+      auxiliary: CLI 2.1.105 asks for a session title that way with a large max_tokens,
+      sometimes before the main conversation's first request.
     """
 
     AUX_MAX_TOKENS = 4096
@@ -37,6 +40,8 @@ class Router:
         messages = body.get("messages") or []
         first = _first_user_text(messages)
         if first == self.WARMUP:
+            return AUX
+        if not body.get("tools") and (body.get("output_config") or {}).get("format"):
             return AUX
         if any(p and p in first for p in self.agent_prompts):
             return SUBAGENT

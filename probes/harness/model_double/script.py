@@ -110,21 +110,36 @@ def named_for(r: Reply, offered: Collection[str]) -> Reply:
 
 _ANY_OF = "_any_of"  # private key (leading "_": never sent) of a tool_use_offered block
 
+STRUCTURED_OUTPUT_TOOL = "StructuredOutput"  # the tool the CLI offers for --json-schema (2.1.1 ... 2.1.332)
+
+
+def structured_output(value: dict[str, Any], id: str | None = None) -> dict[str, Any]:
+    """The model's structured-output call: a tool_use of the tool the CLI offers when it
+    runs with `--json-schema` (output_format), whose input the CLI validates against the
+    schema and, when it fits, returns as `ResultMessage.structured_output`. `value` is the
+    input verbatim, so a probe can send one that does not fit (wrapped, wrong type)."""
+    return tool_use_offered((STRUCTURED_OUTPUT_TOOL,), value, id)
+
 
 class Script:
     """Replies per route, served in order; `fallback` answers a route once its queue is empty.
 
     `Script(main=[...], subagent=[...], aux=[...])`; each entry a Reply, or a string for
-    a plain text reply.
+    a plain text reply. With `check_tool_results=True` the double refuses, as the real API
+    does, a request in which a tool_use has no tool_result right after it: 400
+    invalid_request_error, no scripted reply spent (see `Recorded.unanswered_tool_uses`).
     """
 
-    def __init__(self, *, fallback: Reply | None = None, **routes: Iterable[Reply | str]) -> None:
+    def __init__(
+        self, *, fallback: Reply | None = None, check_tool_results: bool = False, **routes: Iterable[Reply | str]
+    ) -> None:
         unknown = set(routes) - set(ROUTES)
         if unknown:
             raise ValueError(f"unknown routes {sorted(unknown)}; routes are {ROUTES}")
         ids = itertools.count(1)
         self.queues = {r: [_numbered(_as_reply(x), ids) for x in routes.get(r, ())] for r in ROUTES}
         self.fallback = fallback
+        self.check_tool_results = check_tool_results
 
     def next(self, route: str) -> tuple[Reply, bool]:
         """The reply for a request on `route`, and whether the script said so."""

@@ -6,17 +6,16 @@ import asyncio
 import copy
 import itertools
 import json
-import socket
 import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-import uvicorn
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
+from probes.harness.loopback import LoopbackService
 from probes.harness.model_double.recorded import Recorded
 from probes.harness.model_double.routing import Router
 from probes.harness.model_double.script import MAIN, Reply, Script, named_for
@@ -25,8 +24,10 @@ MODEL = "claude-double"
 _CREDENTIAL_HEADERS = {"x-api-key", "authorization", "proxy-authorization", "cookie"}
 
 
-class ModelDouble:
+class ModelDouble(LoopbackService):
     """The scripted API. Use as a context manager (`with ModelDouble(script) as d:`)."""
+
+    service_name = "model double"
 
     def __init__(self, script: Script | None = None) -> None:
         self.script = script or Script()
@@ -36,55 +37,8 @@ class ModelDouble:
         self._watchers: list[Callable[[], None]] = []
         self._held: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []
         self.holds = 0  # streams that reached their `hold_after` point, released or not
+        self.abandoned = 0  # streams whose client went away before their last event
         self._msg_ids = itertools.count(1)
-        self._server: _Server | None = None
-        self._thread: threading.Thread | None = None
-        self._sock: socket.socket | None = None
-        self.port = 0
-
-    # lifecycle
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> ModelDouble:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", 0))
-        sock.listen(64)
-        self._sock, self.port = sock, sock.getsockname()[1]
-        config = uvicorn.Config(
-            self._app(),
-            log_level="critical",
-            lifespan="off",
-            access_log=False,
-            timeout_graceful_shutdown=0,
-            loop="asyncio",
-            http="h11",
-        )
-        started = threading.Event()
-        server = _Server(config, started)
-        self._server = server
-        self._thread = threading.Thread(target=server.run_until_stopped, args=(sock,), name="model-double", daemon=True)
-        self._thread.start()
-        if not started.wait(10):
-            raise RuntimeError("the model double did not start within 10 s")
-        return self
-
-    def stop(self) -> None:
-        if self._server is not None:
-            self._server.halt()
-        if self._thread is not None:
-            self._thread.join(10)
-        if self._sock is not None:
-            self._sock.close()
-        self._server = self._thread = self._sock = None
-
-    def __enter__(self) -> ModelDouble:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
 
     # reading the record
     @property
@@ -108,9 +62,7 @@ class ModelDouble:
         def arrived() -> list[Recorded]:
             return self.messages_requests if route is None else self.on(route)
 
-        await self._until(
-            lambda: len(arrived()) >= count, f"{count} request(s) on {route or 'any route'}", timeout
-        )
+        await self._until(lambda: len(arrived()) >= count, f"{count} request(s) on {route or 'any route'}", timeout)
         return arrived()[count - 1]
 
     # holding a stream open (Reply.hold_after)
@@ -128,6 +80,16 @@ class ModelDouble:
     async def wait_held(self, count: int = 1, timeout: float = 30.0) -> None:
         """Wait until `count` streams have reached their hold point (whether released since or not)."""
         await self._until(lambda: self.holds >= count, f"{count} held stream(s)", timeout)
+
+    async def wait_abandoned(self, count: int = 1, timeout: float = 30.0) -> None:
+        """Wait until the client has closed `count` streams before their last event (an
+        aborted request: the CLI gave up on the answer mid-stream, e.g. on an interrupt)."""
+        await self._until(lambda: self.abandoned >= count, f"{count} abandoned stream(s)", timeout)
+
+    def _abandon(self) -> None:
+        with self._lock:
+            self.abandoned += 1
+        self._notify()
 
     async def _until(self, ready: Callable[[], bool], what: str, timeout: float) -> None:
         """Wait until `ready()`: the server thread wakes the waiting loop on every change,
@@ -208,6 +170,16 @@ class ModelDouble:
 
     async def _messages(self, request: Request) -> Response:
         rec = await self._record(request)
+        unanswered = rec.unanswered_tool_uses if self.script.check_tool_results else []
+        if unanswered:  # refused before the model would answer: no scripted reply is spent
+            rec.status = 400
+            self._notify()
+            return _error_response(
+                400,
+                "invalid_request_error",
+                f"`tool_use` ids were found without `tool_result` blocks immediately after: {', '.join(unanswered)}. "
+                "Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
+            )
         with self._lock:
             r, rec.scripted = self.script.next(rec.route or MAIN)
             r = named_for(r, rec.offered_tools)
@@ -223,7 +195,7 @@ class ModelDouble:
             return _error_response(r.status, r.error_type or "api_error", r.message, r.headers)
         if body.get("stream"):
             return StreamingResponse(
-                _sse(r, msg_id, model, self._hold),
+                _sse(r, msg_id, model, self._hold, self._abandon),
                 media_type="text/event-stream",
                 headers={"cache-control": "no-cache", "request-id": f"req_double{rec.index}", **r.headers},
             )
@@ -232,45 +204,6 @@ class ModelDouble:
         return JSONResponse(
             _whole_message(r, msg_id, model), headers={"request-id": f"req_double{rec.index}", **r.headers}
         )
-
-
-class _Server(uvicorn.Server):
-    """uvicorn that says when it listens and stops at once when halted.
-
-    uvicorn notices `should_exit` only on its 0.1 s tick; cancelling its task from the
-    probe's thread ends it (and any stream still open) without waiting for the tick.
-    """
-
-    def __init__(self, config: uvicorn.Config, started: threading.Event) -> None:
-        super().__init__(config)
-        self._started = started
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._task: asyncio.Task[Any] | None = None
-
-    def run_until_stopped(self, sock: socket.socket) -> None:
-        async def serve() -> None:
-            self._loop, self._task = asyncio.get_running_loop(), asyncio.current_task()
-            try:
-                await self.serve(sockets=[sock])
-            except asyncio.CancelledError:
-                pass
-
-        asyncio.run(serve())
-
-    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        await super().startup(sockets=sockets)
-        self._started.set()
-
-    def halt(self) -> None:
-        self.should_exit = self.force_exit = True
-        if self._loop is not None and self._task is not None:
-            try:
-                self._loop.call_soon_threadsafe(self._task.cancel)
-            except RuntimeError:  # the loop already ended
-                pass
-
-    def install_signal_handlers(self) -> None:  # uvicorn < 0.29
-        pass
 
 
 def _error_response(status: int, error_type: str, message: str, headers: dict[str, str] | None = None) -> Response:
@@ -304,6 +237,7 @@ def _event(name: str, data: dict[str, Any]) -> bytes:
 
 def _block_events(index: int, block: dict[str, Any], chunks: int) -> list[bytes]:
     kind = block["type"]
+
     def delta(d: dict[str, Any]) -> bytes:
         return _event("content_block_delta", {"type": "content_block_delta", "index": index, "delta": d})
 
@@ -337,10 +271,16 @@ def _block_events(index: int, block: dict[str, Any], chunks: int) -> list[bytes]
 
 
 async def _sse(
-    r: Reply, msg_id: str, model: str, hold: Callable[[], Awaitable[None]] | None = None
+    r: Reply,
+    msg_id: str,
+    model: str,
+    hold: Callable[[], Awaitable[None]] | None = None,
+    abandoned: Callable[[], None] | None = None,
 ) -> AsyncIterator[bytes]:
     """The SSE events of one reply, in the order the Messages API sends them; with
-    `hold_after`, `hold()` is awaited before the event of that index."""
+    `hold_after`, `hold()` is awaited before the event of that index. `abandoned()` is
+    called when the client goes away (the stream is cancelled or closed) before the last
+    event was handed over."""
     if r.delay:
         await asyncio.sleep(r.delay)
     start_usage = {"input_tokens": r.usage.get("input_tokens", 0), "output_tokens": 1}
@@ -376,9 +316,15 @@ async def _sse(
             )
         )
         events.append(_event("message_stop", {"type": "message_stop"}))
-    for n, e in enumerate(events):
-        if hold is not None and n == r.hold_after:
-            await hold()
-        if n and r.gap:
-            await asyncio.sleep(r.gap)
-        yield e
+    handed = 0
+    try:
+        for n, e in enumerate(events):
+            if hold is not None and n == r.hold_after:
+                await hold()
+            if n and r.gap:
+                await asyncio.sleep(r.gap)
+            handed = n + 1
+            yield e
+    finally:
+        if handed < len(events) and abandoned is not None:
+            abandoned()

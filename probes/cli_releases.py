@@ -1,0 +1,248 @@
+"""Claude Code CLI releases from npm, installed once into a cache, each as one executable.
+
+`sdkprobe run --cli-version X` (and `gate`) probe the installed SDK against CLI release X,
+not only the one its wheel bundles. The npm package `@anthropic-ai/claude-code` ships a
+release one of two ways, told apart by its registry metadata (`npm view PKG@X --json`):
+
+- recent releases list platform packages (`@anthropic-ai/claude-code-linux-x64`, ...) as
+  optionalDependencies; the platform package holds the native `claude` binary;
+- older ones have `bin.claude` pointing at a `cli.js` run by Node.
+
+Either way only the one package needed is fetched with `npm pack` (npm checks its
+integrity; no install script runs) and unpacked into `<cache>/cli/<version>/`, where
+`install.json` names the executable: the native binary, or a launcher running node on
+cli.js. The cache is `$SDKPROBE_CACHE` (default `~/.cache/sdkprobe`); an entry appears only
+complete (built beside it, then renamed), so an interrupted install leaves nothing reused.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+PACKAGE = "@anthropic-ai/claude-code"
+_RELEASE = re.compile(r"\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?")
+_JS = (".js", ".mjs", ".cjs")
+
+Progress = Callable[[str], None]
+
+
+class CliReleaseError(Exception):
+    """A CLI release that cannot be had here; the message is one line for the user (exit 2)."""
+
+
+@dataclass(frozen=True)
+class Build:
+    """What to fetch for one release on one platform, and what to run from it."""
+
+    version: str
+    kind: str  # "native" (a platform package's binary) or "node" (cli.js)
+    spec: str  # what `npm pack` fetches: "@anthropic-ai/claude-code-linux-x64@2.1.300"
+    entry: str  # the file inside the package: "claude" or "cli.js"
+
+
+def platform_key(system: str | None = None, machine: str | None = None, musl: bool | None = None) -> str:
+    """This machine as npm's platform packages name it: linux-x64, linux-arm64-musl, darwin-arm64."""
+    system = (system or platform.system()).lower()
+    system = {"windows": "win32"}.get(system, system)
+    machine = (machine or platform.machine()).lower()
+    arch = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64"}.get(machine, machine)
+    if musl is None:
+        musl = system == "linux" and platform.libc_ver()[0] != "glibc"
+    return f"{system}-{arch}" + ("-musl" if musl else "")
+
+
+def check_version(version: str) -> None:
+    """Only an exact release: a range or dist-tag would name a different CLI tomorrow."""
+    if not _RELEASE.fullmatch(version):
+        raise CliReleaseError(f"CLI version {version!r} is not a release number like 2.1.300")
+
+
+def build_for(meta: Any, version: str, plat: str) -> Build:
+    """The build of `version` for platform `plat`, from the registry's metadata of that release."""
+    if isinstance(meta, list):  # npm answers a range with one entry per matching release
+        raise CliReleaseError(f"CLI version {version} matches {len(meta)} releases on npm, not one")
+    if not isinstance(meta, dict) or not meta:
+        raise CliReleaseError(f"CLI version {version} is not on the npm registry ({PACKAGE})")
+    error = meta.get("error")
+    if isinstance(error, dict):
+        if error.get("code") == "E404":
+            raise CliReleaseError(f"CLI version {version} is not on the npm registry ({PACKAGE}@{version})")
+        raise CliReleaseError(f"npm could not look up {PACKAGE}@{version}: {error.get('summary') or error}")
+    if meta.get("version") != version:
+        raise CliReleaseError(f"npm answered {PACKAGE}@{version} with version {meta.get('version')!r}")
+    prefix = f"{PACKAGE}-"
+    optional = meta.get("optionalDependencies") or {}
+    natives = {name[len(prefix) :]: str(v) for name, v in optional.items() if name.startswith(prefix)}
+    if natives:
+        if plat not in natives:
+            raise CliReleaseError(
+                f"CLI version {version} has no build for {plat} (it has {', '.join(sorted(natives))})"
+            )
+        binary = "claude.exe" if plat.startswith("win32") else "claude"
+        return Build(version, "native", f"{prefix}{plat}@{natives[plat]}", binary)
+    bins = meta.get("bin")
+    entry = bins.get("claude") if isinstance(bins, dict) else bins if isinstance(bins, str) else None
+    if isinstance(entry, str) and entry.endswith(_JS):
+        return Build(version, "node", f"{PACKAGE}@{version}", os.path.normpath(entry))
+    raise CliReleaseError(f"CLI version {version} has neither a native build nor a cli.js (bin: {bins!r})")
+
+
+def cache_root() -> Path:
+    """Where CLI releases are kept: $SDKPROBE_CACHE/cli, else ~/.cache/sdkprobe/cli."""
+    base = os.environ.get("SDKPROBE_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "sdkprobe")
+    return Path(base) / "cli"
+
+
+def cached(version: str) -> Path | None:
+    """The executable of an installed release, or None when it is not (completely) installed."""
+    try:
+        record = json.loads((cache_root() / version / "install.json").read_text())
+        path = cache_root() / version / str(record["executable"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return path if os.access(path, os.X_OK) else None
+
+
+def _npm(
+    args: list[str], timeout: float, tick: Callable[[float], None] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """npm, the registry's ordinary client, with `tick(seconds)` every 15 s while it runs;
+    tests replace this to run without network."""
+    npm = shutil.which("npm")
+    if npm is None:
+        raise CliReleaseError("installing a CLI release needs npm, which is not on PATH")
+    start = time.monotonic()
+    with subprocess.Popen([npm, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
+        while True:
+            try:
+                out, err = proc.communicate(timeout=15)
+                return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+            except subprocess.TimeoutExpired:
+                elapsed = time.monotonic() - start
+                if elapsed > timeout:
+                    proc.kill()
+                    proc.communicate()
+                    raise CliReleaseError(f"npm {args[0]} did not finish within {timeout:g} s") from None
+                if tick is not None:
+                    tick(elapsed)
+
+
+def registry_metadata(version: str) -> Any:
+    """`npm view @anthropic-ai/claude-code@X --json`: the release's metadata (or npm's error)."""
+    done = _npm(["view", f"{PACKAGE}@{version}", "--json"], timeout=120)
+    text = done.stdout.strip()
+    if not text:
+        if done.returncode == 0:
+            return {}  # npm prints nothing for a version it does not have
+        raise CliReleaseError(f"npm view {PACKAGE}@{version} failed: {_last_line(done.stderr)}")
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise CliReleaseError(f"npm view {PACKAGE}@{version} did not print JSON: {_last_line(text)}") from None
+
+
+def install_cli(version: str, progress: Progress | None = None) -> Path:
+    """The executable of Claude Code CLI release `version`, installed into the cache first
+    when it is not there yet; CliReleaseError (one line) when it cannot be had here.
+
+    Progress lines go to `progress` (default: stderr).
+    """
+    say = progress or _to_stderr
+    check_version(version)
+    found = cached(version)
+    if found is not None:
+        say(f"CLI {version}: cached at {found}")
+        return found
+    start = time.monotonic()
+    # No progress line before the metadata is read: a bad version is then one line alone.
+    build = build_for(registry_metadata(version), version, platform_key())
+    node = _node() if build.kind == "node" else None
+    root = cache_root()
+    root.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{version}-", dir=root))
+    work.chmod(0o755)  # mkdtemp makes it private; the release is no secret
+    try:
+        what = "native build" if build.kind == "native" else "cli.js (runs on Node)"
+        say(f"CLI {version}: fetching {build.spec}, {what}")
+        tarball = _pack(build.spec, work, say)
+        say(f"CLI {version}: unpacking {tarball.name} ({tarball.stat().st_size / 1e6:.0f} MB)")
+        try:
+            with tarfile.open(tarball) as tar:
+                tar.extractall(work, filter="data")
+        except (tarfile.TarError, OSError) as exc:
+            raise CliReleaseError(f"CLI version {version}: cannot unpack {tarball.name}: {exc}") from None
+        tarball.unlink()
+        entry = work / "package" / build.entry
+        if not entry.is_file():
+            raise CliReleaseError(f"CLI version {version}: {build.spec} has no {build.entry}")
+        if build.kind == "native":
+            entry.chmod(0o755)
+            executable = f"package/{build.entry}"
+        else:
+            # Relative to the launcher itself: the folder is renamed into place after this.
+            launcher = work / "claude"
+            launcher.write_text(
+                f'#!/bin/sh\nexec {shlex.quote(str(node))} "$(dirname "$0")/package/{build.entry}" "$@"\n'
+            )
+            launcher.chmod(0o755)
+            executable = "claude"
+        record = {**asdict(build), "executable": executable, "node": node}
+        (work / "install.json").write_text(json.dumps(record, indent=2) + "\n")
+        final = root / version
+        try:
+            work.rename(final)
+        except OSError:  # another install of the same release finished first: use that one
+            if cached(version) is None:
+                raise CliReleaseError(f"CLI version {version}: {final} is there but incomplete; remove it") from None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    path = cached(version)
+    if path is None:
+        raise CliReleaseError(f"CLI version {version}: the install in {root / version} is incomplete")
+    say(f"CLI {version}: installed in {time.monotonic() - start:.0f} s at {path}")
+    return path
+
+
+def _pack(spec: str, into: Path, say: Progress) -> Path:
+    """`npm pack SPEC` into a folder: the one tarball, integrity checked by npm, no script run."""
+    done = _npm(
+        ["pack", spec, "--pack-destination", str(into), "--json"],
+        timeout=1800,
+        tick=lambda s: say(f"  still fetching {spec} ({s:.0f} s)"),
+    )
+    if done.returncode != 0:
+        raise CliReleaseError(f"npm pack {spec} failed: {_last_line(done.stderr)}")
+    tarballs = sorted(into.glob("*.tgz"))
+    if len(tarballs) != 1:
+        raise CliReleaseError(f"npm pack {spec} left {len(tarballs)} tarballs, not one")
+    return tarballs[0]
+
+
+def _node() -> str:
+    node = shutil.which("node")
+    if node is None:
+        raise CliReleaseError("this CLI release is a cli.js, which needs Node; no `node` on PATH")
+    return node
+
+
+def _last_line(text: str) -> str:
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    return lines[-1] if lines else "no output"
+
+
+def _to_stderr(line: str) -> None:
+    print(f"sdkprobe: {line}", file=sys.stderr, flush=True)

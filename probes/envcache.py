@@ -1,0 +1,140 @@
+"""One virtual environment per SDK release, installed once into a cache and reused.
+
+A bisect probes a handful of the ~180 releases and the next bisect mostly the same ones,
+so each environment (this repository, editable, plus one exact release and its pins, as
+the nox sessions install them) is kept under `envs/` of the cache dir (SDKPROBE_CACHE,
+default ~/.cache/sdkprobe). uv installs it when there is one (seconds from its own cache), pip
+otherwise. A marker written last says the install finished and for what; a lock keeps two
+bisects from installing the same release at once.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from probes.versions import requirements
+
+PROJECT = Path(__file__).resolve().parent.parent
+_MARKER = "sdkprobe-env.json"
+INSTALL_TIMEOUT = 1800.0
+
+
+class InstallFailed(Exception):
+    """A release's environment could not be installed; the message is one line."""
+
+
+@dataclass(frozen=True)
+class Env:
+    version: str
+    path: Path
+
+    @property
+    def bin(self) -> Path:
+        return self.path / "bin"
+
+    @property
+    def sdkprobe(self) -> Path:
+        return self.bin / "sdkprobe"
+
+    def bundles_cli(self) -> bool:
+        """Whether the installed wheel carries `_bundled/claude` (old wheels carry none)."""
+        return any(self.path.glob("lib/python*/site-packages/claude_agent_sdk/_bundled/claude"))
+
+
+def cache_dir() -> Path:
+    """SDKPROBE_CACHE (default ~/.cache/sdkprobe) is shared with the CLI releases; SDKs go in envs/."""
+    return Path(os.environ.get("SDKPROBE_CACHE") or Path.home() / ".cache" / "sdkprobe") / "envs"
+
+
+def find_uv() -> str | None:
+    """uv on PATH, or the one installed beside this interpreter (nox's dependency)."""
+    beside = Path(sys.executable).parent / "uv"
+    return shutil.which("uv") or (str(beside) if beside.exists() else None)
+
+
+class EnvCache:
+    def __init__(self, root: Path | None = None, project: Path = PROJECT, uv: str | None = None) -> None:
+        self.root = root or cache_dir()
+        self.project = project
+        self.uv = uv if uv is not None else find_uv()
+
+    def wanted(self, version: str) -> dict[str, object]:
+        """What an environment must have been installed for to be reused as it is."""
+        pyproject = (self.project / "pyproject.toml").read_bytes()
+        return {
+            "requirements": requirements(version),
+            "project": str(self.project),
+            "pyproject": hashlib.sha256(pyproject).hexdigest(),
+            "python": sys.version.split()[0],
+        }
+
+    def is_ready(self, version: str) -> bool:
+        marker = self.root / version / _MARKER
+        try:
+            return bool(json.loads(marker.read_text()) == self.wanted(version))
+        except (OSError, ValueError):
+            return False
+
+    def ensure(self, version: str, progress: Callable[[str], None] = lambda _: None) -> Env:
+        """The release's environment, installed first unless the cache holds it."""
+        env = Env(version, self.root / version)
+        if self.is_ready(version):
+            return env
+        with self._lock(version):
+            if self.is_ready(version):  # another bisect installed it meanwhile
+                return env
+            progress(f"installing {version} ({' '.join(requirements(version))}) into {env.path}…")
+            shutil.rmtree(env.path, ignore_errors=True)
+            try:
+                for command in self._commands(env):
+                    _run(command)
+            except InstallFailed:
+                shutil.rmtree(env.path, ignore_errors=True)
+                raise
+            (env.path / _MARKER).write_text(json.dumps(self.wanted(version)))
+        return env
+
+    def _commands(self, env: Env) -> list[list[str]]:
+        python = str(env.bin / "python")
+        packages = ["-e", str(self.project), *requirements(env.version)]
+        if self.uv:
+            return [
+                [self.uv, "venv", "--quiet", "--python", sys.executable, str(env.path)],
+                [self.uv, "pip", "install", "--quiet", "--python", python, *packages],
+            ]
+        return [
+            [sys.executable, "-m", "venv", str(env.path)],
+            [python, "-m", "pip", "install", "--quiet", *packages],
+        ]
+
+    @contextmanager
+    def _lock(self, version: str) -> Iterator[None]:
+        locks = self.root / ".locks"
+        locks.mkdir(parents=True, exist_ok=True)
+        with open(locks / version, "w") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _run(command: list[str]) -> None:
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONHOME")}
+    try:
+        done = subprocess.run(command, capture_output=True, text=True, timeout=INSTALL_TIMEOUT, env=env, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise InstallFailed(f"{Path(command[0]).name}: {exc}") from None
+    if done.returncode != 0:
+        lines = [line.strip() for line in (done.stderr or done.stdout).splitlines() if line.strip()]
+        raise InstallFailed(f"{Path(command[0]).name} exited {done.returncode}: {lines[-1] if lines else 'no output'}")

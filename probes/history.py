@@ -1,0 +1,137 @@
+"""Refresh the history file: bisect every change of verdict between neighbouring listed versions.
+
+Pure but for the injected prober: `Finder` narrows one step to a pair of releases with
+probes.bisect, `refresh` keeps every entry whose step is unchanged and asks the finder for the
+rest. The two neighbours' outcomes come from their committed reports, not from new runs: they
+are the cells the matrix shows, and reusing them saves two probe runs per step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from probes.bisect import Outcome, bisect, observation_diff, scan
+from probes.releases import Release
+from probes.report.history import Entry, History, Side, Step
+from probes.versions import version_key
+
+# Up to this many releases between two neighbours, probe them all: it costs at most one run
+# more than bisecting and sees a change and a change back.
+SCAN_UP_TO = 2
+
+
+class CountingProbe(Protocol):
+    """probe(version) -> Outcome, counting the probe runs it started (ReleaseProber is one)."""
+
+    runs: int
+
+    def __call__(self, version: str, /) -> Outcome: ...
+
+
+def outcome(version: str, entry: Mapping[str, Any]) -> Outcome:
+    """A report entry as the Outcome probing that release would give."""
+    return Outcome(
+        version,
+        verdict=str(entry["verdict"]),
+        note=str(entry.get("note") or ""),
+        checks=dict(entry.get("checks") or {}),
+        observed=entry.get("observed"),
+    )
+
+
+class Finder:
+    """finder(step) -> the Entry for it, or None when no change is seen between the neighbours."""
+
+    def __init__(
+        self,
+        index: Sequence[Release],
+        reports: Mapping[str, Mapping[str, Mapping[str, Any]]],  # version -> id -> report entry
+        make_prober: Callable[[str], CountingProbe],
+    ) -> None:
+        self.index = list(index)
+        self.yanked = {r.version: r.yanked for r in index}
+        self.reports = reports
+        self.make_prober = make_prober
+        self.probers: dict[str, CountingProbe] = {}
+
+    def between(self, before: str, after: str) -> list[str]:
+        """The releases strictly between two versions that can be probed (bundling a CLI), yanked too."""
+        lo, hi = version_key(before), version_key(after)
+        return [r.version for r in self.index if r.bundles_cli and lo < version_key(r.version) < hi]
+
+    def __call__(self, step: Step) -> Entry | None:
+        if step.id not in self.probers:
+            self.probers[step.id] = self.make_prober(step.id)
+        prober = self.probers[step.id]
+        ends = {v: outcome(v, self.reports[v][step.id]) for v in (step.before, step.after)}
+        inner = self.between(step.before, step.after)
+        versions = [step.before, *inner, step.after]
+        started = prober.runs
+        method = "scan" if len(inner) <= SCAN_UP_TO else "bisect"
+        answer = (scan if method == "scan" else bisect)(versions, lambda v: ends.get(v) or prober(v), step.check)
+        if not answer.changes:
+            return None
+        first, last = answer.changes[0][0], answer.changes[-1][1]
+        i, j = versions.index(first.version), versions.index(last.version)
+        inside = sorted(
+            (o for o in answer.probed if i < versions.index(o.version) < j), key=lambda o: versions.index(o.version)
+        )
+        return Entry(
+            step,
+            self._side(first),
+            self._side(last),
+            method,
+            prober.runs - started,
+            tuple((o.version, f"skipped: {o.skipped}" if o.skipped else str(o.verdict)) for o in inside),
+            tuple(observation_diff(first.observed, last.observed)),
+        )
+
+    def _side(self, o: Outcome) -> Side:
+        return Side(o.version, str(o.verdict), o.note, self.yanked.get(o.version, False))
+
+
+@dataclass
+class Refreshed:
+    """The new history and what the refresh did, for the command to say."""
+
+    history: History
+    kept: list[Entry] = field(default_factory=list)
+    found: list[Entry] = field(default_factory=list)
+    unresolved: list[Step] = field(default_factory=list)
+    dropped: list[Entry] = field(default_factory=list)  # stale entries of behaviours not refreshed
+
+
+def refresh(
+    old: History | None,
+    all_steps: Sequence[Step],
+    wanted: Iterable[str] | None,
+    listed: Sequence[str],
+    find: Callable[[Step], Entry | None],
+) -> Refreshed:
+    """Keep each old entry whose step is still current, find the others of the wanted behaviours
+    (all when `wanted` is None); entries of other behaviours are kept while current, dropped when stale."""
+    chosen = None if wanted is None else set(wanted)
+    previous = {e.step: e for e in old.entries} if old else {}
+    current = set(all_steps)
+    out = Refreshed(History(tuple(listed), ()))
+    entries: list[Entry] = []
+    for step in all_steps:
+        if chosen is not None and step.id not in chosen:
+            if step in previous:
+                entries.append(previous[step])
+            continue
+        if step in previous:
+            out.kept.append(previous[step])
+            entries.append(previous[step])
+            continue
+        entry = find(step)
+        if entry is None:
+            out.unresolved.append(step)
+        else:
+            out.found.append(entry)
+            entries.append(entry)
+    out.dropped = [e for e in previous.values() if e.step not in current]
+    out.history = History(tuple(listed), tuple(entries))
+    return out

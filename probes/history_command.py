@@ -1,0 +1,137 @@
+"""The `sdkprobe history` subcommand: refresh the history file the matrix reads.
+
+Reads the committed reports, lists each change of verdict between neighbouring listed
+versions, keeps the entries whose step is unchanged and bisects the rest among every release
+on the index, each probed in its cached environment as `sdkprobe bisect` does.
+Exit 0 every change placed, 1 some change was not seen again between its neighbours, 2 bad input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from probes.history import SCAN_UP_TO, Finder
+from probes.releases import IndexUnreachable, releases
+from probes.report.history import HISTORY_PATH, Entry, Step
+from probes.versions import SDK_VERSIONS
+
+HELP = f"""\
+For every behaviour whose verdict differs between two neighbouring listed versions (their
+reports in DIR), find the pair of releases the change lies between by bisecting every
+release of claude-agent-sdk between the two (yanked ones too; a scan when at most two lie
+between), and write them to FILE (default DIR/{HISTORY_PATH.as_posix()}), which
+`sdkprobe report` puts into the matrix's words. An entry whose neighbours and verdicts are
+unchanged since the last refresh is kept without probing. Releases are installed once into
+$SDKPROBE_CACHE/envs (default ~/.cache/sdkprobe/envs)."""
+
+EPILOG = "exit status: 0 every change placed, 1 some change not seen again by probing, 2 bad input."
+
+
+def register(subparsers: Any) -> None:
+    """Add `history` to the `sdkprobe` subparsers."""
+    hp = subparsers.add_parser(
+        "history",
+        help="find the exact releases where verdicts changed between listed versions",
+        description=HELP,
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    hp.add_argument(
+        "--only", nargs="+", metavar="ID", help="refresh only these behaviours (others' entries kept while current)"
+    )
+    hp.add_argument("--out", type=Path, metavar="FILE", help=f"the history file (default: DIR/{HISTORY_PATH})")
+    hp.add_argument(
+        "--reports", type=Path, default=Path("reports"), metavar="DIR", help="the committed reports (default: reports)"
+    )
+    hp.set_defaults(func=cmd_history)
+
+
+def _fail(message: str) -> int:
+    print(f"sdkprobe history: error: {message}", file=sys.stderr)
+    return 2
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from probes import catalogue
+    from probes.history import refresh
+    from probes.report.errors import ReportError
+    from probes.report.grid import load_reports
+    from probes.report.history import listed_with_reports, load, steps, write
+
+    out: Path = args.out or args.reports / HISTORY_PATH
+    known = {b.id for b in catalogue.load()}
+    unknown = [i for i in args.only or [] if i not in known]
+    if unknown:
+        return _fail(f"no behaviour with id {', '.join(unknown)} (see `sdkprobe list`)")
+    try:
+        reports = load_reports(args.reports)
+        old = load(out)
+    except ReportError as exc:
+        return _fail(str(exc))
+    listed = listed_with_reports(reports, SDK_VERSIONS)
+    all_steps = steps(reports, listed)
+    entries = {r["sdk_version"]: {b["id"]: b for b in r["behaviours"]} for r in reports if r["cli"] == "bundled"}
+    finder: Finder | None = None
+
+    def find(step: Step) -> Entry | None:
+        nonlocal finder
+        if finder is None:  # the index and the cache only when something is to be probed
+            finder = _finder(entries)
+        inner = len(finder.between(step.before, step.after))
+        how = (
+            "adjacent releases"
+            if not inner
+            else f"{inner} releases between, {'scanning' if inner <= SCAN_UP_TO else 'bisecting'}…"
+        )
+        _say(f"{step.id}: {step.verdicts[0]} on {step.before}, {step.verdicts[1]} on {step.after}; {how}")
+        return finder(step)
+
+    start = time.monotonic()
+    try:
+        done = refresh(old, all_steps, args.only, listed, find)
+    except _IndexDown as exc:
+        return _fail(str(exc))
+    write(done.history, out)
+    for e in done.found + done.kept:
+        kept = "kept" if e in done.kept else f"found by {e.found_by}, {e.probe_runs} probe runs"
+        print(
+            f"{e.step.id}{_check(e.step)}: {e.before.verdict} up to {e.before.words}, "
+            f"{e.after.verdict} from {e.after.words} on ({kept})"
+        )
+    for s in done.unresolved:
+        print(f"{s.id}{_check(s)}: no change seen again between {s.before} and {s.after}")
+    runs = sum(e.probe_runs for e in done.found)
+    _say(
+        f"wrote {out}: {len(done.history.entries)} entries; {len(done.kept)} kept, {len(done.found)} found "
+        f"({runs} probe runs), {len(done.unresolved)} unresolved, {len(done.dropped)} stale replaced or dropped, "
+        f"in {time.monotonic() - start:.0f} s"
+    )
+    return 1 if done.unresolved else 0
+
+
+class _IndexDown(Exception):
+    pass
+
+
+def _finder(entries: dict[str, dict[str, dict[str, Any]]]) -> Finder:
+    from probes.envcache import EnvCache
+    from probes.release_probe import ReleaseProber
+
+    try:
+        index = releases()
+    except IndexUnreachable as exc:
+        raise _IndexDown(str(exc)) from None
+    cache = EnvCache()
+    return Finder(index, entries, lambda bid: ReleaseProber(bid, cache, _say))
+
+
+def _check(step: Step) -> str:
+    return f" (sub-check {step.check})" if step.check else ""
+
+
+def _say(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)

@@ -1,0 +1,210 @@
+"""The history file: where, between two neighbouring listed versions, a behaviour's verdict moved.
+
+The matrix shows a handful of chosen versions; this file narrows each change between two of
+them to the exact pair of releases (found by bisecting, see probes/history.py). It lives in
+`reports/history/`, not beside the `<version>.json` reports, because everything that globs
+`reports/*.json` reads each file there as a version's report. Reading and writing only:
+nothing here installs or probes, so rendering the matrix from it stays pure.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from probes.behaviour import DIFFERS, HOLDS, NOT_APPLICABLE
+from probes.report.errors import ReportError
+from probes.versions import version_key
+
+HISTORY_PATH = Path("history") / "history.json"  # inside a reports folder
+SCHEMA = 1
+# Verdicts a change can join: error and needs-live say nothing about the SDK, so no bisect follows them.
+JUDGED = (HOLDS, DIFFERS, NOT_APPLICABLE)
+METHODS = ("bisect", "scan")
+# Said above the matrix when a row's words name releases from this file rather than columns.
+EXACT_NOTE = (
+    "Where a change names releases that are not columns, they are the pair it lies between among "
+    f"every release on PyPI, found by bisecting ({HISTORY_PATH.as_posix()}, written by `sdkprobe history`)."
+)
+
+
+@dataclass(frozen=True)
+class Step:
+    """Two neighbouring listed versions whose reports give a behaviour different verdicts.
+
+    `check` is the one sub-check that moved between them when exactly one did: following it
+    finds where that change happened, not where some other sub-check flickered.
+    """
+
+    id: str
+    before: str
+    after: str
+    verdicts: tuple[str, str]
+    check: str | None = None
+
+
+@dataclass(frozen=True)
+class Side:
+    """One release of the pair found, as probed there (or as its report says, for a listed one)."""
+
+    version: str
+    verdict: str
+    note: str = ""
+    yanked: bool = False
+
+    @property
+    def words(self) -> str:
+        return f"{self.version} (yanked)" if self.yanked else self.version
+
+
+@dataclass(frozen=True)
+class Entry:
+    """The pair of releases a step's change lies between, and how it was found.
+
+    `inside` holds the releases between the two that gave no verdict (the change may lie at
+    any of them) or, after a scan, a change and a change back: (version, verdict or why skipped).
+    """
+
+    step: Step
+    before: Side
+    after: Side
+    found_by: str
+    probe_runs: int
+    inside: tuple[tuple[str, str], ...] = ()
+    moved: tuple[str, ...] = ()
+
+    def applies(self, verdict_of: Mapping[str, str | None]) -> bool:
+        """Whether the entry still explains the reports: both neighbours give the verdicts it was
+        found for, and the pair found carries those same verdicts (so its words are true)."""
+        want = self.step.verdicts
+        return (verdict_of.get(self.step.before), verdict_of.get(self.step.after)) == want and (
+            self.before.verdict,
+            self.after.verdict,
+        ) == want
+
+
+@dataclass(frozen=True)
+class History:
+    listed: tuple[str, ...]  # the listed versions with a report when it was refreshed
+    entries: tuple[Entry, ...]
+
+    def for_id(self, behaviour_id: str) -> list[Entry]:
+        return [e for e in self.entries if e.step.id == behaviour_id]
+
+
+def steps(reports: Iterable[Mapping[str, Any]], listed: Sequence[str], only: Iterable[str] = ()) -> list[Step]:
+    """Every change of verdict between neighbouring listed versions, from their bundled-CLI reports.
+
+    A version whose report lacks the behaviour is passed over, as the matrix passes over its blank cell.
+    """
+    by_version = {r["sdk_version"]: r for r in reports if r.get("cli") == "bundled" and r["sdk_version"] in listed}
+    versions = sorted(by_version, key=version_key)
+    entries = [{b["id"]: b for b in by_version[v]["behaviours"]} for v in versions]
+    wanted = set(only)
+    ids = sorted({i for e in entries for i in e if not wanted or i in wanted})
+    out = []
+    for bid in ids:
+        present = [(v, e[bid]) for v, e in zip(versions, entries, strict=True) if bid in e]
+        for (va, a), (vb, b) in zip(present, present[1:], strict=False):
+            if a["verdict"] != b["verdict"] and a["verdict"] in JUDGED and b["verdict"] in JUDGED:
+                out.append(Step(bid, va, vb, (a["verdict"], b["verdict"]), followed_check(a, b)))
+    return out
+
+
+def followed_check(a: Mapping[str, Any], b: Mapping[str, Any]) -> str | None:
+    """The sub-check to follow: the only one both entries have that moved; None to follow the verdict."""
+    ca, cb = a.get("checks") or {}, b.get("checks") or {}
+    moved = [name for name in sorted(set(ca) & set(cb)) if ca[name] != cb[name]]
+    return moved[0] if len(moved) == 1 else None
+
+
+def listed_with_reports(reports: Iterable[Mapping[str, Any]], listed: Sequence[str]) -> tuple[str, ...]:
+    have = {r["sdk_version"] for r in reports if r.get("cli") == "bundled"}
+    return tuple(v for v in listed if v in have)
+
+
+# --- the file --------------------------------------------------------------------
+
+
+def to_json(history: History) -> dict[str, Any]:
+    entries = sorted(history.entries, key=lambda e: (e.step.id, version_key(e.step.before)))
+    return {
+        "schema": SCHEMA,
+        "about": "for each change of verdict between neighbouring listed versions, the pair of releases "
+        "it lies between; written by `sdkprobe history`",
+        "computed_against": list(history.listed),
+        "entries": [_entry_json(e) for e in entries],
+    }
+
+
+def dumps(history: History) -> str:
+    """Canonical text: the same facts give the same bytes, so a refresh is a plain diff."""
+    return json.dumps(to_json(history), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def write(history: History, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(dumps(history).encode("utf-8"))
+
+
+def load(path: Path) -> History | None:
+    """The history at path, None when there is none; ReportError (one line) when it is malformed."""
+    try:
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise ReportError(f"{path}: cannot read the history: {exc}") from None
+    try:
+        return from_json(data)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ReportError(f"{path}: not a history file of schema {SCHEMA}: {exc!r}") from None
+
+
+def from_json(data: Mapping[str, Any]) -> History:
+    if data.get("schema") != SCHEMA:
+        raise ValueError(f"schema {data.get('schema')!r}")
+    return History(tuple(str(v) for v in data["computed_against"]), tuple(_entry(e) for e in data["entries"]))
+
+
+def _entry_json(e: Entry) -> dict[str, Any]:
+    return {
+        "id": e.step.id,
+        "neighbours": {"before": e.step.before, "after": e.step.after},
+        "neighbour_verdicts": list(e.step.verdicts),
+        "check": e.step.check,
+        "before": _side_json(e.before),
+        "after": _side_json(e.after),
+        "found_by": e.found_by,
+        "probe_runs": e.probe_runs,
+        "inside": [{"version": v, "gave": gave} for v, gave in e.inside],
+        "moved": list(e.moved),
+    }
+
+
+def _side_json(s: Side) -> dict[str, Any]:
+    return {"version": s.version, "verdict": s.verdict, "note": s.note, "yanked": s.yanked}
+
+
+def _entry(d: Mapping[str, Any]) -> Entry:
+    verdicts = tuple(str(v) for v in d["neighbour_verdicts"])
+    if len(verdicts) != 2 or d["found_by"] not in METHODS:
+        raise ValueError(f"entry for {d.get('id')!r}")
+    pair = d["neighbours"]
+    step = Step(str(d["id"]), str(pair["before"]), str(pair["after"]), (verdicts[0], verdicts[1]), d["check"])
+    return Entry(
+        step,
+        _side(d["before"]),
+        _side(d["after"]),
+        str(d["found_by"]),
+        int(d["probe_runs"]),
+        tuple((str(i["version"]), str(i["gave"])) for i in d["inside"]),
+        tuple(str(m) for m in d["moved"]),
+    )
+
+
+def _side(d: Mapping[str, Any]) -> Side:
+    return Side(str(d["version"]), str(d["verdict"]), str(d["note"]), bool(d["yanked"]))

@@ -1,0 +1,287 @@
+"""The bisection over SDK releases: the search on scripted verdicts (nothing installed, no
+network), the release list, the pins any release gets, and the command's bad input.
+One slow test installs two real releases into the cache and probes them."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import pytest
+
+from probes import bisect_command, cli
+from probes.bisect import Outcome, bisect, observation_diff, resolver_picks, scan
+from probes.releases import INDEX_URL, IndexUnreachable, Release, fetch_index, parse
+from probes.versions import PINS, SDK_VERSIONS, pins, requirements
+
+BID = "results.error-names-real-cause"
+
+
+def releases_named(n: int) -> list[str]:
+    return [f"0.2.{i}" for i in range(100, 100 + n)]
+
+
+class Scripted:
+    """probe(version) from a table of verdicts; a missing verdict is a failed install."""
+
+    def __init__(self, verdicts: dict[str, str | None]) -> None:
+        self.verdicts = verdicts
+        self.calls: list[str] = []
+
+    def __call__(self, version: str) -> Outcome:
+        self.calls.append(version)
+        v = self.verdicts[version]
+        if v is None:
+            return Outcome(version, skipped="install failed: uv exited 1: boom")
+        return Outcome(version, verdict=v, note=f"note {v}", checks={"c": v}, observed={"seen": v})
+
+
+def step(vs: list[str], at: int, before: str = "differs", after: str = "holds") -> dict[str, str | None]:
+    return {v: (before if i < at else after) for i, v in enumerate(vs)}
+
+
+# --- the search ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [2, 3, 108, 130])
+def test_one_change_is_found_at_every_position_within_the_log_bound(n):
+    vs = releases_named(n)
+    bound = 2 + math.ceil(math.log2(n - 1)) if n > 2 else 2
+    for at in range(1, n):
+        probe = Scripted(step(vs, at))
+        answer = bisect(vs, probe)
+        assert [(a.version, b.version) for a, b in answer.changes] == [(vs[at - 1], vs[at])]
+        assert len(probe.calls) == len(set(probe.calls)) <= bound
+
+
+def test_no_change_says_both_ends_agree():
+    vs = releases_named(20)
+    probe = Scripted(dict.fromkeys(vs, "holds"))
+    answer = bisect(vs, probe)
+    assert answer.agree and not answer.changes
+    assert probe.calls == [vs[0], vs[-1]]
+
+
+def test_a_change_and_a_change_back_bisect_sees_agreement_scan_sees_both():
+    vs = releases_named(30)
+    verdicts: dict[str, str | None] = {v: "differs" if 10 <= i < 17 else "holds" for i, v in enumerate(vs)}
+    answer = bisect(vs, Scripted(verdicts))
+    assert answer.agree
+    lines = bisect_command.render(answer, BID, None, [Release(v, False, True) for v in vs], scanned=False)
+    assert any("a change and a change back" in line for line in lines)
+    full = scan(vs, Scripted(verdicts))
+    assert [(a.version, b.version) for a, b in full.changes] == [(vs[9], vs[10]), (vs[16], vs[17])]
+
+
+def test_a_failing_install_in_the_middle_is_skipped_and_the_search_goes_on():
+    vs = releases_named(40)
+    verdicts = step(vs, 29)
+    for i in (19, 20, 21):  # where the first midpoints would land
+        verdicts[vs[i]] = None
+    probe = Scripted(verdicts)
+    answer = bisect(vs, probe)
+    assert [(a.version, b.version) for a, b in answer.changes] == [(vs[28], vs[29])]
+    assert {o.version for o in answer.skipped} >= {vs[19]}
+    assert all(o.skipped == "install failed: uv exited 1: boom" for o in answer.skipped)
+
+
+def test_a_skipped_release_on_the_boundary_is_named_as_where_the_change_may_lie():
+    vs = releases_named(10)
+    verdicts = step(vs, 5)
+    verdicts[vs[5]] = None
+    answer = bisect(vs, Scripted(verdicts))
+    assert [(a.version, b.version) for a, b in answer.changes] == [(vs[4], vs[6])]
+    text = "\n".join(bisect_command.render(answer, BID, None, [Release(v, False, True) for v in vs], False))
+    assert f"may lie at any of {vs[5]}" in text
+
+
+def test_ends_that_fail_to_install_move_inwards():
+    vs = releases_named(12)
+    verdicts = step(vs, 6)
+    verdicts[vs[0]] = verdicts[vs[-1]] = None
+    answer = bisect(vs, Scripted(verdicts))
+    assert answer.first is not None and answer.first.version == vs[1]
+    assert answer.last is not None and answer.last.version == vs[-2]
+    assert [(a.version, b.version) for a, b in answer.changes] == [(vs[5], vs[6])]
+
+
+def test_no_release_giving_a_verdict_is_no_answer():
+    vs = releases_named(3)
+    answer = bisect(vs, Scripted(dict.fromkeys(vs)))
+    assert answer.first is None and not answer.changes and not answer.agree
+
+
+def test_check_follows_one_sub_check_not_the_verdict():
+    vs = releases_named(8)
+
+    def probe(v: str) -> Outcome:
+        moved = vs.index(v) >= 3
+        return Outcome(v, verdict="differs", checks={"a": "differs", "b": "holds" if moved else "differs"})
+
+    assert not bisect(vs, probe).changes
+    assert [(a.version, b.version) for a, b in bisect(vs, probe, check="b").changes] == [(vs[2], vs[3])]
+
+
+def test_observation_diff_names_the_leaves_that_moved():
+    before = {"raised": {"x": "Exception", "y": "Exception"}, "same": 1}
+    after = {"raised": {"x": "ProcessError", "y": "Exception"}, "same": 1, "new": [1]}
+    assert observation_diff(before, after) == [
+        "new[0]: (absent) -> 1",
+        'raised.x: "Exception" -> "ProcessError"',
+    ]
+    assert observation_diff(None, None) == []
+
+
+# --- yanked releases -----------------------------------------------------------------
+
+
+def test_a_change_on_a_yanked_release_names_the_first_one_a_resolver_picks():
+    flags = [("0.1.52", False), ("0.1.53", True), ("0.1.54", True), ("0.1.55", False)]
+    assert resolver_picks("0.1.53", flags) == "0.1.55"
+    assert resolver_picks("0.1.55", flags) == "0.1.55"
+    assert resolver_picks("0.1.54", flags[:3]) is None
+    index = [Release(v, y, True) for v, y in flags]
+    vs = [v for v, _ in flags]
+    answer = bisect(vs, Scripted(step(vs, 1)))
+    text = "\n".join(bisect_command.render(answer, BID, None, index, False))
+    assert "0.1.53 (yanked)" in text
+    assert "the first release a resolver picks from there is 0.1.55" in text
+
+
+def test_no_yanked_leaves_them_out_and_refuses_a_yanked_end():
+    index = [Release("0.1.7", False, False), *(Release(v, y, True) for v, y in [("0.1.8", True), ("0.1.19", False)])]
+    chosen, notes = bisect_command.select_range(index, None, None, no_yanked=True)
+    assert [r.version for r in chosen] == ["0.1.19"]
+    assert any("bundles no CLI" in n for n in notes) and any("yanked" in n for n in notes)
+    chosen, _ = bisect_command.select_range(index, None, None, no_yanked=False)
+    assert [r.version for r in chosen] == ["0.1.8", "0.1.19"]
+    with pytest.raises(bisect_command._Bad, match="yanked"):
+        bisect_command.select_range(index, "0.1.8", None, no_yanked=True)
+
+
+def test_the_index_page_gives_yanked_flags_and_which_wheels_bundle_a_cli():
+    def whl(v: str, tag: str, yanked: bool | str = False) -> dict[str, object]:
+        return {"filename": f"claude_agent_sdk-{v}-py3-none-{tag}.whl", "yanked": yanked}
+
+    page = {
+        "versions": ["0.1.7", "0.1.10", "0.1.9"],
+        "files": [
+            whl("0.1.7", "any"),
+            {"filename": "claude_agent_sdk-0.1.7.tar.gz", "yanked": False},
+            whl("0.1.9", "manylinux_2_17_x86_64", "deleted soon"),
+            whl("0.1.9", "win_amd64", "deleted soon"),
+            whl("0.1.10", "manylinux_2_17_x86_64"),
+            whl("0.1.10", "macosx_11_0_arm64"),
+        ],
+    }
+    assert parse(page, machine="x86_64") == [
+        Release("0.1.7", yanked=False, bundles_cli=False),
+        Release("0.1.9", yanked=True, bundles_cli=True),
+        Release("0.1.10", yanked=False, bundles_cli=True),
+    ]
+    assert [r.bundles_cli for r in parse(page, machine="aarch64")] == [False, False, False]
+
+
+def test_an_unreachable_index_is_one_line():
+    with pytest.raises(IndexUnreachable) as caught:
+        fetch_index("http://127.0.0.1:9/simple/", timeout=5)
+    assert "\n" not in str(caught.value) and "JSON simple API" in str(caught.value)
+    assert INDEX_URL.startswith("https://")
+
+
+# --- the pins every release gets -----------------------------------------------------
+
+
+def test_pin_rule_covers_any_release_and_keeps_the_listed_pins():
+    assert pins("0.1.8") == pins("0.1.45") == pins("0.2.99") == ["mcp<2"]
+    assert pins("0.2.100") == pins("0.2.140") == pins("0.2.189") == []
+    assert requirements("0.1.45") == ["claude-agent-sdk==0.1.45", "mcp<2"]
+    assert requirements("0.2.150") == ["claude-agent-sdk==0.2.150"]
+    assert PINS == {v: ["mcp<2"] for v in SDK_VERSIONS if v.startswith("0.1.") or v == "0.2.82"}
+
+
+# --- the command ---------------------------------------------------------------------
+
+INDEX = [Release(v, v in ("0.2.83", "0.2.84"), True) for v in ("0.2.82", "0.2.83", "0.2.84", "0.2.85", "0.2.86")]
+
+
+@pytest.fixture
+def offline(monkeypatch):
+    """The command with a fixed index and a scripted prober: no network, no installs."""
+    monkeypatch.setattr(bisect_command, "releases", lambda: INDEX)
+    verdicts = step([r.version for r in INDEX], 2)
+    calls: list[str] = []
+
+    class FakeProber:
+        def __init__(self, *_args: object) -> None:
+            self.runs = 0
+
+        def __call__(self, version: str) -> Outcome:
+            calls.append(version)
+            self.runs += 1
+            return Scripted(verdicts)(version)
+
+    monkeypatch.setattr("probes.release_probe.ReleaseProber", FakeProber)
+    return calls
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["no.such-id"], "no behaviour with id no.such-id"),
+        ([BID, "--from", "0.2.81"], "--from 0.2.81: no such release"),
+        ([BID, "--to", "9.9.9"], "--to 9.9.9: no such release"),
+        ([BID, "--from", "0.2.85", "--to", "0.2.83"], "--from 0.2.85 comes after --to 0.2.83"),
+        ([BID, "--check", "nope"], "has no sub-check nope"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(argv, message, offline, capsys):
+    assert cli.main(["bisect", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err
+    assert offline == []
+
+
+def test_an_unreachable_index_exits_2_with_one_line(monkeypatch, capsys):
+    def down() -> list[Release]:
+        raise IndexUnreachable("cannot read the release list from X (JSON simple API): refused")
+
+    monkeypatch.setattr(bisect_command, "releases", down)
+    assert cli.main(["bisect", BID]) == 2
+    assert (
+        capsys.readouterr().err.strip()
+        == "sdkprobe: error: cannot read the release list from X (JSON simple API): refused"
+    )
+
+
+def test_the_command_prints_the_pair_both_verdicts_and_what_moved(offline, capsys):
+    assert cli.main(["bisect", BID, "--from", "0.2.82", "--to", "0.2.86"]) == 0
+    out = capsys.readouterr().out
+    assert "changed between 0.2.83 and 0.2.84:" in out
+    assert "0.2.83 (yanked): differs - note differs" in out and "0.2.84 (yanked): holds - note holds" in out
+    assert 'seen: "differs" -> "holds"' in out
+    assert "the first release a resolver picks from there is 0.2.85" in out
+
+
+def test_the_command_without_yanked_releases(offline, capsys):
+    assert cli.main(["bisect", BID, "--no-yanked"]) == 0
+    assert "changed between 0.2.82 and 0.2.85:" in capsys.readouterr().out
+    assert "0.2.83" not in offline and "0.2.84" not in offline
+
+
+# --- real releases -------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.environ.get("SDKPROBE_SLOW") != "1", reason="installs two SDK releases: set SDKPROBE_SLOW=1")
+def test_two_real_releases_from_the_cache_show_the_change():
+    """0.2.139 raises a bare Exception for an error result, 0.2.140 a ProcessError naming the cause."""
+    from probes.envcache import EnvCache
+    from probes.release_probe import ReleaseProber
+
+    prober = ReleaseProber(BID, EnvCache(), lambda _: None)
+    answer = bisect(["0.2.139", "0.2.140"], prober)
+    assert [(a.version, a.verdict, b.version, b.verdict) for a, b in answer.changes] == [
+        ("0.2.139", "differs", "0.2.140", "holds")
+    ]
+    assert prober.runs == 2

@@ -1,0 +1,283 @@
+"""The history file: changes between listed versions bisected on scripted verdicts (nothing
+installed, no network), kept on refresh while current, recomputed when stale, and shown in
+the matrix's words only while it still explains the reports."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import sample_reports as sample
+from sample_reports import info, result
+
+from probes import cli, history_command
+from probes.bisect import Outcome
+from probes.history import Finder, refresh
+from probes.releases import Release
+from probes.report import render_matrix, write
+from probes.report.grid import from_reports, load_reports
+from probes.report.history import HISTORY_PATH, History, dumps, followed_check, load, steps
+from probes.report.history import write as write_history
+
+ERR = "results.error-names-real-cause"
+PERMS = "perms.can-use-tool-with-string-prompt"
+LISTED = ["0.2.82", "0.2.139", "0.2.140", "0.2.160"]
+# Every release between 0.2.82 and 0.2.160 bundles a CLI; 0.2.100 is yanked.
+INDEX = [Release(f"0.2.{i}", i == 100, True) for i in range(82, 161)]
+
+
+def reports_dir(tmp: Path, verdicts: dict[str, list[str]]) -> Path:
+    """One report per listed version; verdicts[id] gives each version's verdict, in LISTED order."""
+    for i, v in enumerate(LISTED):
+        entries = [
+            result(bid, vs[i], checks={"typed": vs[i], "same": "holds"}, observed={"raised": vs[i]})
+            for bid, vs in verdicts.items()
+        ]
+        write(sample.report(entries, info(v, "2.1.0")), tmp)
+    return tmp
+
+
+class Scripted:
+    """probe(version): the verdict changes at `at[id]` (`before` until then, holds from there on)."""
+
+    def __init__(self, at: dict[str, str], skip=(), calls: list | None = None, bid: str = "", before: str = "differs"):
+        self.at, self.skip, self.bid, self.before = at, skip, bid, before
+        self.calls: list[tuple[str, str]] = [] if calls is None else calls  # shared by every behaviour's prober
+        self.runs = 0
+
+    def for_id(self, bid: str) -> Scripted:
+        """The prober of one behaviour, logging into the same calls."""
+        return type(self)(self.at, self.skip, self.calls, bid, self.before)
+
+    def __call__(self, version: str) -> Outcome:
+        self.calls.append((self.bid, version))
+        if version in self.skip:
+            return Outcome(version, skipped="install failed: uv exited 1: boom")
+        self.runs += 1
+        v = self.before if _key(version) < _key(self.at[self.bid]) else "holds"
+        return Outcome(
+            version, verdict=v, note=f"note {v}", checks={"typed": v, "same": "holds"}, observed={"raised": v}
+        )
+
+
+def _key(version: str) -> int:
+    return int(version.rsplit(".", 1)[1])
+
+
+def build(tmp: Path, verdicts: dict[str, list[str]], prober: Scripted, old: History | None = None, only=None):
+    reports = load_reports(reports_dir(tmp, verdicts))
+    entries = {r["sdk_version"]: {b["id"]: b for b in r["behaviours"]} for r in reports}
+    finder = Finder(INDEX, entries, prober.for_id)
+    return refresh(old, steps(reports, LISTED), only, LISTED, finder)
+
+
+# --- finding the pairs ---------------------------------------------------------------
+
+
+def test_history_from_a_scripted_bisect_names_the_exact_pair(tmp_path):
+    prober = Scripted({ERR: "0.2.117"})
+    done = build(tmp_path, {ERR: ["differs", "holds", "holds", "holds"]}, prober)
+    [entry] = done.history.entries
+    assert (entry.step.before, entry.step.after, entry.step.verdicts) == ("0.2.82", "0.2.139", ("differs", "holds"))
+    assert entry.step.check == "typed"  # the one sub-check that moved between the neighbours
+    assert (entry.before.version, entry.before.verdict, entry.after.version, entry.after.verdict) == (
+        "0.2.116",
+        "differs",
+        "0.2.117",
+        "holds",
+    )
+    assert entry.found_by == "bisect" and entry.probe_runs == len(prober.calls) <= 6  # 56 releases between
+    assert {v for _, v in prober.calls}.isdisjoint({"0.2.82", "0.2.139"})  # the ends come from the reports
+    assert entry.moved == ('raised: "differs" -> "holds"',)
+    assert done.history.listed == tuple(LISTED)
+
+
+def test_neighbouring_releases_need_no_probe_and_a_short_gap_is_scanned(tmp_path):
+    prober = Scripted({ERR: "0.2.140", PERMS: "0.2.141"})
+    done = build(
+        tmp_path,
+        {ERR: ["differs", "differs", "holds", "holds"], PERMS: ["differs", "differs", "differs", "holds"]},
+        prober,
+    )
+    by_id = {e.step.id: e for e in done.history.entries}
+    assert (by_id[ERR].found_by, by_id[ERR].probe_runs, by_id[ERR].after.version) == ("scan", 0, "0.2.140")
+    assert (by_id[PERMS].before.version, by_id[PERMS].after.version) == ("0.2.140", "0.2.141")
+    assert by_id[PERMS].found_by == "bisect"  # nineteen releases between 0.2.140 and 0.2.160
+
+
+def test_skipped_releases_inside_the_pair_and_yanked_ends_are_recorded(tmp_path):
+    prober = Scripted({ERR: "0.2.100"}, skip=("0.2.99",))
+    done = build(tmp_path, {ERR: ["differs", "holds", "holds", "holds"]}, prober)
+    [entry] = done.history.entries
+    assert (entry.before.version, entry.after.version, entry.after.yanked) == ("0.2.98", "0.2.100", True)
+    assert entry.inside == (("0.2.99", "skipped: install failed: uv exited 1: boom"),)
+    assert entry.after.words == "0.2.100 (yanked)"
+
+
+def test_error_and_needs_live_neighbours_are_not_steps(tmp_path):
+    reports = load_reports(reports_dir(tmp_path, {ERR: ["holds", "error", "holds", "needs-live"]}))
+    assert steps(reports, LISTED) == []
+
+
+def test_the_file_is_canonical_and_round_trips(tmp_path):
+    verdicts = {ERR: ["differs", "holds", "holds", "holds"], PERMS: ["holds", "holds", "differs", "differs"]}
+    one = dumps(build(tmp_path / "a", verdicts, Scripted({ERR: "0.2.117", PERMS: "0.2.140"})).history)
+    two = dumps(build(tmp_path / "b", verdicts, Scripted({ERR: "0.2.117", PERMS: "0.2.140"})).history)
+    assert one == two and one.endswith("}\n")
+    data = json.loads(one)
+    assert [e["id"] for e in data["entries"]] == sorted(e["id"] for e in data["entries"])
+    path = tmp_path / "h.json"
+    path.write_text(one)
+    assert dumps(load(path)) == one
+
+
+def test_followed_check_only_when_exactly_one_moved():
+    a = {"checks": {"x": "holds", "y": "holds"}}
+    assert followed_check(a, {"checks": {"x": "differs", "y": "holds"}}) == "x"
+    assert followed_check(a, {"checks": {"x": "differs", "y": "differs"}}) is None
+    assert followed_check({"checks": {}}, {"checks": {"x": "holds"}}) is None
+
+
+# --- refreshing ----------------------------------------------------------------------
+
+
+class Refuses(Scripted):
+    def __call__(self, version: str) -> Outcome:
+        raise AssertionError(f"probed {version}, though every entry was current")
+
+
+def test_a_refresh_keeps_current_entries_without_probing(tmp_path):
+    verdicts = {ERR: ["differs", "holds", "holds", "holds"]}
+    first = build(tmp_path / "a", verdicts, Scripted({ERR: "0.2.117"}))
+    again = build(tmp_path / "b", verdicts, Refuses({}), old=first.history)
+    assert again.kept == list(first.history.entries) and not again.found
+    assert dumps(again.history) == dumps(first.history)
+
+
+def test_a_stale_entry_is_recomputed_by_the_refresh(tmp_path):
+    first = build(tmp_path / "a", {ERR: ["differs", "holds", "holds", "holds"]}, Scripted({ERR: "0.2.117"}))
+    prober = Scripted({ERR: "0.2.120"}, before="not-applicable")
+    # 0.2.82 now says not-applicable: same neighbours, other verdicts, so the old pair says nothing
+    again = build(tmp_path / "b", {ERR: ["not-applicable", "holds", "holds", "holds"]}, prober, old=first.history)
+    assert not again.kept and again.dropped == list(first.history.entries) and prober.calls
+    [entry] = again.history.entries
+    assert entry.step.verdicts == ("not-applicable", "holds") and entry.after.version == "0.2.120"
+
+
+def test_only_refreshes_those_and_keeps_the_others_current_entries(tmp_path):
+    verdicts = {ERR: ["differs", "holds", "holds", "holds"], PERMS: ["holds", "holds", "differs", "differs"]}
+    first = build(tmp_path / "a", verdicts, Scripted({ERR: "0.2.117", PERMS: "0.2.140"}))
+    verdicts[ERR] = ["differs", "differs", "holds", "holds"]  # ERR moved: its old entry is stale
+    prober = Scripted({ERR: "0.2.140", PERMS: "0.2.140"})
+    again = build(tmp_path / "b", verdicts, prober, old=first.history, only=[PERMS])
+    assert [e.step.id for e in again.history.entries] == [PERMS]  # ERR's stale entry dropped, not recomputed
+    assert again.kept == [e for e in first.history.entries if e.step.id == PERMS] and not prober.calls
+
+
+# --- the matrix ----------------------------------------------------------------------
+
+
+def test_the_matrix_words_use_the_exact_pair(tmp_path):
+    verdicts = {ERR: ["differs", "holds", "holds", "holds"]}
+    done = build(tmp_path, verdicts, Scripted({ERR: "0.2.117"}))
+    write_history(done.history, tmp_path / HISTORY_PATH)
+    md_path, html_path = render_matrix(tmp_path)
+    md, html = md_path.read_text(), html_path.read_text()
+    assert "differs up to 0.2.116, holds from 0.2.117 on" in md
+    assert "differs up to 0.2.116, holds from 0.2.117 on" in html
+    assert "0.2.82, holds from 0.2.139" not in md
+    assert "found by bisecting (history/history.json" in md and 'class="exact"' in html
+
+
+def test_without_a_history_the_words_name_the_columns(tmp_path):
+    reports_dir(tmp_path, {ERR: ["differs", "holds", "holds", "holds"]})
+    md = render_matrix(tmp_path)[0].read_text()
+    assert "differs on 0.2.82, holds from 0.2.139 on" in md and "found by bisecting" not in md
+
+
+def test_a_stale_entry_is_ignored_by_the_matrix(tmp_path):
+    done = build(tmp_path / "a", {ERR: ["differs", "holds", "holds", "holds"]}, Scripted({ERR: "0.2.117"}))
+    reports = load_reports(reports_dir(tmp_path / "b", {ERR: ["not-applicable", "holds", "holds", "holds"]}))
+    [row] = from_reports(reports, done.history).rows
+    assert row.change == "not-applicable on 0.2.82, holds from 0.2.139 on" and not row.exact
+    [row] = from_reports(load_reports(tmp_path / "a"), done.history).rows
+    assert row.change == "differs up to 0.2.116, holds from 0.2.117 on" and row.exact
+
+
+def test_a_pair_in_the_middle_bounds_both_runs(tmp_path):
+    verdicts = {ERR: ["holds", "differs", "differs", "holds"]}
+    reports = load_reports(reports_dir(tmp_path, verdicts))
+    hist = refresh(None, steps(reports, LISTED), None, LISTED, _fixed_pairs(reports)).history
+    [row] = from_reports(reports, hist).rows
+    assert row.change == "holds on 0.2.82–0.2.90, differs on 0.2.91–0.2.150, holds from 0.2.151 on"
+
+
+def _fixed_pairs(reports):
+    """A finder that changes right after 0.2.90 and 0.2.150, whatever the neighbours."""
+    entries = {r["sdk_version"]: {b["id"]: b for b in r["behaviours"]} for r in reports}
+
+    class Flip(Scripted):
+        def __call__(self, version: str) -> Outcome:
+            self.runs += 1
+            v = "differs" if 90 < _key(version) <= 150 else "holds"
+            return Outcome(version, verdict=v, checks={"typed": v, "same": "holds"})
+
+    return Finder(INDEX, entries, Flip({}).for_id)
+
+
+def test_a_malformed_history_is_one_line(tmp_path):
+    reports_dir(tmp_path, {ERR: ["differs", "holds", "holds", "holds"]})
+    (tmp_path / HISTORY_PATH).parent.mkdir()
+    (tmp_path / HISTORY_PATH).write_text('{"schema": 1}')
+    assert cli.main(["report", str(tmp_path)]) == 2
+
+
+# --- the command ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def offline(monkeypatch):
+    """The command with a fixed index and a scripted prober: no network, no installs."""
+    monkeypatch.setattr(history_command, "releases", lambda: INDEX)
+    monkeypatch.setattr(history_command, "SDK_VERSIONS", LISTED)
+    prober = Scripted({ERR: "0.2.117", PERMS: "0.2.150"})
+
+    class FakeProber:
+        def __init__(self, bid: str, *_args: object) -> None:
+            self.bid = bid
+            self.runs = 0
+
+        def __call__(self, version: str) -> Outcome:
+            self.runs += 1
+            return prober.for_id(self.bid)(version)
+
+    monkeypatch.setattr("probes.release_probe.ReleaseProber", FakeProber)
+    return prober
+
+
+def test_the_command_writes_the_file_and_keeps_it_on_a_second_run(tmp_path, offline, capsys):
+    reports_dir(tmp_path, {ERR: ["differs", "holds", "holds", "holds"], PERMS: ["holds", "holds", "holds", "differs"]})
+    out = tmp_path.parent / f"{tmp_path.name}-history.json"  # not among the reports, which are every *.json
+    assert cli.main(["history", "--reports", str(tmp_path), "--out", str(out), "--only", ERR]) == 0
+    text = capsys.readouterr().out
+    assert f"{ERR} (sub-check typed): differs up to 0.2.116, holds from 0.2.117 on (found by bisect" in text
+    assert [e.step.id for e in load(out).entries] == [ERR]
+    calls = len(offline.calls)
+    assert cli.main(["history", "--reports", str(tmp_path), "--out", str(out)]) == 0
+    assert "(kept)" in capsys.readouterr().out
+    assert [e.step.id for e in load(out).entries] == [PERMS, ERR]
+    assert {b for b, _ in offline.calls[calls:]} == {PERMS}  # ERR's entry was kept, not bisected again
+
+
+def test_the_command_refuses_an_unknown_id(tmp_path, offline, capsys):
+    reports_dir(tmp_path, {ERR: ["differs", "holds", "holds", "holds"]})
+    assert cli.main(["history", "--reports", str(tmp_path), "--only", "no.such-id"]) == 2
+    assert "no behaviour with id no.such-id" in capsys.readouterr().err
+    assert not (tmp_path / HISTORY_PATH).exists() and not offline.calls
+
+
+def test_nox_has_a_history_session():
+    from test_versions import nox_list
+
+    assert "history" in nox_list()
