@@ -23,7 +23,8 @@ How the list was chosen (survey on Python 3.11, all PyPI releases up to 0.2.189)
   release before and the first one after are both listed, so the matrix shows the move:
   0.1.51/0.1.52 (py#766), 0.1.52/0.1.53 (py#779), 0.1.59/0.1.60 (cc#30304) and
   0.2.139/0.2.140 (py#1105, py#1203, py#800). 0.1.58 and 0.2.141 gave way to 0.1.59 and
-  0.2.140, which keep what they were picked for.
+  0.2.140, which keep what they were picked for. 0.1.53, 0.1.59 and 0.1.60 are yanked on
+  the index; an exact pin installs them all the same, as it does any yanked release.
 
 Keep it sorted oldest first; the last entry is the newest release and the default for
 `nox -s tests`. See docs/ci.md for how to add one.
