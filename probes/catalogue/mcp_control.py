@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
 
 import claude_agent_sdk as sdk
 
@@ -58,14 +58,22 @@ async def _status(c: Conversation) -> dict[str, dict[str, Any]]:
     }
 
 
-async def _settled(c: Conversation, ready: Callable[[dict[str, dict[str, Any]]], bool]) -> dict[str, dict[str, Any]]:
-    """get_mcp_status() until `ready(status)` or `_SETTLE` seconds; the last status seen."""
+_T = TypeVar("_T")
+
+
+async def _until(read: Callable[[], Awaitable[_T]], ready: Callable[[_T], bool]) -> _T:
+    """`read()` again until `ready(value)` or `_SETTLE` seconds; the last value read."""
     deadline = asyncio.get_running_loop().time() + _SETTLE
     while True:
-        status = await _status(c)
-        if ready(status) or asyncio.get_running_loop().time() > deadline:
-            return status
+        value = await read()
+        if ready(value) or asyncio.get_running_loop().time() > deadline:
+            return value
         await asyncio.sleep(0.1)
+
+
+async def _settled(c: Conversation, ready: Callable[[dict[str, dict[str, Any]]], bool]) -> dict[str, dict[str, Any]]:
+    """get_mcp_status() until `ready(status)` or `_SETTLE` seconds; the last status seen."""
+    return await _until(lambda: _status(c), ready)
 
 
 async def _eventually(condition: Callable[[], bool]) -> bool:
@@ -493,12 +501,7 @@ async def _listed(c: Conversation) -> list[str]:
 
 async def _listed_once(c: Conversation, ready: Callable[[list[str]], bool]) -> list[str]:
     """_listed() until `ready(listed)` or `_SETTLE` seconds; the last list seen."""
-    deadline = asyncio.get_running_loop().time() + _SETTLE
-    while True:
-        listed = await _listed(c)
-        if ready(listed) or asyncio.get_running_loop().time() > deadline:
-            return listed
-        await asyncio.sleep(0.1)
+    return await _until(lambda: _listed(c), ready)
 
 
 @behaviour(
