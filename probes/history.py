@@ -9,6 +9,7 @@ are the cells the matrix shows, and reusing them saves two probe runs per step.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -54,7 +55,6 @@ class Finder:
         self.yanked = {r.version: r.yanked for r in index}
         self.reports = reports
         self.make_prober = make_prober
-        self.probers: dict[str, CountingProbe] = {}
 
     def between(self, before: str, after: str) -> list[str]:
         """The releases strictly between two versions that can be probed (bundling a CLI), yanked too."""
@@ -62,9 +62,7 @@ class Finder:
         return [r.version for r in self.index if r.bundles_cli and lo < version_key(r.version) < hi]
 
     def __call__(self, step: Step) -> Entry | None:
-        if step.id not in self.probers:
-            self.probers[step.id] = self.make_prober(step.id)
-        prober = self.probers[step.id]
+        prober = self.make_prober(step.id)  # one per step: steps may be found in parallel
         ends = {v: outcome(v, self.reports[v][step.id]) for v in (step.before, step.after)}
         inner = self.between(step.before, step.after)
         versions = [step.before, *inner, step.after]
@@ -109,13 +107,20 @@ def refresh(
     wanted: Iterable[str] | None,
     listed: Sequence[str],
     find: Callable[[Step], Entry | None],
+    jobs: int = 1,
 ) -> Refreshed:
     """Keep each old entry whose step is still current, find the others of the wanted behaviours
-    (all when `wanted` is None); entries of other behaviours are kept while current, dropped when stale."""
+    (all when `wanted` is None); entries of other behaviours are kept while current, dropped when stale.
+
+    With `jobs` > 1 that many steps are found at once (each probe run is its own process);
+    the entries come out in step order all the same."""
     chosen = None if wanted is None else set(wanted)
     previous = {e.step: e for e in old.entries} if old else {}
     current = set(all_steps)
     out = Refreshed(History(tuple(listed), ()))
+    to_find = [s for s in all_steps if (chosen is None or s.id in chosen) and s not in previous]
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        found = dict(zip(to_find, pool.map(find, to_find), strict=True))
     entries: list[Entry] = []
     for step in all_steps:
         if chosen is not None and step.id not in chosen:
@@ -126,7 +131,7 @@ def refresh(
             out.kept.append(previous[step])
             entries.append(previous[step])
             continue
-        entry = find(step)
+        entry = found[step]
         if entry is None:
             out.unresolved.append(step)
         else:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -47,6 +48,7 @@ def register(subparsers: Any) -> None:
     hp.add_argument(
         "--reports", type=Path, default=Path("reports"), metavar="DIR", help="the committed reports (default: reports)"
     )
+    hp.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="bisect N changes at once (default: 1)")
     hp.set_defaults(func=cmd_history)
 
 
@@ -62,6 +64,8 @@ def cmd_history(args: argparse.Namespace) -> int:
     from probes.report.grid import load_reports
     from probes.report.history import listed_with_reports, load, steps, write
 
+    if args.jobs < 1:
+        return _fail("-j must be at least 1")
     out: Path = args.out or args.reports / HISTORY_PATH
     known = {b.id for b in catalogue.load()}
     unknown = [i for i in args.only or [] if i not in known]
@@ -76,11 +80,13 @@ def cmd_history(args: argparse.Namespace) -> int:
     all_steps = steps(reports, listed)
     entries = {r["sdk_version"]: {b["id"]: b for b in r["behaviours"]} for r in reports if r["cli"] == "bundled"}
     finder: Finder | None = None
+    first = threading.Lock()
 
     def find(step: Step) -> Entry | None:
         nonlocal finder
-        if finder is None:  # the index and the cache only when something is to be probed
-            finder = _finder(entries)
+        with first:
+            if finder is None:  # the index and the cache only when something is to be probed
+                finder = _finder(entries)
         inner = len(finder.between(step.before, step.after))
         how = (
             "adjacent releases"
@@ -92,7 +98,7 @@ def cmd_history(args: argparse.Namespace) -> int:
 
     start = time.monotonic()
     try:
-        done = refresh(old, all_steps, args.only, listed, find)
+        done = refresh(old, all_steps, args.only, listed, find, args.jobs)
     except _IndexDown as exc:
         return _fail(str(exc))
     write(done.history, out)

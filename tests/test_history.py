@@ -5,6 +5,7 @@ the matrix's words only while it still explains the reports."""
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import pytest
@@ -173,6 +174,23 @@ def test_only_refreshes_those_and_keeps_the_others_current_entries(tmp_path):
     again = build(tmp_path / "b", verdicts, prober, old=first.history, only=[PERMS])
     assert [e.step.id for e in again.history.entries] == [PERMS]  # ERR's stale entry dropped, not recomputed
     assert again.kept == [e for e in first.history.entries if e.step.id == PERMS] and not prober.calls
+
+
+def test_jobs_find_steps_at_once_and_give_the_same_file(tmp_path):
+    verdicts = {ERR: ["differs", "holds", "holds", "holds"], PERMS: ["holds", "holds", "differs", "differs"]}
+    reports = load_reports(reports_dir(tmp_path, verdicts))
+    entries = {r["sdk_version"]: {b["id"]: b for b in r["behaviours"]} for r in reports}
+    finder = Finder(INDEX, entries, Scripted({ERR: "0.2.117", PERMS: "0.2.140"}).for_id)
+    both_in_flight = threading.Barrier(2, timeout=10)
+
+    def find(step):
+        both_in_flight.wait()  # breaks (raises) unless the two steps are found at the same time
+        return finder(step)
+
+    together = refresh(None, steps(reports, LISTED), None, LISTED, find, jobs=2)
+    alone = refresh(None, steps(reports, LISTED), None, LISTED, finder, jobs=1)
+    assert [e.step.id for e in together.history.entries] == sorted([ERR, PERMS])
+    assert dumps(together.history) == dumps(alone.history)
 
 
 # --- the matrix ----------------------------------------------------------------------
