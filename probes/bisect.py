@@ -9,7 +9,7 @@ install failed, its probe errored, it bundles no CLI) is skipped with its reason
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -72,13 +72,18 @@ class _Memo:
         return self.seen[version]
 
 
-def bisect(versions: Sequence[str], probe: Probe, check: str | None = None) -> Answer:
+def bisect(
+    versions: Sequence[str], probe: Probe, check: str | None = None, known: Mapping[str, Outcome] | None = None
+) -> Answer:
     """Binary search for one change between the first and last release that give a verdict.
 
     Keeps lo's key equal to the first release's and hi's different, so with several
     changes it still ends on an adjacent pair where the key moves (not necessarily the first).
+    `known` outcomes (releases with a committed report) cost no probe run: the search splits
+    at them first, nearest the middle, and probes only inside the gap they leave.
     """
-    memo = _Memo(probe)
+    known = known or {}
+    memo = _Memo(lambda v: known[v] if v in known else probe(v))
     vs = list(versions)
     lo = next((i for i in range(len(vs)) if memo(vs[i]).skipped is None), None)
     hi = next((i for i in reversed(range(len(vs))) if lo is not None and i > lo and memo(vs[i]).skipped is None), None)
@@ -92,7 +97,7 @@ def bisect(versions: Sequence[str], probe: Probe, check: str | None = None) -> A
     want = memo(vs[lo]).key(check)
     if memo(vs[hi]).key(check) != want:
         while True:
-            mid = _next_mid(vs, lo, hi, memo)
+            mid = _free_mid(vs, lo, hi, known) or _next_mid(vs, lo, hi, memo)
             if mid is None:
                 break
             if memo(vs[mid]).key(check) == want:
@@ -102,6 +107,12 @@ def bisect(versions: Sequence[str], probe: Probe, check: str | None = None) -> A
         answer.changes = [(memo(vs[lo]), memo(vs[hi]))]
     answer.probed = list(memo.seen.values())
     return answer
+
+
+def _free_mid(vs: list[str], lo: int, hi: int, known: Mapping[str, Outcome]) -> int | None:
+    """The release with a known verdict nearest the middle of (lo, hi), if any: free to split at."""
+    free = [i for i in range(lo + 1, hi) if vs[i] in known and known[vs[i]].skipped is None]
+    return min(free, key=lambda i: (abs(i - (lo + hi) / 2), i)) if free else None
 
 
 def _next_mid(vs: list[str], lo: int, hi: int, memo: _Memo) -> int | None:

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from probes.bisect import Answer, Outcome, bisect, observation_diff, resolver_picks, scan, skipped_between
@@ -22,9 +24,16 @@ Find, among every release of claude-agent-sdk on the package index between --fro
 --to (yanked ones included), the adjacent pair where the behaviour's verdict (or one
 sub-check's, with --check) changes. Each release is installed once into a cache
 ($SDKPROBE_CACHE/envs, default ~/.cache/sdkprobe/envs) and probed there with its bundled CLI.
+
+With --axis cli the SDK installed here is held fixed and the releases are those of the
+Claude Code CLI on npm (@anthropic-ai/claude-code) between --from (default: the CLI the
+installed SDK bundles) and --to (default: the newest), each installed once into
+$SDKPROBE_CACHE/cli; only cli-tier behaviours run a real CLI, so only they can move.
+
 Bisecting assumes one change in the range: when both ends agree it says so, since a
 change and a change back would not be seen; --scan probes every release instead."""
 
+Flags = list[tuple[str, bool]]  # (release, yanked) for every release known, oldest first
 EPILOG = "exit status: 0 answered, 1 no release in the range gave a verdict, 2 bad input."
 
 
@@ -42,11 +51,30 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     bp.add_argument("id", metavar="ID", help="the behaviour's id (see `sdkprobe list`)")
-    bp.add_argument("--from", dest="from_", metavar="V", help="first release (default: the oldest bundling a CLI)")
+    bp.add_argument(
+        "--axis",
+        choices=("sdk", "cli"),
+        default="sdk",
+        help="what moves: SDK releases, each with its bundled CLI (default), or CLI releases under the installed SDK",
+    )
+    bp.add_argument(
+        "--from",
+        dest="from_",
+        metavar="V",
+        help="first release (default: the oldest SDK bundling a CLI; with --axis cli the installed SDK's CLI)",
+    )
     bp.add_argument("--to", metavar="V", help="last release (default: the newest)")
+    bp.add_argument(
+        "--reports",
+        type=Path,
+        default=Path("reports"),
+        metavar="DIR",
+        help="reuse the verdicts of SDK releases with a report here instead of probing them (default: reports)",
+    )
+    bp.add_argument("--fresh", action="store_true", help="probe every release, reusing no report")
     bp.add_argument("--check", metavar="NAME", help="follow this sub-check's verdict instead of the behaviour's")
     bp.add_argument("--scan", action="store_true", help="probe every release in the range, not a binary search")
-    bp.add_argument("--no-yanked", action="store_true", help="leave yanked releases out (probed by default)")
+    bp.add_argument("--no-yanked", action="store_true", help="leave yanked SDK releases out (probed by default)")
     bp.set_defaults(func=cmd_bisect)
 
 
@@ -60,32 +88,114 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 
 def _bisect(args: argparse.Namespace) -> int:
     from probes import catalogue
-    from probes.envcache import EnvCache
-    from probes.release_probe import ReleaseProber
 
     declared = {b.id: b for b in catalogue.load()}
     if args.id not in declared:
         raise _Bad(f"no behaviour with id {args.id} (see `sdkprobe list`)")
     if args.check is not None and args.check not in declared[args.id].checks:
         raise _Bad(f"{args.id} has no sub-check {args.check}; it has {', '.join(declared[args.id].checks)}")
+
+    def progress(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    if args.axis == "cli":
+        if declared[args.id].tier != "cli":
+            raise _Bad(
+                f"{args.id} is a {declared[args.id].tier}-tier behaviour: it runs no real CLI, "
+                "so a CLI release cannot move it (--axis cli takes cli-tier behaviours)"
+            )
+        if args.no_yanked:
+            raise _Bad("--no-yanked is for SDK releases; npm has no yanked CLI releases")
+        versions, flags, prober = _cli_axis(args, progress)
+        known: dict[str, Outcome] = {}
+    else:
+        versions, flags, prober = _sdk_axis(args, progress)
+        known = {} if args.fresh else committed(args.reports, args.id, versions)
+        if known:
+            progress(
+                f"reusing the verdicts of {len(known)} releases from their reports in {args.reports}: "
+                f"{', '.join(known)} (--fresh probes them)"
+            )
+    start = time.monotonic()
+    if args.scan:
+        answer = scan(versions, lambda v: known.get(v) or prober(v), args.check)
+    else:
+        answer = bisect(versions, prober, args.check, known)
+    print("\n".join(render(answer, args.id, args.check, flags, args.scan, args.axis)))
+    reused = sum(v in known for v in {o.version for o in answer.probed})
+    progress(
+        f"{prober.runs} probe runs"
+        + (f" and {reused} verdicts from reports" if reused else "")
+        + f" over {len(versions)} releases in {time.monotonic() - start:.0f} s"
+    )
+    return 0 if answer.first is not None else 1
+
+
+def committed(reports: Path, behaviour_id: str, versions: list[str]) -> dict[str, Outcome]:
+    """The judged verdicts (holds, differs, not-applicable) the reports in a folder give the
+    behaviour on releases in range, each with its bundled CLI; _Bad for a malformed report."""
+    from probes.history import outcome
+    from probes.report.errors import ReportError
+    from probes.report.grid import load_reports
+    from probes.report.history import JUDGED
+
+    if not reports.is_dir():
+        return {}
+    try:
+        loaded = load_reports(reports)
+    except ReportError as exc:
+        if not any(reports.glob("*.json")):
+            return {}
+        raise _Bad(f"{exc} (--fresh reuses no report)") from None
+    wanted = set(versions)
+    found = {}
+    for report in loaded:
+        entry = next((b for b in report["behaviours"] if b["id"] == behaviour_id), None)
+        if report["cli"] == "bundled" and report["sdk_version"] in wanted and entry and entry["verdict"] in JUDGED:
+            found[report["sdk_version"]] = outcome(report["sdk_version"], entry)
+    return dict(sorted(found.items(), key=lambda kv: version_key(kv[0])))
+
+
+def _sdk_axis(args: argparse.Namespace, progress: Callable[[str], None]) -> tuple[list[str], Flags, Any]:
+    from probes.envcache import EnvCache
+    from probes.release_probe import ReleaseProber
+
     try:
         index = releases()
     except IndexUnreachable as exc:
         raise _Bad(str(exc)) from None
     in_range, notes = select_range(index, args.from_, args.to, args.no_yanked)
-
-    def progress(message: str) -> None:
-        print(message, file=sys.stderr, flush=True)
-
     for note in notes:
         progress(note)
-    prober = ReleaseProber(args.id, EnvCache(), progress)
-    start = time.monotonic()
-    versions = [r.version for r in in_range]
-    answer = (scan if args.scan else bisect)(versions, prober, args.check)
-    print("\n".join(render(answer, args.id, args.check, index, args.scan)))
-    progress(f"{prober.runs} probe runs over {len(versions)} releases in {time.monotonic() - start:.0f} s")
-    return 0 if answer.first is not None else 1
+    flags = [(r.version, r.yanked) for r in index]
+    return [r.version for r in in_range], flags, ReleaseProber(args.id, EnvCache(), progress)
+
+
+def _cli_axis(args: argparse.Namespace, progress: Callable[[str], None]) -> tuple[list[str], Flags, Any]:
+    from probes.cli_releases import CliReleaseError, check_version, release_list
+    from probes.harness.sdk import bundled_cli_version
+    from probes.release_probe import CliReleaseProber
+
+    try:
+        for v in (args.from_, args.to):
+            if v is not None:
+                check_version(v)
+        known = release_list()
+    except CliReleaseError as exc:
+        raise _Bad(str(exc)) from None
+    first = args.from_ or bundled_cli_version()
+    if first is None:
+        raise _Bad("the installed SDK bundles no CLI to start from; name one with --from")
+    last = args.to or known[-1]
+    if args.from_ is None and first not in known:
+        raise _Bad(f"the installed SDK bundles CLI {first}, which is not on npm; name a release with --from")
+    for flag, v in (("--from", first), ("--to", last)):
+        if v not in known:
+            raise _Bad(f"{flag} {v}: no such release of the CLI on npm (@anthropic-ai/claude-code)")
+    if version_key(first) > version_key(last):
+        raise _Bad(f"--from {first} comes after --to {last}")
+    chosen = [v for v in known if version_key(first) <= version_key(v) <= version_key(last)]
+    return chosen, [(v, False) for v in known], CliReleaseProber(args.id, progress)
 
 
 def select_range(
@@ -122,11 +232,14 @@ def select_range(
     return chosen, notes
 
 
-def render(answer: Answer, behaviour_id: str, check: str | None, index: list[Release], scanned: bool) -> list[str]:
-    """The answer as lines for stdout."""
+def render(
+    answer: Answer, behaviour_id: str, check: str | None, flags: Flags, scanned: bool, axis: str = "sdk"
+) -> list[str]:
+    """The answer as lines for stdout; `flags` says which releases are yanked."""
     what = f"sub-check {check}" if check else "verdict"
     vs = answer.versions
-    lines = [f"{behaviour_id} ({what}) across {len(vs)} releases, {vs[0]} to {vs[-1]}:"]
+    kind = "CLI releases (with the installed SDK)" if axis == "cli" else "releases"
+    lines = [f"{behaviour_id} ({what}) across {len(vs)} {kind}, {vs[0]} to {vs[-1]}:"]
     if answer.first is None or answer.last is None:
         lines.append("no release in the range gave a verdict")
     elif answer.first is answer.last:
@@ -143,7 +256,6 @@ def render(answer: Answer, behaviour_id: str, check: str | None, index: list[Rel
                 "bisect assumes one change: a change and a change back in between would not be seen "
                 "(--scan probes every release)"
             )
-    flags = [(r.version, r.yanked) for r in index]
     for before, after in answer.changes:
         lines += _change(answer, before, after, check, flags)
     for o in answer.skipped:

@@ -155,6 +155,22 @@ def registry_metadata(version: str) -> Any:
         raise CliReleaseError(f"npm view {PACKAGE}@{version} did not print JSON: {_last_line(text)}") from None
 
 
+def release_list() -> list[str]:
+    """Every release of the CLI on npm (`npm view PKG versions --json`), oldest first; only
+    plain release numbers, no pre-release tags, since bisecting follows what users install."""
+    done = _npm(["view", PACKAGE, "versions", "--json"], timeout=120)
+    try:
+        names = json.loads(done.stdout) if done.stdout.strip() else None
+    except ValueError:
+        names = None
+    if done.returncode != 0 or not isinstance(names, list):
+        raise CliReleaseError(f"npm view {PACKAGE} versions failed: {_last_line(done.stderr or done.stdout)}")
+    from probes.versions import version_key
+
+    plain = [str(v) for v in names if re.fullmatch(r"\d+\.\d+\.\d+", str(v))]
+    return sorted(plain, key=version_key)
+
+
 def install_cli(version: str, progress: Progress | None = None) -> Path:
     """The executable of Claude Code CLI release `version`, installed into the cache first
     when it is not there yet; CliReleaseError (one line) when it cannot be had here.

@@ -1,8 +1,11 @@
-"""Probe one behaviour on one SDK release: its cached environment's own `sdkprobe run`.
+"""Probe one behaviour on one release: an SDK release, or a CLI release under the installed SDK.
 
-Each release runs in its own interpreter (two SDK versions cannot share one), so this
-starts `sdkprobe run --only ID --out TMP -j 1` there and reads the report it wrote, never
-its table. Anything that keeps a release from giving a verdict becomes a skipped Outcome.
+Each SDK release runs in its own interpreter (two SDK versions cannot share one), so
+`ReleaseProber` starts its cached environment's `sdkprobe run --only ID --out TMP -j 1`;
+`CliReleaseProber` starts this interpreter's `sdkprobe run --only ID --cli PATH` with the CLI
+release installed from npm. Either way the verdict is read from the report the run wrote,
+never its table, and anything that keeps a release from giving a verdict becomes a skipped
+Outcome.
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -21,40 +25,41 @@ from probes.envcache import EnvCache, InstallFailed
 
 PROBE_TIMEOUT = 900.0
 
+Progress = Callable[[str], None]
 
-class ReleaseProber:
-    """`probe(version)` for the bisect, counting the probe runs it started."""
 
-    def __init__(self, behaviour_id: str, envs: EnvCache, progress: Callable[[str], None]) -> None:
+class _Prober:
+    """`probe(version)` for the bisect, counting the probe runs it started.
+
+    A subclass says how to run `sdkprobe run` for a release (`_command`), or why it cannot.
+    """
+
+    def __init__(self, behaviour_id: str, progress: Progress) -> None:
         self.behaviour_id = behaviour_id
-        self.envs = envs
         self.progress = progress
         self.runs = 0
 
+    def _command(self, version: str) -> tuple[list[str], dict[str, str]] | str:
+        """The `sdkprobe run` command for the release (without --only/--out/-j) and its
+        environment, or why there is none."""
+        raise NotImplementedError
+
     def __call__(self, version: str) -> Outcome:
-        try:
-            env = self.envs.ensure(version, self.progress)
-        except InstallFailed as exc:
-            self.progress(f"{version}: skipped, install failed: {exc}")
-            return Outcome(version, skipped=f"install failed: {exc}")
-        if not env.bundles_cli():
-            self.progress(f"{version}: skipped, its wheel bundles no CLI")
-            return Outcome(version, skipped="its wheel bundles no CLI")
+        setup = self._command(version)
+        if isinstance(setup, str):
+            self.progress(f"{version}: skipped, {setup}")
+            return Outcome(version, skipped=setup)
         self.progress(f"probing {version}…")
         self.runs += 1
         start = time.monotonic()
-        outcome = self._run(version, env.sdkprobe, env.bin)
-        took = time.monotonic() - start
+        outcome = self._run(version, *setup)
         said = f"skipped, {outcome.skipped}" if outcome.skipped else outcome.verdict
-        self.progress(f"{version}: {said} ({took:.1f} s)")
+        self.progress(f"{version}: {said} ({time.monotonic() - start:.1f} s)")
         return outcome
 
-    def _run(self, version: str, sdkprobe: Path, bin_dir: Path) -> Outcome:
-        # No API key or endpoint of the caller's reaches the probe; without --live none is used anyway.
-        env = {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "PYTHONHOME"))}
-        env.update(VIRTUAL_ENV=str(bin_dir.parent), PATH=f"{bin_dir}{os.pathsep}{env.get('PATH', '')}")
+    def _run(self, version: str, sdkprobe: list[str], env: dict[str, str]) -> Outcome:
         with tempfile.TemporaryDirectory(prefix="sdkprobe-bisect-") as out:
-            command = [str(sdkprobe), "run", "--only", self.behaviour_id, "--out", out, "-j", "1"]
+            command = [*sdkprobe, "--only", self.behaviour_id, "--out", out, "-j", "1"]
             try:
                 done = subprocess.run(command, capture_output=True, text=True, timeout=PROBE_TIMEOUT, env=env)
             except (OSError, subprocess.TimeoutExpired) as exc:
@@ -77,3 +82,40 @@ class ReleaseProber:
             checks=dict(entry.get("checks") or {}),
             observed=entry.get("observed"),
         )
+
+
+def _clean_env() -> dict[str, str]:
+    """No API key or endpoint of the caller's reaches the probe; without --live none is used anyway."""
+    return {k: v for k, v in os.environ.items() if not k.startswith(("ANTHROPIC_", "PYTHONHOME"))}
+
+
+class ReleaseProber(_Prober):
+    """Each SDK release in its own cached environment, with the CLI its wheel bundles."""
+
+    def __init__(self, behaviour_id: str, envs: EnvCache, progress: Progress) -> None:
+        super().__init__(behaviour_id, progress)
+        self.envs = envs
+
+    def _command(self, version: str) -> tuple[list[str], dict[str, str]] | str:
+        try:
+            env = self.envs.ensure(version, self.progress)
+        except InstallFailed as exc:
+            return f"install failed: {exc}"
+        if not env.bundles_cli():
+            return "its wheel bundles no CLI"
+        variables = _clean_env()
+        variables.update(VIRTUAL_ENV=str(env.path), PATH=f"{env.bin}{os.pathsep}{variables.get('PATH', '')}")
+        return [str(env.sdkprobe), "run"], variables
+
+
+class CliReleaseProber(_Prober):
+    """Each CLI release from npm (installed once into the cache), under the SDK installed here."""
+
+    def _command(self, version: str) -> tuple[list[str], dict[str, str]] | str:
+        from probes.cli_releases import CliReleaseError, install_cli
+
+        try:
+            cli = install_cli(version, self.progress)
+        except CliReleaseError as exc:
+            return str(exc)
+        return [sys.executable, "-m", "probes.cli", "run", "--cli", str(cli)], _clean_env()

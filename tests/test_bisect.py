@@ -54,6 +54,19 @@ def test_one_change_is_found_at_every_position_within_the_log_bound(n):
         assert len(probe.calls) == len(set(probe.calls)) <= bound
 
 
+@pytest.mark.parametrize("at", [1, 30, 57, 58, 61, 62, 100, 107])
+def test_known_outcomes_cost_no_run_and_the_search_splits_at_them_first(at):
+    vs = releases_named(108)
+    verdicts = step(vs, at)
+    known = {vs[i]: Scripted(verdicts)(vs[i]) for i in (0, 57, 62, 107)}  # committed reports
+    probe = Scripted(verdicts)
+    answer = bisect(vs, probe, known=known)
+    assert [(a.version, b.version) for a, b in answer.changes] == [(vs[at - 1], vs[at])]
+    assert not set(probe.calls) & set(known)
+    gap = 57 if at <= 57 else 5 if at <= 62 else 45  # releases left between the known ones around it
+    assert len(probe.calls) <= math.ceil(math.log2(gap))
+
+
 def test_no_change_says_both_ends_agree():
     vs = releases_named(20)
     probe = Scripted(dict.fromkeys(vs, "holds"))
@@ -67,7 +80,7 @@ def test_a_change_and_a_change_back_bisect_sees_agreement_scan_sees_both():
     verdicts: dict[str, str | None] = {v: "differs" if 10 <= i < 17 else "holds" for i, v in enumerate(vs)}
     answer = bisect(vs, Scripted(verdicts))
     assert answer.agree
-    lines = bisect_command.render(answer, BID, None, [Release(v, False, True) for v in vs], scanned=False)
+    lines = bisect_command.render(answer, BID, None, [(v, False) for v in vs], scanned=False)
     assert any("a change and a change back" in line for line in lines)
     full = scan(vs, Scripted(verdicts))
     assert [(a.version, b.version) for a, b in full.changes] == [(vs[9], vs[10]), (vs[16], vs[17])]
@@ -91,7 +104,7 @@ def test_a_skipped_release_on_the_boundary_is_named_as_where_the_change_may_lie(
     verdicts[vs[5]] = None
     answer = bisect(vs, Scripted(verdicts))
     assert [(a.version, b.version) for a, b in answer.changes] == [(vs[4], vs[6])]
-    text = "\n".join(bisect_command.render(answer, BID, None, [Release(v, False, True) for v in vs], False))
+    text = "\n".join(bisect_command.render(answer, BID, None, [(v, False) for v in vs], False))
     assert f"may lie at any of {vs[5]}" in text
 
 
@@ -143,7 +156,7 @@ def test_a_change_on_a_yanked_release_names_the_first_one_a_resolver_picks():
     index = [Release(v, y, True) for v, y in flags]
     vs = [v for v, _ in flags]
     answer = bisect(vs, Scripted(step(vs, 1)))
-    text = "\n".join(bisect_command.render(answer, BID, None, index, False))
+    text = "\n".join(bisect_command.render(answer, BID, None, [(r.version, r.yanked) for r in index], False))
     assert "0.1.53 (yanked)" in text
     assert "the first release a resolver picks from there is 0.1.55" in text
 
@@ -206,8 +219,10 @@ INDEX = [Release(v, v in ("0.2.83", "0.2.84"), True) for v in ("0.2.82", "0.2.83
 
 
 @pytest.fixture
-def offline(monkeypatch):
-    """The command with a fixed index and a scripted prober: no network, no installs."""
+def offline(monkeypatch, tmp_path):
+    """The command with a fixed index and a scripted prober: no network, no installs, and
+    no reports/ folder in the working directory to reuse."""
+    monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(bisect_command, "releases", lambda: INDEX)
     verdicts = step([r.version for r in INDEX], 2)
     calls: list[str] = []
@@ -267,6 +282,107 @@ def test_the_command_without_yanked_releases(offline, capsys):
     assert cli.main(["bisect", BID, "--no-yanked"]) == 0
     assert "changed between 0.2.82 and 0.2.85:" in capsys.readouterr().out
     assert "0.2.83" not in offline and "0.2.84" not in offline
+
+
+def test_the_command_reuses_committed_reports_unless_fresh(offline, tmp_path, capsys):
+    import sample_reports as sample
+    from sample_reports import info, result
+
+    from probes.report import write
+
+    folder = tmp_path / "committed"
+    for version, verdict in (("0.2.82", "differs"), ("0.2.86", "holds")):
+        write(sample.report([result(BID, verdict)], info(version, "2.1.0")), folder)
+    assert cli.main(["bisect", BID, "--reports", str(folder)]) == 0
+    captured = capsys.readouterr()
+    assert "changed between 0.2.83 and 0.2.84:" in captured.out
+    assert "0.2.82" not in offline and "0.2.86" not in offline
+    assert "reusing the verdicts of 2 releases from their reports" in captured.err
+    assert "and 2 verdicts from reports over 5 releases" in captured.err
+    offline.clear()
+    assert cli.main(["bisect", BID, "--reports", str(folder), "--fresh"]) == 0
+    assert "0.2.82" in offline and "0.2.86" in offline
+
+
+def test_a_malformed_report_to_reuse_is_one_line(offline, tmp_path, capsys):
+    folder = tmp_path / "committed"
+    folder.mkdir()
+    (folder / "0.2.82.json").write_text("{not json")
+    assert cli.main(["bisect", BID, "--reports", str(folder)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "0.2.82.json" in err and err.endswith("(--fresh reuses no report)") and "\n" not in err
+    assert offline == []
+
+
+# --- the CLI axis --------------------------------------------------------------------
+
+CLI_BID = "agents.subagent-tools-within-session-tools"  # a cli-tier behaviour
+CLI_RELEASES = ["2.1.200", "2.1.201", "2.1.202", "2.1.203", "2.1.204", "2.1.205"]
+
+
+@pytest.fixture
+def cli_offline(monkeypatch):
+    """--axis cli with a fixed npm release list and a scripted prober: no npm, no installs."""
+    from probes import cli_releases
+    from probes.harness import sdk
+
+    monkeypatch.setattr(cli_releases, "release_list", lambda: CLI_RELEASES)
+    monkeypatch.setattr(sdk, "bundled_cli_version", lambda: "2.1.201")
+    verdicts = step(CLI_RELEASES, 4, before="holds", after="differs")
+    calls: list[str] = []
+
+    class FakeProber:
+        def __init__(self, bid: str, _progress: object) -> None:
+            assert bid == CLI_BID
+            self.runs = 0
+
+        def __call__(self, version: str) -> Outcome:
+            calls.append(version)
+            self.runs += 1
+            return Scripted(verdicts)(version)
+
+    monkeypatch.setattr("probes.release_probe.CliReleaseProber", FakeProber)
+    return calls
+
+
+def test_the_cli_axis_bisects_cli_releases_from_the_bundled_one(cli_offline, capsys):
+    assert cli.main(["bisect", "--axis", "cli", CLI_BID]) == 0
+    out = capsys.readouterr().out
+    assert "across 5 CLI releases (with the installed SDK), 2.1.201 to 2.1.205:" in out
+    assert "changed between 2.1.203 and 2.1.204:" in out and "(yanked)" not in out
+    assert "2.1.200" not in cli_offline  # before the bundled CLI, the default start
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([BID], f"{BID} is a wire-tier behaviour: it runs no real CLI"),
+        ([CLI_BID, "--from", "2.1.199"], "--from 2.1.199: no such release of the CLI on npm"),
+        ([CLI_BID, "--to", "latest"], "CLI version 'latest' is not a release number"),
+        ([CLI_BID, "--from", "2.1.204", "--to", "2.1.202"], "--from 2.1.204 comes after --to 2.1.202"),
+        ([CLI_BID, "--no-yanked"], "--no-yanked is for SDK releases"),
+    ],
+)
+def test_bad_cli_axis_input_exits_2_with_one_line(argv, message, cli_offline, capsys):
+    assert cli.main(["bisect", "--axis", "cli", *argv]) == 2
+    err = capsys.readouterr().err.strip()
+    assert message in err and "\n" not in err
+    assert cli_offline == []
+
+
+def test_a_cli_release_that_cannot_be_had_is_skipped_with_its_reason(monkeypatch):
+    from probes import cli_releases
+    from probes.release_probe import CliReleaseProber
+
+    def no_build(version: str, progress: object = None) -> object:
+        raise cli_releases.CliReleaseError(f"CLI version {version} has no build for linux-x64 (it has darwin-arm64)")
+
+    monkeypatch.setattr(cli_releases, "install_cli", no_build)
+    said: list[str] = []
+    prober = CliReleaseProber(CLI_BID, said.append)
+    outcome = prober("2.1.203")
+    assert outcome.skipped == "CLI version 2.1.203 has no build for linux-x64 (it has darwin-arm64)"
+    assert prober.runs == 0 and said == [f"2.1.203: skipped, {outcome.skipped}"]
 
 
 # --- real releases -------------------------------------------------------------------

@@ -211,3 +211,25 @@ def test_a_real_release_installs_and_says_its_version(version, cache):
 
     path = install_cli(version, lambda _: None)
     assert sdk.cli_version(str(path)) == version
+
+
+def test_the_release_list_is_plain_releases_oldest_first(monkeypatch):
+    answer = json.dumps(["2.1.10", "0.2.9", "2.1.9", "2.1.100-beta.1", "1.0.0"])
+    monkeypatch.setattr(
+        cli_releases, "_npm", lambda args, timeout, tick=None: subprocess.CompletedProcess(args, 0, answer, "")
+    )
+    assert cli_releases.release_list() == ["0.2.9", "1.0.0", "2.1.9", "2.1.10"]
+
+
+def test_an_unreadable_release_list_is_one_line(monkeypatch):
+    monkeypatch.setattr(
+        cli_releases,
+        "_npm",
+        lambda args, timeout, tick=None: subprocess.CompletedProcess(
+            args, 1, "", "npm ERR! network\nnpm ERR! ETIMEDOUT"
+        ),
+    )
+    with pytest.raises(
+        CliReleaseError, match=r"^npm view @anthropic-ai/claude-code versions failed: npm ERR! ETIMEDOUT$"
+    ):
+        cli_releases.release_list()

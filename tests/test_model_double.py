@@ -182,6 +182,19 @@ def test_a_json_side_query_before_the_main_request_is_aux(double):
     assert [r.route for r in d2.messages_requests] == [MAIN]
 
 
+def test_a_classifier_quoting_an_agent_prompt_is_aux_not_the_subagent(double):
+    """CLI 2.1.300's auto-mode classifier grades an Agent call in a tool-less request whose
+    first message is a <transcript> quoting the call's prompt; the subagent's own request
+    (with tools) that follows is still the subagent's."""
+    script = Script(main=[reply(tool_use("Agent", {"prompt": "run it", "subagent_type": "runner"}))])
+    d = double(script)
+    post(d, "/v1/messages", body("delegate"))
+    graded = '<transcript>\n{"user":"delegate"}\n{"Agent":"(runner): run it"}\n</transcript>\nRespond with <severity>N'
+    post(d, "/v1/messages", body(graded, tools=False, max_tokens=64))
+    post(d, "/v1/messages", body("run it"))
+    assert [r.route for r in d.messages_requests] == [MAIN, AUX, SUBAGENT]
+
+
 def test_accessors_read_tools_deferred_list_and_results(double):
     d = double()
     deferred = (

@@ -25,10 +25,14 @@ class Router:
     - A tool-less request that asks for a JSON answer (`output_config.format`) is
       auxiliary: CLI 2.1.105 asks for a session title that way with a large max_tokens,
       sometimes before the main conversation's first request.
+    - A tool-less request whose first user message is a `<transcript>` is auxiliary: CLI
+      2.1.300's auto-mode classifier grades a tool call that way, quoting the Agent call's
+      prompt, which would otherwise make it look like the subagent's own request.
     """
 
     AUX_MAX_TOKENS = 4096
     WARMUP = "Warmup"
+    TRANSCRIPT = "<transcript>"
 
     def __init__(self) -> None:
         self.main_first: str | None = None
@@ -41,7 +45,9 @@ class Router:
         first = _first_user_text(messages)
         if first == self.WARMUP:
             return AUX
-        if not body.get("tools") and (body.get("output_config") or {}).get("format"):
+        if not body.get("tools") and (
+            (body.get("output_config") or {}).get("format") or first.lstrip().startswith(self.TRANSCRIPT)
+        ):
             return AUX
         if any(p and p in first for p in self.agent_prompts):
             return SUBAGENT
