@@ -12,6 +12,7 @@ import fnmatch
 import json
 import os
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -80,6 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="X",
         help="run the cli tier against Claude Code CLI release X from npm (installed once into "
         "$SDKPROBE_CACHE/cli, default ~/.cache/sdkprobe/cli) instead of the bundled one",
+    )
+    run.add_argument(
+        "--sdk-version",
+        metavar="V",
+        help="run in the environment of claude-agent-sdk release V from the package index (installed once "
+        "into $SDKPROBE_CACHE/envs, default ~/.cache/sdkprobe/envs) instead of the installed SDK",
     )
     run.add_argument(
         "--live",
@@ -253,6 +260,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise BadInput(f"--cli {args.cli}: not an executable file")
     if args.out.exists() and not args.out.is_dir():
         raise BadInput(f"--out {args.out}: not a directory")
+    if args.sdk_version is not None:
+        return _run_in_release(args)
     live = args.live and bool(os.environ.get("ANTHROPIC_API_KEY"))
     if args.live and not live:
         print("sdkprobe: --live needs ANTHROPIC_API_KEY; live behaviours are reported needs-live", file=sys.stderr)
@@ -271,6 +280,34 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise BadInput(str(exc)) from None
     print(f"wrote {json_path} and {md_path}", file=sys.stderr)
     return 1 if any(b["verdict"] == ERROR for b in data["behaviours"]) else 0
+
+
+def _run_in_release(args: argparse.Namespace) -> int:
+    """`run --sdk-version V`: the same run, by V's own `sdkprobe` in its cached environment
+    (two SDK versions cannot share one interpreter); its exit status is ours."""
+    from probes.envcache import EnvCache, InstallFailed
+    from probes.releases import IndexUnreachable, releases
+
+    try:
+        known = {r.version: r for r in releases()}
+    except IndexUnreachable as exc:
+        raise BadInput(str(exc)) from None
+    if args.sdk_version not in known:
+        raise BadInput(f"--sdk-version {args.sdk_version}: no such release of claude-agent-sdk on the index")
+    try:
+        env = EnvCache().ensure(args.sdk_version, lambda line: print(f"sdkprobe: {line}", file=sys.stderr, flush=True))
+    except InstallFailed as exc:
+        raise BadInput(f"--sdk-version {args.sdk_version}: {exc}") from None
+    command = [str(env.sdkprobe), "run", "--out", str(args.out.resolve()), "-j", str(args.jobs)]
+    command += ["--only", *args.only] if args.only else []
+    command += ["--tier", *args.tier] if args.tier else []
+    command += ["--merge"] if args.merge else []
+    command += ["--cli", os.path.abspath(args.cli)] if args.cli else []
+    command += ["--cli-version", args.cli_version] if args.cli_version else []
+    command += ["--live"] if args.live else []
+    variables = {k: v for k, v in os.environ.items() if k != "PYTHONHOME"}
+    variables.update(VIRTUAL_ENV=str(env.path), PATH=f"{env.bin}{os.pathsep}{variables.get('PATH', '')}")
+    return subprocess.run(command, env=variables, check=False).returncode
 
 
 # --- list -----------------------------------------------------------------------

@@ -17,7 +17,8 @@ from typing import Any
 
 from probes.history import SCAN_UP_TO, Finder
 from probes.releases import IndexUnreachable, releases
-from probes.report.history import HISTORY_PATH, Entry, Step
+from probes.report.errors import ReportError
+from probes.report.history import HISTORY_PATH, Entry, History, Step, load
 from probes.versions import SDK_VERSIONS
 
 HELP = f"""\
@@ -48,6 +49,14 @@ def register(subparsers: Any) -> None:
     hp.add_argument(
         "--reports", type=Path, default=Path("reports"), metavar="DIR", help="the committed reports (default: reports)"
     )
+    hp.add_argument(
+        "--merge",
+        nargs="+",
+        type=Path,
+        metavar="PART",
+        help="probe nothing: take each change's entry from these history files (written by jobs that "
+        "each refreshed some behaviours with --only; the first file naming a change wins)",
+    )
     hp.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="bisect N changes at once (default: 1)")
     hp.set_defaults(func=cmd_history)
 
@@ -60,9 +69,8 @@ def _fail(message: str) -> int:
 def cmd_history(args: argparse.Namespace) -> int:
     from probes import catalogue
     from probes.history import refresh
-    from probes.report.errors import ReportError
     from probes.report.grid import load_reports
-    from probes.report.history import listed_with_reports, load, steps, write
+    from probes.report.history import listed_with_reports, steps, write
 
     if args.jobs < 1:
         return _fail("-j must be at least 1")
@@ -74,6 +82,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     try:
         reports = load_reports(args.reports)
         old = load(out)
+        parts = [_part(p) for p in args.merge or []]
     except ReportError as exc:
         return _fail(str(exc))
     listed = listed_with_reports(reports, SDK_VERSIONS)
@@ -96,9 +105,13 @@ def cmd_history(args: argparse.Namespace) -> int:
         _say(f"{step.id}: {step.verdicts[0]} on {step.before}, {step.verdicts[1]} on {step.after}; {how}")
         return finder(step)
 
+    merged: dict[Step, Entry] = {}
+    for part in parts:
+        for entry in part.entries:
+            merged.setdefault(entry.step, entry)
     start = time.monotonic()
     try:
-        done = refresh(old, all_steps, args.only, listed, find, args.jobs)
+        done = refresh(old, all_steps, args.only, listed, merged.get if args.merge else find, args.jobs)
     except _IndexDown as exc:
         return _fail(str(exc))
     write(done.history, out)
@@ -119,6 +132,13 @@ def cmd_history(args: argparse.Namespace) -> int:
     return 1 if done.unresolved else 0
 
 
+def _part(path: Path) -> History:
+    part = load(path)
+    if part is None:
+        raise ReportError(f"--merge {path}: no such history file")
+    return part
+
+
 class _IndexDown(Exception):
     pass
 
@@ -132,7 +152,8 @@ def _finder(entries: dict[str, dict[str, dict[str, Any]]]) -> Finder:
     except IndexUnreachable as exc:
         raise _IndexDown(str(exc)) from None
     cache = EnvCache()
-    return Finder(index, entries, lambda bid: ReleaseProber(bid, cache, _say))
+    # Each line names its behaviour: with -j, several bisects' lines interleave.
+    return Finder(index, entries, lambda bid: ReleaseProber(bid, cache, lambda line: _say(f"{bid}: {line}")))
 
 
 def _check(step: Step) -> str:

@@ -127,15 +127,16 @@ def test_run_refused_by_the_report_writer_exits_2_with_one_line(tmp_path, monkey
     assert last.startswith("sdkprobe: error: refusing to write report") and "/home/" in last
 
 
-@pytest.mark.parametrize("command", ["run", "list", "capture", "bisect"])
+@pytest.mark.parametrize("command", ["run", "list", "capture", "bisect", "history"])
 def test_help_lists_every_option(command):
     out = sdkprobe(command, "--help")
     assert out.returncode == 0
     expected = {
-        "run": ["--only", "--tier", "--out", "--merge", "--cli", "--cli-version", "--live", "-j"],
+        "run": ["--only", "--tier", "--out", "--merge", "--cli", "--cli-version", "--sdk-version", "--live", "-j"],
         "list": ["--tier", "--area", "--id", "--requires", "--json"],
         "capture": ["--options", "--agents", "--prompt", "--json"],
-        "bisect": ["--from", "--to", "--check", "--scan", "--no-yanked"],
+        "bisect": ["--axis", "--from", "--to", "--reports", "--fresh", "--check", "--scan", "--no-yanked"],
+        "history": ["--only", "--out", "--reports", "--merge", "-j"],
     }[command]
     for flag in expected:
         assert flag in out.stdout
@@ -207,3 +208,38 @@ def test_run_merge_puts_its_results_into_the_existing_report(tmp_path, capsys):
     assert main(["run", "--only", "wire.tools-option-to-flag", "--out", str(tmp_path), "--merge", "-j", "1"]) == 2
     assert "its python is '2.7'" in capsys.readouterr().err
     assert [b["id"] for b in load(path)["behaviours"]] == ["tools.kept-entry"]
+
+
+def test_run_in_a_release_not_on_the_index_exits_2_with_one_line(monkeypatch, tmp_path, capsys):
+    from probes import releases
+
+    monkeypatch.setattr(releases, "releases", lambda: [releases.Release("0.2.150", False, True)])
+    assert main(["run", "--sdk-version", "0.2.999", "--out", str(tmp_path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err == "sdkprobe: error: --sdk-version 0.2.999: no such release of claude-agent-sdk on the index"
+
+
+def test_run_in_a_release_hands_the_same_run_to_its_own_sdkprobe(monkeypatch, tmp_path):
+    """The release's environment runs `sdkprobe run` with the options given (not --sdk-version);
+    its exit status is the command's."""
+    from probes import envcache, releases
+
+    env = envcache.Env("0.2.150", tmp_path / "env")
+    env.bin.mkdir(parents=True)
+    said = tmp_path / "said"
+    env.sdkprobe.write_text(f'#!/bin/sh\necho "$VIRTUAL_ENV" "$@" > {said}\nexit 3\n')
+    env.sdkprobe.chmod(0o755)
+    monkeypatch.setattr(releases, "releases", lambda: [releases.Release("0.2.150", True, True)])
+    monkeypatch.setattr(envcache.EnvCache, "ensure", lambda self, version, progress: env)
+    code = main(["run", "--sdk-version", "0.2.150", "--only", "a.b", "--out", str(tmp_path / "out"), "-j", "2"])
+    assert code == 3
+    assert said.read_text().split() == [
+        str(env.path),
+        "run",
+        "--out",
+        str((tmp_path / "out").resolve()),
+        "-j",
+        "2",
+        "--only",
+        "a.b",
+    ]

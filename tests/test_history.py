@@ -288,6 +288,32 @@ def test_the_command_writes_the_file_and_keeps_it_on_a_second_run(tmp_path, offl
     assert {b for b, _ in offline.calls[calls:]} == {PERMS}  # ERR's entry was kept, not bisected again
 
 
+def test_parts_written_by_separate_jobs_merge_without_probing(tmp_path, offline, capsys):
+    """Two jobs each refresh one behaviour; the merge takes both entries and probes nothing,
+    and gives the file one job refreshing both would have written."""
+    reports = reports_dir(
+        tmp_path / "r", {ERR: ["differs", "holds", "holds", "holds"], PERMS: ["holds", "holds", "holds", "differs"]}
+    )
+    parts = [tmp_path / "part-err.json", tmp_path / "part-perms.json"]
+    for bid, part in zip((ERR, PERMS), parts, strict=True):
+        assert cli.main(["history", "--reports", str(reports), "--out", str(part), "--only", bid]) == 0
+    whole = tmp_path / "whole.json"
+    assert cli.main(["history", "--reports", str(reports), "--out", str(whole)]) == 0
+    calls = len(offline.calls)
+    merged = tmp_path / "merged.json"
+    assert cli.main(["history", "--reports", str(reports), "--out", str(merged), "--merge", *map(str, parts)]) == 0
+    assert len(offline.calls) == calls
+    assert merged.read_bytes() == whole.read_bytes()
+    capsys.readouterr()
+    # a part missing a change leaves it unresolved (exit 1), a missing part is bad input (exit 2)
+    assert (
+        cli.main(["history", "--reports", str(reports), "--out", str(tmp_path / "m2.json"), "--merge", str(parts[0])])
+        == 1
+    )
+    assert cli.main(["history", "--reports", str(reports), "--merge", str(tmp_path / "nope.json")]) == 2
+    assert "--merge " in capsys.readouterr().err and len(offline.calls) == calls
+
+
 def test_the_command_refuses_an_unknown_id(tmp_path, offline, capsys):
     reports_dir(tmp_path, {ERR: ["differs", "holds", "holds", "holds"]})
     assert cli.main(["history", "--reports", str(tmp_path), "--only", "no.such-id"]) == 2
