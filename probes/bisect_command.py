@@ -37,8 +37,8 @@ Flags = list[tuple[str, bool]]  # (release, yanked) for every release known, old
 EPILOG = "exit status: 0 answered, 1 no release in the range gave a verdict, 2 bad input."
 
 
-class _Bad(Exception):
-    pass
+class BadRange(Exception):
+    """Bad input to a bisect or a release list; the message is one line (exit 2)."""
 
 
 def register(subparsers: Any) -> None:
@@ -81,7 +81,7 @@ def register(subparsers: Any) -> None:
 def cmd_bisect(args: argparse.Namespace) -> int:
     try:
         return _bisect(args)
-    except _Bad as exc:
+    except BadRange as exc:
         print(f"sdkprobe: error: {exc}", file=sys.stderr)
         return 2
 
@@ -91,21 +91,21 @@ def _bisect(args: argparse.Namespace) -> int:
 
     declared = {b.id: b for b in catalogue.load()}
     if args.id not in declared:
-        raise _Bad(f"no behaviour with id {args.id} (see `sdkprobe list`)")
+        raise BadRange(f"no behaviour with id {args.id} (see `sdkprobe list`)")
     if args.check is not None and args.check not in declared[args.id].checks:
-        raise _Bad(f"{args.id} has no sub-check {args.check}; it has {', '.join(declared[args.id].checks)}")
+        raise BadRange(f"{args.id} has no sub-check {args.check}; it has {', '.join(declared[args.id].checks)}")
 
     def progress(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
     if args.axis == "cli":
         if declared[args.id].tier != "cli":
-            raise _Bad(
+            raise BadRange(
                 f"{args.id} is a {declared[args.id].tier}-tier behaviour: it runs no real CLI, "
                 "so a CLI release cannot move it (--axis cli takes cli-tier behaviours)"
             )
         if args.no_yanked:
-            raise _Bad("--no-yanked is for SDK releases; npm has no yanked CLI releases")
+            raise BadRange("--no-yanked is for SDK releases; npm has no yanked CLI releases")
         versions, flags, prober = _cli_axis(args, progress)
         known: dict[str, Outcome] = {}
     else:
@@ -133,7 +133,7 @@ def _bisect(args: argparse.Namespace) -> int:
 
 def committed(reports: Path, behaviour_id: str, versions: list[str]) -> dict[str, Outcome]:
     """The judged verdicts (holds, differs, not-applicable) the reports in a folder give the
-    behaviour on releases in range, each with its bundled CLI; _Bad for a malformed report."""
+    behaviour on releases in range, each with its bundled CLI; BadRange for a malformed report."""
     from probes.history import outcome
     from probes.report.errors import ReportError
     from probes.report.grid import load_reports
@@ -146,7 +146,7 @@ def committed(reports: Path, behaviour_id: str, versions: list[str]) -> dict[str
     except ReportError as exc:
         if not any(reports.glob("*.json")):
             return {}
-        raise _Bad(f"{exc} (--fresh reuses no report)") from None
+        raise BadRange(f"{exc} (--fresh reuses no report)") from None
     wanted = set(versions)
     found = {}
     for report in loaded:
@@ -163,7 +163,7 @@ def _sdk_axis(args: argparse.Namespace, progress: Callable[[str], None]) -> tupl
     try:
         index = releases()
     except IndexUnreachable as exc:
-        raise _Bad(str(exc)) from None
+        raise BadRange(str(exc)) from None
     in_range, notes = select_range(index, args.from_, args.to, args.no_yanked)
     for note in notes:
         progress(note)
@@ -182,18 +182,18 @@ def _cli_axis(args: argparse.Namespace, progress: Callable[[str], None]) -> tupl
                 check_version(v)
         known = release_list()
     except CliReleaseError as exc:
-        raise _Bad(str(exc)) from None
+        raise BadRange(str(exc)) from None
     first = args.from_ or bundled_cli_version()
     if first is None:
-        raise _Bad("the installed SDK bundles no CLI to start from; name one with --from")
+        raise BadRange("the installed SDK bundles no CLI to start from; name one with --from")
     last = args.to or known[-1]
     if args.from_ is None and first not in known:
-        raise _Bad(f"the installed SDK bundles CLI {first}, which is not on npm; name a release with --from")
+        raise BadRange(f"the installed SDK bundles CLI {first}, which is not on npm; name a release with --from")
     for flag, v in (("--from", first), ("--to", last)):
         if v not in known:
-            raise _Bad(f"{flag} {v}: no such release of the CLI on npm (@anthropic-ai/claude-code)")
+            raise BadRange(f"{flag} {v}: no such release of the CLI on npm (@anthropic-ai/claude-code)")
     if version_key(first) > version_key(last):
-        raise _Bad(f"--from {first} comes after --to {last}")
+        raise BadRange(f"--from {first} comes after --to {last}")
     chosen = [v for v in known if version_key(first) <= version_key(v) <= version_key(last)]
     return chosen, [(v, False) for v in known], CliReleaseProber(args.id, progress)
 
@@ -201,15 +201,15 @@ def _cli_axis(args: argparse.Namespace, progress: Callable[[str], None]) -> tupl
 def select_range(
     index: list[Release], first: str | None, last: str | None, no_yanked: bool
 ) -> tuple[list[Release], list[str]]:
-    """The releases to search, oldest first, and notes on what was left out; _Bad on bad input."""
+    """The releases to search, oldest first, and notes on what was left out; BadRange on bad input."""
     known = {r.version: r for r in index}
     for flag, v in (("--from", first), ("--to", last)):
         if v is not None and v not in known:
-            raise _Bad(f"{flag} {v}: no such release of claude-agent-sdk on the index")
+            raise BadRange(f"{flag} {v}: no such release of claude-agent-sdk on the index")
         if v is not None and no_yanked and known[v].yanked:
-            raise _Bad(f"{flag} {v} is yanked, and --no-yanked leaves yanked releases out")
+            raise BadRange(f"{flag} {v} is yanked, and --no-yanked leaves yanked releases out")
     if first is not None and last is not None and version_key(first) > version_key(last):
-        raise _Bad(f"--from {first} comes after --to {last}")
+        raise BadRange(f"--from {first} comes after --to {last}")
     lo = version_key(first) if first else None
     hi = version_key(last) if last else None
     chosen = [
@@ -228,7 +228,7 @@ def select_range(
             notes.append(f"leaving out {len(yanked)} yanked releases (--no-yanked)")
         chosen = [r for r in chosen if not r.yanked]
     if not chosen:
-        raise _Bad("no release in the range bundles a CLI to probe")
+        raise BadRange("no release in the range bundles a CLI to probe")
     return chosen, notes
 
 

@@ -175,6 +175,9 @@ def build_parser() -> argparse.ArgumentParser:
     from probes import history_command  # its own module: the `history` subcommand
 
     history_command.register(sub)
+    from probes import releases_command  # its own module: the `releases` subcommand
+
+    releases_command.register(sub)
     return parser
 
 

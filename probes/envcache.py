@@ -70,7 +70,13 @@ class EnvCache:
 
     def wanted(self, version: str) -> dict[str, object]:
         """What an environment must have been installed for to be reused as it is."""
-        pyproject = (self.project / "pyproject.toml").read_bytes()
+        try:
+            pyproject = (self.project / "pyproject.toml").read_bytes()
+        except OSError:
+            raise InstallFailed(
+                f"sdkprobe at {self.project} is not a checkout (no pyproject.toml), and each release's "
+                "environment installs the checkout: install sdkprobe with `pip install -e <checkout>`"
+            ) from None
         return {
             "requirements": requirements(version),
             "project": str(self.project),
@@ -88,6 +94,7 @@ class EnvCache:
     def ensure(self, version: str, progress: Callable[[str], None] = lambda _: None) -> Env:
         """The release's environment, installed first unless the cache holds it."""
         env = Env(version, self.root / version)
+        self.wanted(version)  # InstallFailed at once when there is no checkout to install
         if self.is_ready(version):
             return env
         with self._lock(version):

@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from probes import bisect_command, cli
+from probes import bisect_command, cli, releases_command
 from probes.bisect import Outcome, bisect, observation_diff, resolver_picks, scan
 from probes.releases import INDEX_URL, IndexUnreachable, Release, fetch_index, parse
 from probes.versions import PINS, SDK_VERSIONS, pins, requirements
@@ -168,7 +168,7 @@ def test_no_yanked_leaves_them_out_and_refuses_a_yanked_end():
     assert any("bundles no CLI" in n for n in notes) and any("yanked" in n for n in notes)
     chosen, _ = bisect_command.select_range(index, None, None, no_yanked=False)
     assert [r.version for r in chosen] == ["0.1.8", "0.1.19"]
-    with pytest.raises(bisect_command._Bad, match="yanked"):
+    with pytest.raises(bisect_command.BadRange, match="yanked"):
         bisect_command.select_range(index, "0.1.8", None, no_yanked=True)
 
 
@@ -224,6 +224,7 @@ def offline(monkeypatch, tmp_path):
     no reports/ folder in the working directory to reuse."""
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(bisect_command, "releases", lambda: INDEX)
+    monkeypatch.setattr(releases_command, "releases", lambda: INDEX)
     verdicts = step([r.version for r in INDEX], 2)
     calls: list[str] = []
 
@@ -312,6 +313,27 @@ def test_a_malformed_report_to_reuse_is_one_line(offline, tmp_path, capsys):
     err = capsys.readouterr().err.strip()
     assert "0.2.82.json" in err and err.endswith("(--fresh reuses no report)") and "\n" not in err
     assert offline == []
+
+
+def test_releases_lists_what_bisect_would_probe(offline, capsys):
+    assert cli.main(["releases", "--from", "0.2.83", "--json"]) == 0
+    assert capsys.readouterr().out.strip() == '["0.2.83", "0.2.84", "0.2.85", "0.2.86"]'
+    assert cli.main(["releases", "--no-yanked"]) == 0
+    assert capsys.readouterr().out.split() == ["0.2.82", "0.2.85", "0.2.86"]
+    assert cli.main(["releases", "--to", "0.2.99"]) == 2
+    assert (
+        capsys.readouterr().err.strip()
+        == "sdkprobe: error: --to 0.2.99: no such release of claude-agent-sdk on the index"
+    )
+
+
+def test_an_install_that_is_no_checkout_says_so_before_installing(tmp_path):
+    from probes.envcache import EnvCache, InstallFailed
+
+    cache = EnvCache(root=tmp_path / "envs", project=tmp_path / "site-packages", uv="/bin/false")
+    with pytest.raises(InstallFailed, match=r"is not a checkout \(no pyproject.toml\).*pip install -e"):
+        cache.ensure("0.2.150")
+    assert not (tmp_path / "envs" / "0.2.150").exists()
 
 
 # --- the CLI axis --------------------------------------------------------------------

@@ -1,0 +1,48 @@
+"""The `sdkprobe releases` subcommand: the SDK releases a bisect would probe, for a CI matrix.
+
+One release per line (or a JSON array with --json, ready for a CI matrix), oldest first:
+those on the index between --from and --to whose wheel bundles a CLI, yanked ones too
+unless --no-yanked. What was left out is said on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from probes.bisect_command import BadRange, select_range
+from probes.releases import IndexUnreachable, releases
+
+
+def register(subparsers: Any) -> None:
+    """Add `releases` to the `sdkprobe` subparsers."""
+    rp = subparsers.add_parser(
+        "releases",
+        help="list the SDK releases on the index that can be probed",
+        description=(
+            "List the releases of claude-agent-sdk on the package index between --from and --to whose "
+            "wheel bundles a CLI for this machine (yanked ones included unless --no-yanked), oldest "
+            "first: what `sdkprobe bisect` searches and `sdkprobe run --sdk-version` can run. "
+            "Exit 0 listed, 2 bad input or an unreachable index."
+        ),
+    )
+    rp.add_argument("--from", dest="from_", metavar="V", help="first release (default: the oldest)")
+    rp.add_argument("--to", metavar="V", help="last release (default: the newest)")
+    rp.add_argument("--no-yanked", action="store_true", help="leave yanked releases out")
+    rp.add_argument("--json", action="store_true", help="print one JSON array of version strings")
+    rp.set_defaults(func=cmd_releases)
+
+
+def cmd_releases(args: argparse.Namespace) -> int:
+    try:
+        chosen, notes = select_range(releases(), args.from_, args.to, args.no_yanked)
+    except (BadRange, IndexUnreachable) as exc:
+        print(f"sdkprobe: error: {exc}", file=sys.stderr)
+        return 2
+    for note in notes:
+        print(note, file=sys.stderr)
+    versions = [r.version for r in chosen]
+    print(json.dumps(versions) if args.json else "\n".join(versions))
+    return 0
