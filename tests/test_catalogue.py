@@ -30,3 +30,14 @@ def test_load_orders_by_declared_area_then_id():
 
 def test_an_id_no_module_declares_links_to_its_areas_main_module():
     assert declaration("mcp.no-such-behaviour") == "../probes/catalogue/mcp.py"
+
+
+def test_links_are_relative_to_the_matrix_folder_inside_the_project(tmp_path):
+    from probes.report.cells import project_from
+
+    nested = REPORTS / "cli-axis"
+    assert project_from(REPORTS) == ".." and project_from(nested) == "../.."
+    assert (nested / declaration("hooks.no-such-behaviour", project_from(nested))).resolve() == (
+        Path(catalogue.__file__).parent / "hooks.py"
+    )
+    assert project_from(tmp_path) == ".."  # elsewhere: as from reports/, never this machine's path

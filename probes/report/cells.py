@@ -98,9 +98,10 @@ def sources_md(sources: Iterable[Mapping[str, Any]]) -> list[str]:
 _CATALOGUE = Path(__file__).resolve().parent.parent / "catalogue"
 
 
-def declaration(bid: str) -> str:
-    """Where a behaviour is declared, relative to reports/: the module of its area
-    (`mcp.py`, or a topic of it such as `mcp_remote.py`) whose text names the id.
+def declaration(bid: str, project: str = "..") -> str:
+    """Where a behaviour is declared, as a link from a folder whose way to the project's root
+    is `project`: the module of its area (`mcp.py`, or a topic of it such as
+    `mcp_remote.py`) whose text names the id.
 
     Read as text, not imported, so rendering needs no SDK; an id no module names any
     more (an old report's) links to its area's main module.
@@ -108,8 +109,20 @@ def declaration(bid: str) -> str:
     area = bid.split(".", 1)[0]
     for path in sorted(_CATALOGUE.glob(f"{area}*.py")):
         if path.stem.split("_", 1)[0] == area and f'"{bid}"' in path.read_text(encoding="utf-8"):
-            return f"../probes/catalogue/{path.name}"
-    return f"../probes/catalogue/{area}.py"
+            return f"{project}/probes/catalogue/{path.name}"
+    return f"{project}/probes/catalogue/{area}.py"
+
+
+def project_from(folder: Path) -> str:
+    """The project's root as a relative link from `folder` when the folder lies inside the
+    project (reports/ gives "..", reports/cli-axis/ "../.."); ".." for a folder elsewhere,
+    whose links are then as they would be from reports/, never a path of this machine."""
+    root = _CATALOGUE.parent.parent
+    try:
+        depth = len(Path(folder).resolve().relative_to(root).parts)
+    except ValueError:
+        return ".."
+    return "/".join([".."] * depth) if depth else "."
 
 
 def checks_text(checks: dict[str, str]) -> str:

@@ -72,6 +72,7 @@ class Grid:
     rows: list[Row]  # ordered by area, then id
     notes: list[Note] = field(default_factory=list)
     refs: dict[tuple[str, int], int] = field(default_factory=dict)  # (id, column) -> note number
+    project: str = ".."  # the project's root as a link from the matrix's folder (reports/ by default)
 
     def areas(self) -> list[tuple[str, list[Row]]]:
         """Rows by area, in the order probes/areas.py declares (rows are already sorted so)."""

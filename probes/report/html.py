@@ -235,7 +235,7 @@ def _row(grid: Grid, r: Row) -> str:
         f'data-verdicts="{_e(verdicts)}" data-changed="{int(r.moved)}" data-find="{_e(find)}" id="{_e(_row_id(r.id))}">'
         f'<td class="behaviour"><details><summary><code>{_e(r.id)}</code></summary>'
         f'<div class="more"><p class="claim">{_e(r.claim)}</p>'
-        f'<p>{source_html(r.source)} · <a href="{_e(declaration(r.id))}">declaration</a></p></div>'
+        f'<p>{source_html(r.source)} · <a href="{_e(declaration(r.id, grid.project))}">declaration</a></p></div>'
         f"</details>{change}</td>"
         f'<td class="source">{source_html(r.source)}</td>{cells}</tr>'
     )

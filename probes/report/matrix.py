@@ -8,9 +8,21 @@ versions the few that moved are what a reader came for.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
-from probes.report.cells import LEGEND, area_heading, counts, declaration, md, source_md, sources_md, symbol, text_table
+from probes.report.cells import (
+    LEGEND,
+    area_heading,
+    counts,
+    declaration,
+    md,
+    project_from,
+    source_md,
+    sources_md,
+    symbol,
+    text_table,
+)
 from probes.report.grid import Grid, Row, load_dir
 from probes.report.history import EXACT_NOTE
 
@@ -23,7 +35,7 @@ def render_matrix(reports_dir: Path) -> tuple[Path, Path]:
     from probes.report.html import render_html
 
     reports_dir = Path(reports_dir)
-    grid = load_dir(reports_dir)
+    grid = dataclasses.replace(load_dir(reports_dir), project=project_from(reports_dir))
     md_path, html_path = reports_dir / MD_NAME, reports_dir / HTML_NAME
     md_path.write_bytes(render_markdown(grid).encode("utf-8"))
     html_path.write_bytes(render_html(grid).encode("utf-8"))
@@ -35,8 +47,8 @@ def column_header(grid: Grid, i: int) -> str:
     return f"{md(c.sdk_version)} ({md(c.cli_label)})"
 
 
-def _behaviour_link(row: Row) -> str:
-    return f"[`{md(row.id)}`]({declaration(row.id)})"
+def _behaviour_link(row: Row, project: str) -> str:
+    return f"[`{md(row.id)}`]({declaration(row.id, project)})"
 
 
 def render_markdown(grid: Grid) -> str:
@@ -53,7 +65,11 @@ def render_markdown(grid: Grid) -> str:
         parts.append(md(EXACT_NOTE))
     parts += ["", "## Changed across these versions", ""]
     if changed:
-        parts.append(text_table([[_behaviour_link(r), md(r.change)] for r in changed], ["behaviour", "what changed"]))
+        parts.append(
+            text_table(
+                [[_behaviour_link(r, grid.project), md(r.change)] for r in changed], ["behaviour", "what changed"]
+            )
+        )
     else:
         parts.append(f"No behaviour changed across these {len(grid.columns)} versions.")
     parts += [
@@ -72,7 +88,7 @@ def render_markdown(grid: Grid) -> str:
     ]
     for area, rows in grid.areas():
         table = [
-            [_behaviour_link(r), source_md(r.source), md(r.change)]
+            [_behaviour_link(r, grid.project), source_md(r.source), md(r.change)]
             + [_cell(grid, r.id, i, r.verdicts[i]) for i in range(len(grid.columns))]
             for r in rows
         ]
