@@ -225,8 +225,13 @@ def offline(monkeypatch, tmp_path):
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(bisect_command, "releases", lambda: INDEX)
     monkeypatch.setattr(releases_command, "releases", lambda: INDEX)
-    verdicts = step([r.version for r in INDEX], 2)
     calls: list[str] = []
+    monkeypatch.setattr("probes.release_probe.ReleaseProber", fake_prober(step([r.version for r in INDEX], 2), calls))
+    return calls
+
+
+def fake_prober(verdicts: dict[str, str | None], calls: list[str]) -> type:
+    """A stand-in for the release probers: scripted verdicts, each release probed logged in `calls`."""
 
     class FakeProber:
         def __init__(self, *_args: object) -> None:
@@ -237,8 +242,7 @@ def offline(monkeypatch, tmp_path):
             self.runs += 1
             return Scripted(verdicts)(version)
 
-    monkeypatch.setattr("probes.release_probe.ReleaseProber", FakeProber)
-    return calls
+    return FakeProber
 
 
 @pytest.mark.parametrize(
@@ -350,20 +354,9 @@ def cli_offline(monkeypatch):
 
     monkeypatch.setattr(cli_releases, "release_list", lambda: CLI_RELEASES)
     monkeypatch.setattr(sdk, "bundled_cli_version", lambda: "2.1.201")
-    verdicts = step(CLI_RELEASES, 4, before="holds", after="differs")
     calls: list[str] = []
-
-    class FakeProber:
-        def __init__(self, bid: str, _progress: object) -> None:
-            assert bid == CLI_BID
-            self.runs = 0
-
-        def __call__(self, version: str) -> Outcome:
-            calls.append(version)
-            self.runs += 1
-            return Scripted(verdicts)(version)
-
-    monkeypatch.setattr("probes.release_probe.CliReleaseProber", FakeProber)
+    verdicts = step(CLI_RELEASES, 4, before="holds", after="differs")
+    monkeypatch.setattr("probes.release_probe.CliReleaseProber", fake_prober(verdicts, calls))
     return calls
 
 
