@@ -416,3 +416,18 @@ def test_two_real_releases_from_the_cache_show_the_change():
         ("0.2.139", "differs", "0.2.140", "holds")
     ]
     assert prober.runs == 2
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.environ.get("SDKPROBE_SLOW") != "1", reason="installs two CLI releases: set SDKPROBE_SLOW=1")
+def test_two_real_cli_releases_under_the_installed_sdk_show_the_change():
+    """Under SDK 0.2.189, CLI 2.1.301 still lets auto mode's classifier grade the Agent call
+    (blocked: the double gives it no grade), 2.1.302 refuses the zero-tool agent itself."""
+    from probes.release_probe import CliReleaseProber
+
+    prober = CliReleaseProber(CLI_BID, lambda _: None)
+    answer = bisect(["2.1.301", "2.1.302"], prober)
+    assert [(a.version, a.verdict, b.version, b.verdict) for a, b in answer.changes] == [
+        ("2.1.301", "differs", "2.1.302", "holds")
+    ]
+    assert prober.runs == 2
