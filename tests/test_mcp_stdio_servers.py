@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -55,6 +56,35 @@ async def test_a_server_with_descendants_names_its_tree_and_sees_who_survives(sp
         os.kill(tree["child"], signal.SIGKILL)
         os.kill(tree["grandchild"], signal.SIGKILL)
         assert await server.wait_gone(10) == []
+    finally:
+        for pid in server.tree().values():
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        proc.kill()
+        proc.wait(10)
+
+
+async def test_the_wait_for_a_tree_can_start_when_the_server_ends(space):
+    """A server that ends late (here: killed after 1.5 s, its tree 0.2 s later) is gone with
+    its tree within a short bound counted from its own end, not from the call."""
+    server = stdio_mcp_server(space.path("mcp"), "t", [McpTool("x")], descendants=True)
+    proc = start(server)
+    try:
+        tree = await server.wait_tree(30)
+
+        async def end_late() -> None:
+            await asyncio.sleep(1.5)
+            proc.kill()
+            await asyncio.sleep(0.2)
+            for role in ("child", "grandchild"):
+                os.kill(tree[role], signal.SIGKILL)
+
+        ending = asyncio.create_task(end_late())
+        assert await server.wait_gone(0.5) == ["child", "grandchild", "server"]  # counted from the call
+        assert await server.wait_gone(1.0, server_within=10) == []  # counted from the server's end
+        await ending
     finally:
         for pid in server.tree().values():
             try:

@@ -144,8 +144,14 @@ class StdioMcpServer:
         tree: dict[str, int] = await _poll(self.tree, timeout)
         return tree
 
-    async def wait_gone(self, timeout: float) -> list[str]:
-        """Wait until no process of `tree()` runs; the roles still running after `timeout`."""
+    async def wait_gone(self, timeout: float, server_within: float = 0.0) -> list[str]:
+        """Wait until no process of `tree()` runs; the roles still running after `timeout`.
+
+        With `server_within`, first wait up to that long for the server process itself to
+        end: whoever ends it may take seconds on a loaded machine, and `timeout` is then
+        what its descendants get after it, so the answer does not depend on the load."""
+        if server_within:
+            await _poll(lambda: "server" not in self.alive(), server_within)
         await _poll(lambda: not self.alive(), timeout)
         return self.alive()
 
