@@ -63,27 +63,44 @@ class Finder:
 
     def __call__(self, step: Step) -> Entry | None:
         prober = self.make_prober(step.id)  # one per step: steps may be found in parallel
-        ends = {v: outcome(v, self.reports[v][step.id]) for v in (step.before, step.after)}
+        seen = {v: outcome(v, self.reports[v][step.id]) for v in (step.before, step.after)}
+
+        def probe(version: str) -> Outcome:
+            if version not in seen:
+                seen[version] = prober(version)
+            return seen[version]
+
         inner = self.between(step.before, step.after)
         versions = [step.before, *inner, step.after]
         started = prober.runs
         method = "scan" if len(inner) <= SCAN_UP_TO else "bisect"
-        answer = (scan if method == "scan" else bisect)(versions, lambda v: ends.get(v) or prober(v), step.check)
-        if not answer.changes:
+        # A bisect finds one change; while the last one found does not end on the after-neighbour's
+        # verdict, another lies between it and that neighbour (not-applicable, differs, then holds).
+        want = seen[step.after].key(step.check)
+        changes: list[tuple[Outcome, Outcome]] = []
+        start = 0
+        while not changes or changes[-1][1].key(step.check) != want:
+            answer = (scan if method == "scan" else bisect)(versions[start:], probe, step.check)
+            if not answer.changes:
+                break
+            changes += answer.changes
+            start = versions.index(changes[-1][1].version)
+        if not changes:
             return None
-        first, last = answer.changes[0][0], answer.changes[-1][1]
+        first, last = changes[0][0], changes[-1][1]
         i, j = versions.index(first.version), versions.index(last.version)
         inside = sorted(
-            (o for o in answer.probed if i < versions.index(o.version) < j), key=lambda o: versions.index(o.version)
+            (o for v, o in seen.items() if i < versions.index(v) < j), key=lambda o: versions.index(o.version)
         )
+        pairs = [(self._side(a), self._side(b)) for a, b in changes]
         return Entry(
             step,
-            self._side(first),
-            self._side(last),
+            *pairs[0],
             method,
             prober.runs - started,
             tuple((o.version, f"skipped: {o.skipped}" if o.skipped else str(o.verdict)) for o in inside),
             tuple(observation_diff(first.observed, last.observed)),
+            tuple(pairs[1:]),
         )
 
     def _side(self, o: Outcome) -> Side:
@@ -118,7 +135,11 @@ def refresh(
     previous = {e.step: e for e in old.entries} if old else {}
     current = set(all_steps)
     out = Refreshed(History(tuple(listed), ()))
-    to_find = [s for s in all_steps if (chosen is None or s.id in chosen) and s not in previous]
+    # An entry that holds only the first of several changes (written before chains were
+    # followed) is found again.
+    to_find = [
+        s for s in all_steps if (chosen is None or s.id in chosen) and not (s in previous and previous[s].complete)
+    ]
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         found = dict(zip(to_find, pool.map(find, to_find), strict=True))
     entries: list[Entry] = []
@@ -127,7 +148,7 @@ def refresh(
             if step in previous:
                 entries.append(previous[step])
             continue
-        if step in previous:
+        if step not in found:
             out.kept.append(previous[step])
             entries.append(previous[step])
             continue

@@ -117,10 +117,11 @@ def cmd_history(args: argparse.Namespace) -> int:
     write(done.history, out)
     for e in done.found + done.kept:
         kept = "kept" if e in done.kept else f"found by {e.found_by}, {e.probe_runs} probe runs"
-        print(
-            f"{e.step.id}{_check(e.step)}: {e.before.verdict} up to {e.before.words}, "
-            f"{e.after.verdict} from {e.after.words} on ({kept})"
+        spans = [f"{v} on {a}" if a == b else f"{v} on {a}–{b}" for v, a, b in e.middle()]
+        words = ", ".join(
+            [f"{e.before.verdict} up to {e.before.words}", *spans, f"{e.last.verdict} from {e.last.words} on"]
         )
+        print(f"{e.step.id}{_check(e.step)}: {words} ({kept})")
     for s in done.unresolved:
         print(f"{s.id}{_check(s)}: no change seen again between {s.before} and {s.after}")
     runs = sum(e.probe_runs for e in done.found)

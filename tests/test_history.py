@@ -4,6 +4,7 @@ the matrix's words only while it still explains the reports."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 from pathlib import Path
@@ -114,6 +115,55 @@ def test_skipped_releases_inside_the_pair_and_yanked_ends_are_recorded(tmp_path)
     assert (entry.before.version, entry.after.version, entry.after.yanked) == ("0.2.98", "0.2.100", True)
     assert entry.inside == (("0.2.99", "skipped: install failed: uv exited 1: boom"),)
     assert entry.after.words == "0.2.100 (yanked)"
+
+
+class TwoChanges:
+    """not-applicable up to 0.2.99, differs on 0.2.100-0.2.119, holds from 0.2.120: two changes
+    between the neighbours 0.2.82 and 0.2.139, which one bisect alone would not both see."""
+
+    def __init__(self) -> None:
+        self.runs = 0
+
+    def __call__(self, version: str) -> Outcome:
+        self.runs += 1
+        n = _key(version)
+        v = "not-applicable" if n < 100 else "differs" if n < 120 else "holds"
+        return Outcome(version, verdict=v, note=f"note {v}", checks={"typed": v}, observed={"raised": v})
+
+
+def test_a_step_with_two_changes_records_both_and_the_matrix_words_them(tmp_path):
+    reports = load_reports(reports_dir(tmp_path / "r", {ERR: ["not-applicable", "holds", "holds", "holds"]}))
+    entries = {r["sdk_version"]: {b["id"]: b for b in r["behaviours"]} for r in reports}
+    done = refresh(None, steps(reports, LISTED), None, LISTED, Finder(INDEX, entries, lambda _: TwoChanges()))
+    [entry] = done.history.entries
+    assert [(a.version, a.verdict, b.version, b.verdict) for a, b in entry.pairs] == [
+        ("0.2.99", "not-applicable", "0.2.100", "differs"),
+        ("0.2.119", "differs", "0.2.120", "holds"),
+    ]
+    assert entry.last.version == "0.2.120" and entry.middle() == (("differs", "0.2.100 (yanked)", "0.2.119"),)
+    assert entry.probe_runs <= 2 * 6  # two bisects over at most 56 releases
+    path = tmp_path / "h.json"
+    write_history(done.history, path)
+    assert load(path) == done.history  # `later` round-trips
+    grid = from_reports(reports, done.history)
+    [row] = grid.rows
+    assert row.change == "not-applicable on 0.2.82–0.2.99, differs on 0.2.100 (yanked)–0.2.119, holds from 0.2.120 on"
+
+
+def test_a_chain_that_no_longer_ends_on_the_neighbours_verdict_is_not_used(tmp_path):
+    reports = load_reports(reports_dir(tmp_path / "r", {ERR: ["not-applicable", "holds", "holds", "holds"]}))
+    entries = {r["sdk_version"]: {b["id"]: b for b in r["behaviours"]} for r in reports}
+    [entry] = refresh(
+        None, steps(reports, LISTED), None, LISTED, Finder(INDEX, entries, lambda _: TwoChanges())
+    ).history.entries
+    cut = History(tuple(LISTED), (dataclasses.replace(entry, later=()),))  # only the first change
+    assert not cut.entries[0].applies({"0.2.82": "not-applicable", "0.2.139": "holds"})
+    assert from_reports(reports, cut).rows[0].change == "not-applicable on 0.2.82, holds from 0.2.139 on"
+    # a refresh finds it again, whole, and keeps the whole one after that
+    finder = Finder(INDEX, entries, lambda _: TwoChanges())
+    again = refresh(cut, steps(reports, LISTED), None, LISTED, finder)
+    assert again.found == [entry] and not again.kept
+    assert refresh(again.history, steps(reports, LISTED), None, LISTED, Refuses({})).kept == [entry]
 
 
 def test_error_and_needs_live_neighbours_are_not_steps(tmp_path):

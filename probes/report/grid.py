@@ -86,8 +86,10 @@ class Grid:
         return [r for r in self.rows if r.moved]
 
 
-# (label before, label after) of two neighbouring columns -> the releases the change lies between
-Exact = Mapping[tuple[str, str], tuple[str, str]]
+# (label before, label after) of two neighbouring columns -> the release the first verdict is last
+# seen on, the release the second is first seen on, and the verdicts between them when it moved
+# more than once there: (verdict, first release, last release).
+Exact = Mapping[tuple[str, str], tuple[str, str, tuple[tuple[str, str, str], ...]]]
 
 
 def describe_change(verdicts: Sequence[str | None], labels: Sequence[str], exact: Exact | None = None) -> str:
@@ -112,20 +114,24 @@ def describe_change(verdicts: Sequence[str | None], labels: Sequence[str], exact
             runs.append((verdict, [label]))
     if len(runs) < 2:
         return ""
-    # Each run as (verdict, first, last), its ends moved to the exact releases where known.
+    # Each run as (verdict, first, last), its ends moved to the exact releases where known,
+    # with the runs the history found between two columns put in between.
     bounds = [(v, m[0], m[-1]) for v, m in runs]
+    between: dict[int, tuple[tuple[str, str, str], ...]] = {}
     for k in range(len(bounds) - 1):
-        pair = (exact or {}).get((bounds[k][2], bounds[k + 1][1]))
+        pair = (exact or {}).get((runs[k][1][-1], runs[k + 1][1][0]))
         if pair:
             bounds[k] = (bounds[k][0], bounds[k][1], pair[0])
             bounds[k + 1] = (bounds[k + 1][0], pair[1], bounds[k + 1][2])
+            between[k] = pair[2]
+    bounds = [run for k, b in enumerate(bounds) for run in (b, *between.get(k, ()))]
 
     def span(start: str, end: str) -> str:
         return start if start == end else f"{start}–{end}"
 
     from_oldest, to_newest = verdicts[0] is not None, verdicts[-1] is not None
     (first_verdict, first_start, first_end), (last_verdict, last_start, last_end) = bounds[0], bounds[-1]
-    if len(runs) == 2 and from_oldest and first_start != first_end:
+    if len(bounds) == 2 and from_oldest and first_start != first_end:
         head = f"{first_verdict} up to {first_end}"
     else:
         head = f"{first_verdict} on {span(first_start, first_end)}"
@@ -134,14 +140,16 @@ def describe_change(verdicts: Sequence[str | None], labels: Sequence[str], exact
     return ", ".join([head, *middle, tail])
 
 
-def exact_pairs(row: Row, columns: Sequence[Column], history: History | None) -> dict[tuple[str, str], tuple[str, str]]:
+def exact_pairs(
+    row: Row, columns: Sequence[Column], history: History | None
+) -> dict[tuple[str, str], tuple[str, str, tuple[tuple[str, str, str], ...]]]:
     """The history's pairs that still explain this row: stale entries (a neighbour's verdict
     moved since the refresh) are left out, so the row falls back to its columns."""
     if history is None:
         return {}
     verdict_of = {c.sdk_version: v for c, v in zip(columns, row.verdicts, strict=True) if c.cli == "bundled"}
     return {
-        (e.step.before, e.step.after): (e.before.words, e.after.words)
+        (e.step.before, e.step.after): (e.before.words, e.last.words, e.middle())
         for e in history.for_id(row.id)
         if e.applies(verdict_of)
     }

@@ -64,8 +64,12 @@ class Side:
 class Entry:
     """The pair of releases a step's change lies between, and how it was found.
 
-    `inside` holds the releases between the two that gave no verdict (the change may lie at
-    any of them) or, after a scan, a change and a change back: (version, verdict or why skipped).
+    When the verdict moved more than once between the two neighbours (not-applicable, then
+    differs, then holds), `before`/`after` is the first change and `later` the others, in
+    order, the last ending on the after-neighbour's verdict.
+    `inside` holds every release probed strictly between the first change's before-release
+    and the last change's after-release, as (version, verdict or why skipped): for one
+    change found by bisecting, those that gave no verdict (the change may lie at any of them).
     """
 
     step: Step
@@ -75,15 +79,33 @@ class Entry:
     probe_runs: int
     inside: tuple[tuple[str, str], ...] = ()
     moved: tuple[str, ...] = ()
+    later: tuple[tuple[Side, Side], ...] = ()
+
+    @property
+    def pairs(self) -> tuple[tuple[Side, Side], ...]:
+        return ((self.before, self.after), *self.later)
+
+    @property
+    def last(self) -> Side:
+        """The release from which on the after-neighbour's verdict holds."""
+        return self.pairs[-1][1]
+
+    def middle(self) -> tuple[tuple[str, str, str], ...]:
+        """The verdicts between the changes, as (verdict, first release, last release)."""
+        ps = self.pairs
+        return tuple((a[1].verdict, a[1].words, b[0].words) for a, b in zip(ps, ps[1:], strict=False))
+
+    @property
+    def complete(self) -> bool:
+        """Whether the changes found start and end on the neighbours' verdicts (an entry
+        written before chains were followed may hold only the first of two)."""
+        return (self.before.verdict, self.last.verdict) == self.step.verdicts
 
     def applies(self, verdict_of: Mapping[str, str | None]) -> bool:
         """Whether the entry still explains the reports: both neighbours give the verdicts it was
-        found for, and the pair found carries those same verdicts (so its words are true)."""
+        found for, and it is complete (so its words are true)."""
         want = self.step.verdicts
-        return (verdict_of.get(self.step.before), verdict_of.get(self.step.after)) == want and (
-            self.before.verdict,
-            self.after.verdict,
-        ) == want
+        return (verdict_of.get(self.step.before), verdict_of.get(self.step.after)) == want and self.complete
 
 
 @dataclass(frozen=True)
@@ -182,7 +204,7 @@ def _entry_json(e: Entry) -> dict[str, Any]:
         "probe_runs": e.probe_runs,
         "inside": [{"version": v, "gave": gave} for v, gave in e.inside],
         "moved": list(e.moved),
-    }
+    } | ({"later": [{"before": _side_json(a), "after": _side_json(b)} for a, b in e.later]} if e.later else {})
 
 
 def _side_json(s: Side) -> dict[str, Any]:
@@ -203,6 +225,7 @@ def _entry(d: Mapping[str, Any]) -> Entry:
         int(d["probe_runs"]),
         tuple((str(i["version"]), str(i["gave"])) for i in d["inside"]),
         tuple(str(m) for m in d["moved"]),
+        tuple((_side(c["before"]), _side(c["after"])) for c in d.get("later", [])),
     )
 
 
