@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,7 +74,11 @@ class _Memo:
 
 
 def bisect(
-    versions: Sequence[str], probe: Probe, check: str | None = None, known: Mapping[str, Outcome] | None = None
+    versions: Sequence[str],
+    probe: Probe,
+    check: str | None = None,
+    known: Mapping[str, Outcome] | None = None,
+    ends_at_once: bool = False,
 ) -> Answer:
     """Binary search for one change between the first and last release that give a verdict.
 
@@ -81,10 +86,16 @@ def bisect(
     changes it still ends on an adjacent pair where the key moves (not necessarily the first).
     `known` outcomes (releases with a committed report) cost no probe run: the search splits
     at them first, nearest the middle, and probes only inside the gap they leave.
+    With `ends_at_once`, the first and last release are probed at the same time when neither
+    is known (`probe` must then be safe to call from two threads): the same runs, less waiting.
     """
     known = known or {}
     memo = _Memo(lambda v: known[v] if v in known else probe(v))
     vs = list(versions)
+    if ends_at_once and len(vs) > 1 and vs[0] not in known and vs[-1] not in known:
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            for v, o in zip((vs[0], vs[-1]), pool.map(probe, (vs[0], vs[-1])), strict=True):
+                memo.seen[v] = o
     lo = next((i for i in range(len(vs)) if memo(vs[i]).skipped is None), None)
     hi = next((i for i in reversed(range(len(vs))) if lo is not None and i > lo and memo(vs[i]).skipped is None), None)
     answer = Answer(vs, [], [])

@@ -120,7 +120,7 @@ def _bisect(args: argparse.Namespace) -> int:
     if args.scan:
         answer = scan(versions, lambda v: known.get(v) or prober(v), args.check)
     else:
-        answer = bisect(versions, prober, args.check, known)
+        answer = bisect(versions, prober, args.check, known, ends_at_once=True)
     print("\n".join(render(answer, args.id, args.check, flags, args.scan, args.axis)))
     reused = sum(v in known for v in {o.version for o in answer.probed})
     progress(

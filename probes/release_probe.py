@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -38,6 +39,7 @@ class _Prober:
         self.behaviour_id = behaviour_id
         self.progress = progress
         self.runs = 0
+        self._count = threading.Lock()  # a bisect may probe both ends at once
 
     def _command(self, version: str) -> tuple[list[str], dict[str, str]] | str:
         """The `sdkprobe run` command for the release (without --only/--out/-j) and its
@@ -50,7 +52,8 @@ class _Prober:
             self.progress(f"{version}: skipped, {setup}")
             return Outcome(version, skipped=setup)
         self.progress(f"probing {version}…")
-        self.runs += 1
+        with self._count:
+            self.runs += 1
         start = time.monotonic()
         outcome = self._run(version, *setup)
         said = f"skipped, {outcome.skipped}" if outcome.skipped else outcome.verdict

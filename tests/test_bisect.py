@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 
 import pytest
 
@@ -65,6 +66,22 @@ def test_known_outcomes_cost_no_run_and_the_search_splits_at_them_first(at):
     assert not set(probe.calls) & set(known)
     gap = 57 if at <= 57 else 5 if at <= 62 else 45  # releases left between the known ones around it
     assert len(probe.calls) <= math.ceil(math.log2(gap))
+
+
+def test_both_ends_can_be_probed_at_once_with_the_same_answer():
+    vs = releases_named(40)
+    verdicts = step(vs, 17)
+    both = threading.Barrier(2, timeout=10)
+
+    def probe(version: str) -> Outcome:
+        if version in (vs[0], vs[-1]):
+            both.wait()  # breaks (raises) unless the two ends are probed at the same time
+        return Scripted(verdicts)(version)
+
+    together = bisect(vs, probe, ends_at_once=True)
+    alone = bisect(vs, Scripted(verdicts))
+    assert [(a.version, b.version) for a, b in together.changes] == [(vs[16], vs[17])]
+    assert [o.version for o in together.probed] == [o.version for o in alone.probed]
 
 
 def test_no_change_says_both_ends_agree():
