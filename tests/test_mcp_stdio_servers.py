@@ -33,6 +33,17 @@ def start(server, **env: str) -> subprocess.Popen:
     )
 
 
+def end_tree(server, proc: subprocess.Popen) -> None:
+    """Kill a test server and whatever of its tree is left, so no process outlives the test."""
+    for pid in server.tree().values():
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+    proc.kill()
+    proc.wait(10)
+
+
 def send(proc: subprocess.Popen, message: dict) -> None:
     proc.stdin.write(json.dumps(message) + "\n")
     proc.stdin.flush()
@@ -57,13 +68,7 @@ async def test_a_server_with_descendants_names_its_tree_and_sees_who_survives(sp
         os.kill(tree["grandchild"], signal.SIGKILL)
         assert await server.wait_gone(10) == []
     finally:
-        for pid in server.tree().values():
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        proc.kill()
-        proc.wait(10)
+        end_tree(server, proc)
 
 
 async def test_the_wait_for_a_tree_can_start_when_the_server_ends(space):
@@ -86,13 +91,7 @@ async def test_the_wait_for_a_tree_can_start_when_the_server_ends(space):
         assert await server.wait_gone(1.0, server_within=10) == []  # counted from the server's end
         await ending
     finally:
-        for pid in server.tree().values():
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        proc.kill()
-        proc.wait(10)
+        end_tree(server, proc)
 
 
 async def test_a_server_without_descendants_has_no_tree(space):
