@@ -24,6 +24,8 @@ Find, among every release of claude-agent-sdk on the package index between --fro
 --to (yanked ones included), the adjacent pair where the behaviour's verdict (or one
 sub-check's, with --check) changes. Each release is installed once into a cache
 ($SDKPROBE_CACHE/envs, default ~/.cache/sdkprobe/envs) and probed there with its bundled CLI.
+A release with a report in --reports (the listed versions) is not probed again: the search
+splits at those first and probes only inside the gap they leave (--fresh probes them too).
 
 With --axis cli the SDK installed here is held fixed and the releases are those of the
 Claude Code CLI on npm (@anthropic-ai/claude-code) between --from (default: the CLI the
