@@ -324,6 +324,9 @@ async def oversized_stdout_line_fatal(h: Harness) -> dict[str, Any]:
             "result": session.result is not None,
             "error": session.error_line,
         }
+        if session.result is None and session.error_line is None:
+            # Neither a result nor an error (seen once on 0.1.33 under load): how the CLI ended.
+            cli[variant]["exit code"] = session.exit_code
         if cli[variant]["result"] and cli[variant]["error"] is None:
             break
     cli["tool result line KiB"] = max(sizes) // 1024
