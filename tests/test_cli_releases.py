@@ -52,8 +52,19 @@ class FakeNpm:
 
 @pytest.fixture
 def cache(tmp_path, monkeypatch):
+    """An empty cache; Node's path as this machine has it, or a stand-in where it has none
+    (installing a cli.js release only names Node in its launcher; running it needs Node)."""
     monkeypatch.setenv("SDKPROBE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(cli_releases, "_node", lambda: cli_releases.shutil.which("node") or "/usr/bin/node")
     return tmp_path / "cache" / "cli"
+
+
+def test_a_cli_js_release_without_node_is_one_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("SDKPROBE_CACHE", str(tmp_path / "cache"))
+    monkeypatch.setattr(cli_releases, "_npm", FakeNpm({"cli.js": ""}))
+    monkeypatch.setattr(cli_releases.shutil, "which", lambda name: None)
+    with pytest.raises(CliReleaseError, match=r"^this CLI release is a cli\.js, which needs Node; no `node` on PATH$"):
+        install_cli("2.1.50", lambda _: None)
 
 
 # --- the metadata ------------------------------------------------------------------
@@ -111,7 +122,7 @@ def test_a_cli_js_release_gets_a_node_launcher_and_is_reused(cache, monkeypatch)
     assert path == cache / "2.1.50" / "claude" and os.access(path, os.X_OK)
     assert "cli.js" in path.read_text() and any("fetching @anthropic-ai/claude-code@2.1.50" in x for x in lines)
     assert not [p for p in cache.iterdir() if p.name.startswith(".")]  # no work folder left
-    if os.path.exists("/usr/bin/node") or cli_releases.shutil.which("node"):
+    if cli_releases.shutil.which("node"):
         out = subprocess.run([str(path)], capture_output=True, text=True, timeout=60)
         assert out.stdout.strip() == "2.1.50 (Claude Code)"
     calls = len(npm.calls)

@@ -88,11 +88,16 @@ def _first_main(run: CliRun) -> Recorded | None:
     return main[0] if main else None
 
 
+_PLACES = ("system", "messages", "tools")
+_NO_REQUEST = "no request"
+
+
 def _where(request: Recorded | None, marker: str) -> str | None:
     """Where `marker` reached the model in a request: the system parameter, a message (any
-    role), a tool's description, or nowhere (None)."""
+    role), a tool's description, or nowhere (None); "no request" when the session sent none,
+    which proves neither presence nor absence."""
     if request is None:
-        return None
+        return _NO_REQUEST
     if marker in request.system_text:
         return "system"
     if any(marker in t for t in request.texts()):
@@ -100,6 +105,10 @@ def _where(request: Recorded | None, marker: str) -> str | None:
     if any(marker in str(t.get("description", "")) for t in request.tools):
         return "tools"
     return None
+
+
+def _reached(where: str | None) -> bool:
+    return where in _PLACES
 
 
 _LANGUAGE = "Nederlands"
@@ -137,7 +146,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     default, empty = (seen[label] for label in _LANGUAGE_RUNS)
     return {
         "user-language-loaded-by-default": check(
-            default["language rule"] is not None,
+            _reached(default["language rule"]),
             f"with setting_sources=None the user's language ({_LANGUAGE}) was nowhere in the request: {default}",
         ),
         "no-language-rule-without-user-source": check(
@@ -194,7 +203,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     loaded, disabled = (seen[label]["memory"] for label in _MEMORY_RUNS)
     return {
         "memory-loaded-with-no-sources": check(
-            loaded is not None, "with setting_sources=[] the memory's code word was nowhere in the request"
+            _reached(loaded), f"with setting_sources=[] the memory's code word reached the model: {loaded}"
         ),
         "auto-memory-disabled-keeps-it-out": check(
             disabled is None, f"with autoMemoryEnabled=false the memory's code word was still in the {disabled}"
@@ -249,11 +258,13 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     left = {name: at for name, at in dropped.items() if at is not None}
     return {
         "git-status-and-user-by-default": check(
-            default["git user"] is not None and default["recent commit"] is not None,
-            f"in a git repo, by default: git user {default['git user']}, recent commit {default['recent commit']}",
+            all(_reached(default[mark]) for mark in ("git user", "branch", "recent commit")),
+            f"in a git repo, by default: git user {default['git user']}, branch {default['branch']}, "
+            f"recent commit {default['recent commit']}",
         ),
         "commit-instructions-by-default": check(
-            default["attribution"] is not None, "by default no commit attribution instruction reached the model"
+            _reached(default["attribution"]),
+            f"by default the commit attribution instruction reached the model: {default['attribution']}",
         ),
         "setting-drops-git-context": check(not left, f"with includeGitInstructions=false still there: {left}"),
     }
@@ -432,8 +443,8 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     uncompared = needs_live("a separate config dir can only be compared once the identity reaches the context at all")
     return {
         "identity-in-context": (
-            check(all(seeded.values()), f"with the account in .claude.json: {seeded}")
-            if logged_in or any(seeded.values())
+            check(all(map(_reached, seeded.values())), f"with the account in .claude.json: {seeded}")
+            if logged_in or any(map(_reached, seeded.values()))
             else unseen
         ),
         "separate-config-dir-keeps-it-out": (
@@ -697,7 +708,9 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         "config-dir-claude-md-excluded": check(not project["sent"][_USERMD_CFG], said(_USERMD_CFG))
         if project["sent"][_USERMD_CFG] or both["sent"][_USERMD_CFG]
         else undecidable("the config dir's CLAUDE.md reached the model under no source here; its absence says nothing"),
-        "home-claude-md-excluded": check(not project["sent"][_USERMD_HOME], said(_USERMD_HOME)),
+        "home-claude-md-excluded": check(not project["sent"][_USERMD_HOME], said(_USERMD_HOME))
+        if project["sent"][_PROJMD]
+        else undecidable("with ['project'] not even the project's CLAUDE.md reached the model; absence says nothing"),
     }
 
 
