@@ -13,3 +13,19 @@ def pytest_sessionfinish(session, exitstatus):
     if left:
         session.config.get_terminal_writer().line(f"processes left behind by the test run: {left}", red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture
+def double():
+    """make(script) -> a started ModelDouble; every one made is stopped after the test."""
+    from probes.harness.model_double import ModelDouble
+
+    started: list[ModelDouble] = []
+
+    def make(script=None) -> ModelDouble:
+        started.append(ModelDouble(script).start())
+        return started[-1]
+
+    yield make
+    for d in started:
+        d.stop()

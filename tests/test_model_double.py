@@ -51,19 +51,6 @@ def body(text: str = "hi", *, stream: bool = True, tools: bool = True, **extra) 
     return {**b, **extra}
 
 
-@pytest.fixture
-def double():
-    def make(script: Script | None = None) -> ModelDouble:
-        d = ModelDouble(script).start()
-        started.append(d)
-        return d
-
-    started: list[ModelDouble] = []
-    yield make
-    for d in started:
-        d.stop()
-
-
 def test_stream_has_the_messages_api_event_order(double):
     d = double(
         Script(

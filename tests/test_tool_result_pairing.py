@@ -7,23 +7,9 @@ from __future__ import annotations
 
 import json
 
-import pytest
+from test_model_double import body, post
 
-from probes.harness.model_double import ModelDouble, Script, reply
-from tests.test_model_double import body, post
-
-
-@pytest.fixture
-def double():
-    started: list[ModelDouble] = []
-
-    def make(script: Script) -> ModelDouble:
-        started.append(ModelDouble(script).start())
-        return started[-1]
-
-    yield make
-    for d in started:
-        d.stop()
+from probes.harness.model_double import Script, reply
 
 
 def _turn(results: list[str], *, ids: tuple[str, ...] = ("t1", "t2")) -> dict:

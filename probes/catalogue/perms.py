@@ -647,12 +647,11 @@ _MISBEHAVIOURS = {
 }
 
 
-def _misbehaving(calls: list[str]) -> Any:
+def _misbehaving() -> Any:
     async def callback(name: str, tool_input: dict[str, Any], context: Any) -> Any:
         from claude_agent_sdk import PermissionResultAllow
 
         command = str(tool_input.get("command", ""))
-        calls.append(next((k for k in _MISBEHAVIOURS if f"m-{k}" in command), "allow"))
         if "m-dict" in command:
             return {"behavior": "allow"}
         if "m-none" in command:
@@ -699,7 +698,6 @@ async def callback_errors_become_denials(h: Harness) -> dict[str, Any]:
 
     wire: dict[str, Any] = {}
     for kind in (*_MISBEHAVIOURS, "hook none"):
-        calls: list[str] = []
         if kind == "hook none":
             request: dict[str, Any] = {
                 "callback_id": "hook_0",
@@ -715,7 +713,7 @@ async def callback_errors_become_denials(h: Harness) -> dict[str, Any]:
             "go",
             scenario=scenario,
             client=True,
-            can_use_tool=_misbehaving(calls),
+            can_use_tool=_misbehaving(),
             hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[_none_for("m-hook")])]},
         )
         answer = run.answers.get("fake_req_1") or {}
@@ -733,7 +731,6 @@ async def callback_errors_become_denials(h: Harness) -> dict[str, Any]:
     matchers = [HookMatcher(matcher="Bash", hooks=[_none_for("m-hook")])]
     if blocking:
         matchers.append(HookMatcher(matcher="Bash", hooks=[_none_for("m-hook-block")], on_failure="block"))
-    calls = []
     blocks = [
         tool_use("Bash", {"command": f"touch {h.cwd / m}", "description": m}, f"toolu_cb_{n}")
         for n, m in enumerate(markers, 1)
@@ -743,7 +740,7 @@ async def callback_errors_become_denials(h: Harness) -> dict[str, Any]:
         "mark",
         script=[reply(*blocks), "done"],
         client=True,
-        can_use_tool=_misbehaving(calls),
+        can_use_tool=_misbehaving(),
         hooks={"PreToolUse": matchers},
     )
     main = session.on(MAIN)

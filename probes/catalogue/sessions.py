@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check
+from probes.behaviour import Check, behaviour, check, undecidable
 from probes.harness import MAIN, Conversation, Harness, Scenario, Script, reply, tool_use_offered
 
 _FIRST = {
@@ -600,7 +600,9 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             f"resumed from another cwd: init session_id {other['init id']}, run 1's prompt in its request: "
             f"{other['request has run 1']}, {other['model requests']} model request(s), yielded "
             f"{other['yielded']}, exception {other['exception']}",
-        ),
+        )
+        if seen["run 1 session id seen"]
+        else undecidable("the first run showed no session id, so there was nothing to resume"),
         "missing-session-clear-exception": check(
             "<MISSING>" in error or "No conversation found" in error,
             f"resume=<missing id> raised {missing['exception']} after yielding {missing['yielded']} "
