@@ -26,6 +26,17 @@ class Outcome:
     observed: Any = None
     skipped: str | None = None
 
+    @classmethod
+    def from_entry(cls, version: str, entry: Mapping[str, Any]) -> Outcome:
+        """A report's entry for the behaviour, as the Outcome probing that release gave."""
+        return cls(
+            version,
+            verdict=str(entry["verdict"]),
+            note=str(entry.get("note") or ""),
+            checks=dict(entry.get("checks") or {}),
+            observed=entry.get("observed"),
+        )
+
     def key(self, check: str | None) -> str:
         """What is compared: the verdict, or one sub-check's (the verdict when it has none)."""
         assert self.verdict is not None, "a skipped release has no verdict"

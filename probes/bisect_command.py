@@ -108,6 +108,8 @@ def _bisect(args: argparse.Namespace) -> int:
             )
         if args.no_yanked:
             raise BadRange("--no-yanked is for SDK releases; npm has no yanked CLI releases")
+        if args.fresh or args.reports != Path("reports"):
+            raise BadRange("--reports and --fresh are for SDK releases; with --axis cli every release is probed")
         versions, flags, prober = _cli_axis(args, progress)
         known: dict[str, Outcome] = {}
     else:
@@ -136,7 +138,6 @@ def _bisect(args: argparse.Namespace) -> int:
 def committed(reports: Path, behaviour_id: str, versions: list[str]) -> dict[str, Outcome]:
     """The judged verdicts (holds, differs, not-applicable) the reports in a folder give the
     behaviour on releases in range, each with its bundled CLI; BadRange for a malformed report."""
-    from probes.history import outcome
     from probes.report.errors import ReportError
     from probes.report.grid import load_reports
     from probes.report.history import JUDGED
@@ -154,7 +155,7 @@ def committed(reports: Path, behaviour_id: str, versions: list[str]) -> dict[str
     for report in loaded:
         entry = next((b for b in report["behaviours"] if b["id"] == behaviour_id), None)
         if report["cli"] == "bundled" and report["sdk_version"] in wanted and entry and entry["verdict"] in JUDGED:
-            found[report["sdk_version"]] = outcome(report["sdk_version"], entry)
+            found[report["sdk_version"]] = Outcome.from_entry(report["sdk_version"], entry)
     return dict(sorted(found.items(), key=lambda kv: version_key(kv[0])))
 
 

@@ -31,17 +31,6 @@ class CountingProbe(Protocol):
     def __call__(self, version: str, /) -> Outcome: ...
 
 
-def outcome(version: str, entry: Mapping[str, Any]) -> Outcome:
-    """A report entry as the Outcome probing that release would give."""
-    return Outcome(
-        version,
-        verdict=str(entry["verdict"]),
-        note=str(entry.get("note") or ""),
-        checks=dict(entry.get("checks") or {}),
-        observed=entry.get("observed"),
-    )
-
-
 class Finder:
     """finder(step) -> the Entry for it, or None when no change is seen between the neighbours."""
 
@@ -63,7 +52,7 @@ class Finder:
 
     def __call__(self, step: Step) -> Entry | None:
         prober = self.make_prober(step.id)  # one per step: steps may be found in parallel
-        seen = {v: outcome(v, self.reports[v][step.id]) for v in (step.before, step.after)}
+        seen = {v: Outcome.from_entry(v, self.reports[v][step.id]) for v in (step.before, step.after)}
 
         def probe(version: str) -> Outcome:
             if version not in seen:

@@ -78,13 +78,7 @@ class _Prober:
             return Outcome(version, skipped="the report has no entry for the behaviour")
         if entry["verdict"] == ERROR:
             return Outcome(version, skipped=f"the probe errored: {entry['note']}")
-        return Outcome(
-            version,
-            verdict=entry["verdict"],
-            note=entry.get("note") or "",
-            checks=dict(entry.get("checks") or {}),
-            observed=entry.get("observed"),
-        )
+        return Outcome.from_entry(version, entry)
 
 
 def _clean_env() -> dict[str, str]:

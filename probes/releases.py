@@ -78,8 +78,8 @@ def _version_of(filename: str) -> str | None:
     return None
 
 
-def _bundles(files: Iterable[dict[str, Any]], arch: str, system: str | None = None) -> bool:
-    tag = {"Linux": "linux", "Darwin": "macosx", "Windows": "win"}.get(system or platform.system(), "linux")
+def _bundles(files: Iterable[dict[str, Any]], arch: str) -> bool:
+    tag = {"Linux": "linux", "Darwin": "macosx", "Windows": "win"}.get(platform.system(), "linux")
     arches = {arch, {"amd64": "x86_64", "x86_64": "amd64", "arm64": "aarch64", "aarch64": "arm64"}.get(arch, arch)}
     for f in files:
         name = str(f.get("filename", ""))

@@ -393,6 +393,7 @@ def test_the_cli_axis_bisects_cli_releases_from_the_bundled_one(cli_offline, cap
         ([CLI_BID, "--to", "latest"], "CLI version 'latest' is not a release number"),
         ([CLI_BID, "--from", "2.1.204", "--to", "2.1.202"], "--from 2.1.204 comes after --to 2.1.202"),
         ([CLI_BID, "--no-yanked"], "--no-yanked is for SDK releases"),
+        ([CLI_BID, "--fresh"], "--reports and --fresh are for SDK releases"),
     ],
 )
 def test_bad_cli_axis_input_exits_2_with_one_line(argv, message, cli_offline, capsys):

@@ -117,7 +117,7 @@ class History:
         return [e for e in self.entries if e.step.id == behaviour_id]
 
 
-def steps(reports: Iterable[Mapping[str, Any]], listed: Sequence[str], only: Iterable[str] = ()) -> list[Step]:
+def steps(reports: Iterable[Mapping[str, Any]], listed: Sequence[str]) -> list[Step]:
     """Every change of verdict between neighbouring listed versions, from their bundled-CLI reports.
 
     A version whose report lacks the behaviour is passed over, as the matrix passes over its blank cell.
@@ -125,8 +125,7 @@ def steps(reports: Iterable[Mapping[str, Any]], listed: Sequence[str], only: Ite
     by_version = {r["sdk_version"]: r for r in reports if r.get("cli") == "bundled" and r["sdk_version"] in listed}
     versions = sorted(by_version, key=version_key)
     entries = [{b["id"]: b for b in by_version[v]["behaviours"]} for v in versions]
-    wanted = set(only)
-    ids = sorted({i for e in entries for i in e if not wanted or i in wanted})
+    ids = sorted({i for e in entries for i in e})
     out = []
     for bid in ids:
         present = [(v, e[bid]) for v, e in zip(versions, entries, strict=True) if bid in e]
