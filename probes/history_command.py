@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from probes.history import SCAN_UP_TO, Finder
+from probes.history import SCAN_UP_TO, Finder, Gap
 from probes.releases import IndexUnreachable, releases
 from probes.report.errors import ReportError
 from probes.report.history import HISTORY_PATH, Entry, History, Step, load
@@ -91,27 +91,33 @@ def cmd_history(args: argparse.Namespace) -> int:
     finder: Finder | None = None
     first = threading.Lock()
 
-    def find(step: Step) -> Entry | None:
+    def find(gap: Gap) -> dict[Step, Entry]:
         nonlocal finder
         with first:
             if finder is None:  # the index and the cache only when something is to be probed
                 finder = _finder(entries)
+        step = gap[0]
         inner = len(finder.between(step.before, step.after))
         how = (
             "adjacent releases"
             if not inner
             else f"{inner} releases between, {'scanning' if inner <= SCAN_UP_TO else 'bisecting'}…"
         )
-        _say(f"{step.id}: {step.verdicts[0]} on {step.before}, {step.verdicts[1]} on {step.after}; {how}")
-        return finder(step)
+        moved = "; ".join(f"{s.key_words} {s.verdicts[0]} → {s.verdicts[1]}" for s in gap if s.moves)
+        _say(f"{step.id}: {moved} from {step.before} to {step.after}; {how}")
+        return finder(gap)
 
     merged: dict[Step, Entry] = {}
     for part in parts:
         for entry in part.entries:
             merged.setdefault(entry.step, entry)
+
+    def from_parts(gap: Gap) -> dict[Step, Entry]:
+        return {s: merged[s] for s in gap if s in merged}
+
     start = time.monotonic()
     try:
-        done = refresh(old, all_steps, args.only, listed, merged.get if args.merge else find, args.jobs)
+        done = refresh(old, all_steps, args.only, listed, from_parts if args.merge else find, args.jobs)
     except _IndexDown as exc:
         return _fail(str(exc))
     write(done.history, out)
@@ -124,7 +130,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         print(f"{e.step.id}{_check(e.step)}: {words} ({kept})")
     for s in done.unresolved:
         print(f"{s.id}{_check(s)}: no change seen again between {s.before} and {s.after}")
-    runs = sum(e.probe_runs for e in done.found)
+    runs = sum({e.step.gap: e.probe_runs for e in done.found}.values())  # the entries of a gap share its runs
     _say(
         f"wrote {out}: {len(done.history.entries)} entries; {len(done.kept)} kept, {len(done.found)} found "
         f"({runs} probe runs), {len(done.unresolved)} unresolved, {len(done.dropped)} stale replaced or dropped, "
