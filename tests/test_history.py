@@ -190,6 +190,8 @@ def one_check_moves(version: str) -> dict[str, str]:
 
 
 def verdict_of(checks: dict[str, str]) -> str:
+    if not checks:
+        return "not-applicable"  # nothing to check on that release
     return "differs" if "differs" in checks.values() else "holds"
 
 
@@ -277,6 +279,20 @@ def test_a_sub_check_that_moves_while_the_verdict_stays_is_a_sub_check_window(tm
     # stale once a neighbour's sub-check reads otherwise: the matrix falls back to no words
     other = by_checks_reports(tmp_path / "other", RATE, lambda v: {"always": "differs", "moved": "differs"})
     assert from_reports(other, done.history).rows[0].words == ""
+
+
+def test_a_sub_check_that_moved_only_with_the_verdict_is_not_said_again(tmp_path):
+    def checks_of(version: str) -> dict[str, str]:
+        n = _key(version)  # not-applicable (no sub-checks) up to 0.2.99, then `x` decides the verdict
+        return {} if n < 100 else {"x": "differs" if n < 150 else "holds"}
+
+    reports = by_checks_reports(tmp_path, RATE, checks_of)
+    done = search(reports, ByChecks(checks_of))
+    assert {e.step.check for e in done.found} == {None, "x"}
+    [row] = from_reports(reports, done.history).rows
+    # x's own words would start at 0.2.139, where it first exists, but its one change is the verdict's
+    assert row.change == "not-applicable on 0.2.82–0.2.99, differs on 0.2.100 (yanked)–0.2.149, holds from 0.2.150 on"
+    assert row.check_change == ""
 
 
 def test_a_schema_1_file_reads_as_the_verdicts_entries_and_its_sub_checks_are_searched_again(tmp_path):

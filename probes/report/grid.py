@@ -14,7 +14,7 @@ from typing import Any
 from probes.areas import order
 from probes.report.cells import FOOTNOTED
 from probes.report.errors import ReportError
-from probes.report.history import HISTORY_PATH, History
+from probes.report.history import HISTORY_PATH, Entry, History
 from probes.report.history import load as load_history
 from probes.report.store import file_stem, load
 from probes.versions import version_key
@@ -153,38 +153,53 @@ def describe_change(verdicts: Sequence[str | None], labels: Sequence[str], exact
     return ", ".join([head, *middle, tail])
 
 
+def current_entries(
+    row: Row, columns: Sequence[Column], history: History | None, check: str | None = None
+) -> list[Entry]:
+    """The history's entries of the verdict (or of one sub-check) that still explain this row:
+    stale ones (a neighbour's value moved since the refresh) are left out, so the row falls
+    back to its columns."""
+    if history is None:
+        return []
+    value_of = {c.sdk_version: v for c, v in zip(columns, row.values(check), strict=True) if c.cli == "bundled"}
+    return [e for e in history.for_id(row.id) if e.step.check == check and e.applies(value_of)]
+
+
 def exact_pairs(
     row: Row, columns: Sequence[Column], history: History | None, check: str | None = None
 ) -> dict[tuple[str, str], tuple[str, str, tuple[tuple[str, str, str], ...]]]:
-    """The history's pairs of the verdict (or of one sub-check) that still explain this row:
-    stale entries (a neighbour's value moved since the refresh) are left out, so the row falls
-    back to its columns."""
-    if history is None:
-        return {}
-    value_of = {c.sdk_version: v for c, v in zip(columns, row.values(check), strict=True) if c.cli == "bundled"}
+    """The current entries' pairs, by the columns they lie between, as describe_change takes them."""
     return {
         (e.step.before, e.step.after): (e.before.words, e.last.words, e.middle())
-        for e in history.for_id(row.id)
-        if e.step.check == check and e.applies(value_of)
+        for e in current_entries(row, columns, history, check)
     }
 
 
 def check_words(row: Row, columns: Sequence[Column], history: History | None) -> str:
-    """Where sub-checks changed, from the history, for those whose words are not the verdict's:
-    "sub-check x: differs up to 0.1.39, holds from 0.1.40 on", sub-checks that read alike together."""
+    """Where sub-checks changed, for those the history found changing other than as the
+    verdict did between two columns (a chain of pairs not the verdict's there): "sub-check x:
+    differs up to 0.1.39, holds from 0.1.40 on", sub-checks that read alike together. A
+    sub-check that only ever moved with the verdict is said by the verdict's words."""
     if history is None:
         return ""
     labels = [c.label for c in columns]
+    verdict_chain = {e.step.gap: _versions(e) for e in current_entries(row, columns, history)}
     by_words: dict[str, list[str]] = {}
     for check in sorted({e.step.check for e in history.for_id(row.id) if e.step.check is not None}):
-        exact = exact_pairs(row, columns, history, check)
-        words = describe_change(row.values(check), labels, exact) if exact else ""
-        if words and words != row.change:
+        own = current_entries(row, columns, history, check)
+        if all(verdict_chain.get(e.step.gap) == _versions(e) for e in own):
+            continue
+        words = describe_change(row.values(check), labels, exact_pairs(row, columns, history, check))
+        if words:
             by_words.setdefault(words, []).append(check)
     return "; ".join(
         f"{'sub-check' if len(names) == 1 else 'sub-checks'} {', '.join(names)}: {words}"
         for words, names in by_words.items()
     )
+
+
+def _versions(e: Entry) -> tuple[tuple[str, str], ...]:
+    return tuple((a.version, b.version) for a, b in e.pairs)
 
 
 def from_reports(reports: list[dict[str, Any]], history: History | None = None) -> Grid:
