@@ -1,8 +1,9 @@
 """The `sdkprobe history` subcommand: refresh the history file the matrix reads.
 
-Reads the committed reports, lists each change of verdict between neighbouring listed
-versions, keeps the entries whose step is unchanged and bisects the rest among every release
-on the index, each probed in its cached environment as `sdkprobe bisect` does.
+Reads the committed reports, lists each gap between neighbouring listed versions where the
+verdict or a sub-check moved, keeps the entries of gaps that are unchanged and bisects the
+rest among every release on the index, each probed in its cached environment as
+`sdkprobe bisect` does.
 Exit 0 every change placed, 1 some change was not seen again between its neighbours, 2 bad input.
 """
 
@@ -22,12 +23,14 @@ from probes.report.history import HISTORY_PATH, Entry, History, Step, load
 from probes.versions import SDK_VERSIONS
 
 HELP = f"""\
-For every behaviour whose verdict differs between two neighbouring listed versions (their
-reports in DIR), find the pair of releases the change lies between by bisecting every
-release of claude-agent-sdk between the two (yanked ones too; a scan when at most two lie
-between), and write them to FILE (default DIR/{HISTORY_PATH.as_posix()}), which
-`sdkprobe report` puts into the matrix's words. An entry whose neighbours and verdicts are
-unchanged since the last refresh is kept without probing. Releases are installed once into
+For every behaviour whose verdict or one of whose sub-checks differs between two
+neighbouring listed versions (their reports in DIR), find the pairs of releases where the
+verdict and each sub-check change by bisecting every release of claude-agent-sdk between
+the two (yanked ones too; a scan when at most two lie between), and write them to FILE
+(default DIR/{HISTORY_PATH.as_posix()}), which `sdkprobe report` puts into the matrix's
+words. A verdict the two neighbours agree on is followed too: where a sub-check moved, it
+may have moved and moved back. Entries whose neighbours and values are unchanged since the
+last refresh are kept without probing. Releases are installed once into
 $SDKPROBE_CACHE/envs (default ~/.cache/sdkprobe/envs)."""
 
 EPILOG = "exit status: 0 every change placed, 1 some change not seen again by probing, 2 bad input."
