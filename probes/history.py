@@ -1,9 +1,10 @@
-"""Refresh the history file: bisect every change of verdict between neighbouring listed versions.
+"""Refresh the history file: follow the verdict and every sub-check across each gap between
+neighbouring listed versions where one of them moved.
 
-Pure but for the injected prober: `Finder` narrows one step to a pair of releases with
-probes.bisect, `refresh` keeps every entry whose step is unchanged and asks the finder for the
-rest. The two neighbours' outcomes come from their committed reports, not from new runs: they
-are the cells the matrix shows, and reusing them saves two probe runs per step.
+Pure but for the injected prober: `Finder` searches one gap with probes.bisect, `refresh`
+keeps the entries of every gap whose steps are unchanged and asks the finder for the rest.
+The two neighbours' outcomes come from their committed reports, not from new runs: they
+are the cells the matrix shows, and reusing them saves two probe runs per gap.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from probes.bisect import Outcome, bisect, observation_diff, scan
+from probes.bisect import Outcome, bisect, observation_diff
 from probes.releases import Release
 from probes.report.history import Entry, History, Side, Step
 from probes.versions import version_key
@@ -21,6 +22,9 @@ from probes.versions import version_key
 # Up to this many releases between two neighbours, probe them all: it costs at most one run
 # more than bisecting and sees a change and a change back.
 SCAN_UP_TO = 2
+
+Gap = Sequence[Step]  # the steps of one behaviour between two neighbours: verdict first, then sub-checks
+Find = Callable[[Gap], Mapping[Step, Entry]]
 
 
 class CountingProbe(Protocol):
@@ -32,7 +36,15 @@ class CountingProbe(Protocol):
 
 
 class Finder:
-    """finder(step) -> the Entry for it, or None when no change is seen between the neighbours."""
+    """finder(gap) -> an Entry for each of the gap's steps whose key changes between the neighbours.
+
+    Every key is followed over every release probed so far: wherever two probed releases next
+    to each other in that order give a key different values with unprobed releases between,
+    the gap is bisected there on that key, until every change of every key is narrowed to a
+    pair. So the releases where one sub-check moved become the places where the verdict (or
+    another sub-check) is seen to move and move back, although the neighbours agree on it.
+    A key that moves and moves back between two probed releases that agree is not seen.
+    """
 
     def __init__(
         self,
@@ -50,50 +62,97 @@ class Finder:
         lo, hi = version_key(before), version_key(after)
         return [r.version for r in self.index if r.bundles_cli and lo < version_key(r.version) < hi]
 
-    def __call__(self, step: Step) -> Entry | None:
-        prober = self.make_prober(step.id)  # one per step: steps may be found in parallel
-        seen = {v: Outcome.from_entry(v, self.reports[v][step.id]) for v in (step.before, step.after)}
+    def __call__(self, gap: Gap) -> dict[Step, Entry]:
+        first = gap[0]
+        prober = self.make_prober(first.id)  # one per gap: gaps may be searched in parallel
+        seen = {v: Outcome.from_entry(v, self.reports[v][first.id]) for v in (first.before, first.after)}
 
         def probe(version: str) -> Outcome:
             if version not in seen:
                 seen[version] = prober(version)
             return seen[version]
 
-        inner = self.between(step.before, step.after)
-        versions = [step.before, *inner, step.after]
+        inner = self.between(first.before, first.after)
+        versions = [first.before, *inner, first.after]
         started = prober.runs
         method = "scan" if len(inner) <= SCAN_UP_TO else "bisect"
-        # A bisect finds one change; while the last one found does not end on the after-neighbour's
-        # verdict, another lies between it and that neighbour (not-applicable, differs, then holds).
-        want = seen[step.after].key(step.check)
-        changes: list[tuple[Outcome, Outcome]] = []
-        start = 0
-        while not changes or changes[-1][1].key(step.check) != want:
-            answer = (scan if method == "scan" else bisect)(versions[start:], probe, step.check)
-            if not answer.changes:
-                break
-            changes += answer.changes
-            start = versions.index(changes[-1][1].version)
-        if not changes:
-            return None
+        if method == "scan":
+            for v in inner:
+                probe(v)
+        keys = [s.check for s in gap]
+        while (open_pair := _unplaced(versions, seen, keys)) is not None:
+            key, lo, hi = open_pair
+            known = {v: _as_seen_by(o, key) for v, o in seen.items()}
+
+            def probe_key(version: str, key: str | None = key) -> Outcome:
+                return _as_seen_by(probe(version), key)
+
+            bisect(versions[lo : hi + 1], probe_key, key, known=known)
+        runs = prober.runs - started
+        out = {}
+        for step in gap:
+            changes = _changes(versions, seen, step.check)
+            if changes:
+                out[step] = self._entry(step, versions, seen, changes, method, runs)
+        return out
+
+    def _entry(
+        self,
+        step: Step,
+        versions: list[str],
+        seen: Mapping[str, Outcome],
+        changes: list[tuple[Outcome, Outcome]],
+        method: str,
+        runs: int,
+    ) -> Entry:
         first, last = changes[0][0], changes[-1][1]
         i, j = versions.index(first.version), versions.index(last.version)
-        inside = sorted(
-            (o for v, o in seen.items() if i < versions.index(v) < j), key=lambda o: versions.index(o.version)
-        )
-        pairs = [(self._side(a), self._side(b)) for a, b in changes]
+        inside = [seen[v] for v in versions[i + 1 : j] if v in seen]
+        pairs = [(self._side(a, step.check), self._side(b, step.check)) for a, b in changes]
         return Entry(
             step,
             *pairs[0],
             method,
-            prober.runs - started,
-            tuple((o.version, f"skipped: {o.skipped}" if o.skipped else str(o.verdict)) for o in inside),
+            runs,
+            tuple((o.version, f"skipped: {o.skipped}" if o.skipped else o.key(step.check)) for o in inside),
             tuple(observation_diff(first.observed, last.observed)),
             tuple(pairs[1:]),
         )
 
-    def _side(self, o: Outcome) -> Side:
-        return Side(o.version, str(o.verdict), o.note, self.yanked.get(o.version, False))
+    def _side(self, o: Outcome, check: str | None) -> Side:
+        return Side(o.version, o.key(check), o.note, self.yanked.get(o.version, False))
+
+
+def _as_seen_by(o: Outcome, key: str | None) -> Outcome:
+    """The outcome as the search for one key sees it: a release whose entry lacks that
+    sub-check gives it no value, as a skipped release gives none (its verdict has its own key)."""
+    if key is None or o.skipped is not None or key in o.checks:
+        return o
+    return Outcome(o.version, skipped=f"no sub-check {key}")
+
+
+def _judged(versions: Sequence[str], seen: Mapping[str, Outcome], key: str | None) -> list[tuple[int, Outcome]]:
+    """The releases probed so far that gave the key a value, in release order, with their index."""
+    return [(i, seen[v]) for i, v in enumerate(versions) if v in seen and _as_seen_by(seen[v], key).skipped is None]
+
+
+def _changes(versions: Sequence[str], seen: Mapping[str, Outcome], key: str | None) -> list[tuple[Outcome, Outcome]]:
+    """Each pair of releases next to each other among those that gave the key a value where it moves."""
+    judged = [o for _, o in _judged(versions, seen, key)]
+    return [(a, b) for a, b in zip(judged, judged[1:], strict=False) if a.key(key) != b.key(key)]
+
+
+def _unplaced(
+    versions: Sequence[str], seen: Mapping[str, Outcome], keys: Sequence[str | None]
+) -> tuple[str | None, int, int] | None:
+    """The first key, in order, that moves between two probed releases with unprobed ones
+    between them, and those releases' indexes; None when every change found is a pair."""
+    for key in keys:
+        judged = _judged(versions, seen, key)
+        for (i, a), (j, b) in zip(judged, judged[1:], strict=False):
+            if a.key(key) != b.key(key) and any(v not in seen for v in versions[i + 1 : j]):
+                return key, i, j
+    return None
 
 
 @dataclass
@@ -112,41 +171,50 @@ def refresh(
     all_steps: Sequence[Step],
     wanted: Iterable[str] | None,
     listed: Sequence[str],
-    find: Callable[[Step], Entry | None],
+    find: Find,
     jobs: int = 1,
 ) -> Refreshed:
-    """Keep each old entry whose step is still current, find the others of the wanted behaviours
-    (all when `wanted` is None); entries of other behaviours are kept while current, dropped when stale.
+    """Keep the entries of each gap that is still current, search the others of the wanted
+    behaviours (all when `wanted` is None); entries of other behaviours are kept while current,
+    dropped when stale.
 
-    With `jobs` > 1 that many steps are found at once (each probe run is its own process);
-    the entries come out in step order all the same."""
+    A gap is current when each of its steps that moves has a complete entry and none of its
+    entries is stale (its key's values on the neighbours changed since). A step that moves
+    and gets no entry from the search is unresolved; one that does not move gets an entry only
+    when its key was seen to move and move back. With `jobs` > 1 that many gaps are searched at
+    once (each probe run is its own process); the entries come out in step order all the same."""
     chosen = None if wanted is None else set(wanted)
     previous = {e.step: e for e in old.entries} if old else {}
     current = set(all_steps)
-    out = Refreshed(History(tuple(listed), ()))
-    # An entry that holds only the first of several changes (written before chains were
-    # followed) is found again.
+    gaps: dict[tuple[str, str, str], list[Step]] = {}
+    for s in all_steps:
+        gaps.setdefault(s.gap, []).append(s)
+    # A gap whose entries hold only the first of several changes (written before chains were
+    # followed), or not every key that moved (before sub-checks were followed), is searched again.
+    stale_gaps = {e.step.gap for e in previous.values() if e.step not in current}
     to_find = [
-        s for s in all_steps if (chosen is None or s.id in chosen) and not (s in previous and previous[s].complete)
+        g
+        for key, g in gaps.items()
+        if (chosen is None or key[0] in chosen)
+        and (key in stale_gaps or not all(s in previous and previous[s].complete for s in g if s.moves))
     ]
+    out = Refreshed(History(tuple(listed), ()))
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        found = dict(zip(to_find, pool.map(find, to_find), strict=True))
+        found = {tuple(g): dict(r) for g, r in zip(to_find, pool.map(find, to_find), strict=True)}
     entries: list[Entry] = []
-    for step in all_steps:
-        if chosen is not None and step.id not in chosen:
-            if step in previous:
-                entries.append(previous[step])
-            continue
-        if step not in found:
-            out.kept.append(previous[step])
-            entries.append(previous[step])
-            continue
-        entry = found[step]
-        if entry is None:
-            out.unresolved.append(step)
-        else:
-            out.found.append(entry)
-            entries.append(entry)
+    for gap in gaps.values():
+        result = found.get(tuple(gap))
+        for step in gap:
+            if result is None:  # not searched: current, or a behaviour not refreshed
+                if step in previous:
+                    entries.append(previous[step])
+                    if chosen is None or step.id in chosen:
+                        out.kept.append(previous[step])
+            elif step in result:
+                out.found.append(result[step])
+                entries.append(result[step])
+            elif step.moves:
+                out.unresolved.append(step)
     out.dropped = [e for e in previous.values() if e.step not in current]
     out.history = History(tuple(listed), tuple(entries))
     return out

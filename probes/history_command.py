@@ -1,8 +1,9 @@
 """The `sdkprobe history` subcommand: refresh the history file the matrix reads.
 
-Reads the committed reports, lists each change of verdict between neighbouring listed
-versions, keeps the entries whose step is unchanged and bisects the rest among every release
-on the index, each probed in its cached environment as `sdkprobe bisect` does.
+Reads the committed reports, lists each gap between neighbouring listed versions where the
+verdict or a sub-check moved, keeps the entries of gaps that are unchanged and bisects the
+rest among every release on the index, each probed in its cached environment as
+`sdkprobe bisect` does.
 Exit 0 every change placed, 1 some change was not seen again between its neighbours, 2 bad input.
 """
 
@@ -15,19 +16,21 @@ import time
 from pathlib import Path
 from typing import Any
 
-from probes.history import SCAN_UP_TO, Finder
+from probes.history import SCAN_UP_TO, Finder, Gap
 from probes.releases import IndexUnreachable, releases
 from probes.report.errors import ReportError
 from probes.report.history import HISTORY_PATH, Entry, History, Step, load
 from probes.versions import SDK_VERSIONS
 
 HELP = f"""\
-For every behaviour whose verdict differs between two neighbouring listed versions (their
-reports in DIR), find the pair of releases the change lies between by bisecting every
-release of claude-agent-sdk between the two (yanked ones too; a scan when at most two lie
-between), and write them to FILE (default DIR/{HISTORY_PATH.as_posix()}), which
-`sdkprobe report` puts into the matrix's words. An entry whose neighbours and verdicts are
-unchanged since the last refresh is kept without probing. Releases are installed once into
+For every behaviour whose verdict or one of whose sub-checks differs between two
+neighbouring listed versions (their reports in DIR), find the pairs of releases where the
+verdict and each sub-check change by bisecting every release of claude-agent-sdk between
+the two (yanked ones too; a scan when at most two lie between), and write them to FILE
+(default DIR/{HISTORY_PATH.as_posix()}), which `sdkprobe report` puts into the matrix's
+words. A verdict the two neighbours agree on is followed too: where a sub-check moved, it
+may have moved and moved back. Entries whose neighbours and values are unchanged since the
+last refresh are kept without probing. Releases are installed once into
 $SDKPROBE_CACHE/envs (default ~/.cache/sdkprobe/envs)."""
 
 EPILOG = "exit status: 0 every change placed, 1 some change not seen again by probing, 2 bad input."
@@ -91,27 +94,33 @@ def cmd_history(args: argparse.Namespace) -> int:
     finder: Finder | None = None
     first = threading.Lock()
 
-    def find(step: Step) -> Entry | None:
+    def find(gap: Gap) -> dict[Step, Entry]:
         nonlocal finder
         with first:
             if finder is None:  # the index and the cache only when something is to be probed
                 finder = _finder(entries)
+        step = gap[0]
         inner = len(finder.between(step.before, step.after))
         how = (
             "adjacent releases"
             if not inner
             else f"{inner} releases between, {'scanning' if inner <= SCAN_UP_TO else 'bisecting'}…"
         )
-        _say(f"{step.id}: {step.verdicts[0]} on {step.before}, {step.verdicts[1]} on {step.after}; {how}")
-        return finder(step)
+        moved = "; ".join(f"{s.key_words} {s.verdicts[0]} → {s.verdicts[1]}" for s in gap if s.moves)
+        _say(f"{step.id}: {moved} from {step.before} to {step.after}; {how}")
+        return finder(gap)
 
     merged: dict[Step, Entry] = {}
     for part in parts:
         for entry in part.entries:
             merged.setdefault(entry.step, entry)
+
+    def from_parts(gap: Gap) -> dict[Step, Entry]:
+        return {s: merged[s] for s in gap if s in merged}
+
     start = time.monotonic()
     try:
-        done = refresh(old, all_steps, args.only, listed, merged.get if args.merge else find, args.jobs)
+        done = refresh(old, all_steps, args.only, listed, from_parts if args.merge else find, args.jobs)
     except _IndexDown as exc:
         return _fail(str(exc))
     write(done.history, out)
@@ -124,7 +133,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         print(f"{e.step.id}{_check(e.step)}: {words} ({kept})")
     for s in done.unresolved:
         print(f"{s.id}{_check(s)}: no change seen again between {s.before} and {s.after}")
-    runs = sum(e.probe_runs for e in done.found)
+    runs = sum({e.step.gap: e.probe_runs for e in done.found}.values())  # the entries of a gap share its runs
     _say(
         f"wrote {out}: {len(done.history.entries)} entries; {len(done.kept)} kept, {len(done.found)} found "
         f"({runs} probe runs), {len(done.unresolved)} unresolved, {len(done.dropped)} stale replaced or dropped, "

@@ -19,7 +19,7 @@ from probes.history import Finder, refresh
 from probes.releases import Release
 from probes.report import render_matrix, write
 from probes.report.grid import from_reports, load_reports
-from probes.report.history import HISTORY_PATH, History, dumps, followed_check, load, steps
+from probes.report.history import HISTORY_PATH, History, Step, dumps, load, steps
 from probes.report.history import write as write_history
 
 ERR = "results.error-names-real-cause"
@@ -67,6 +67,11 @@ def _key(version: str) -> int:
     return int(version.rsplit(".", 1)[1])
 
 
+def verdict_entries(history: History) -> list:
+    """The entries of the verdict (not of a sub-check)."""
+    return [e for e in history.entries if e.step.check is None]
+
+
 def build(tmp: Path, verdicts: dict[str, list[str]], prober: Scripted, old: History | None = None, only=None):
     reports = load_reports(reports_dir(tmp, verdicts))
     entries = {r["sdk_version"]: {b["id"]: b for b in r["behaviours"]} for r in reports}
@@ -80,9 +85,10 @@ def build(tmp: Path, verdicts: dict[str, list[str]], prober: Scripted, old: Hist
 def test_history_from_a_scripted_bisect_names_the_exact_pair(tmp_path):
     prober = Scripted({ERR: "0.2.117"})
     done = build(tmp_path, {ERR: ["differs", "holds", "holds", "holds"]}, prober)
-    [entry] = done.history.entries
+    entry, typed = done.history.entries  # the verdict's, then the one sub-check's that moved with it
     assert (entry.step.before, entry.step.after, entry.step.verdicts) == ("0.2.82", "0.2.139", ("differs", "holds"))
-    assert entry.step.check == "typed"  # the one sub-check that moved between the neighbours
+    assert entry.step.check is None and typed.step.check == "typed"
+    assert [(a.version, b.version) for a, b in typed.pairs] == [("0.2.116", "0.2.117")]
     assert (entry.before.version, entry.before.verdict, entry.after.version, entry.after.verdict) == (
         "0.2.116",
         "differs",
@@ -102,7 +108,7 @@ def test_neighbouring_releases_need_no_probe_and_a_short_gap_is_scanned(tmp_path
         {ERR: ["differs", "differs", "holds", "holds"], PERMS: ["differs", "differs", "differs", "holds"]},
         prober,
     )
-    by_id = {e.step.id: e for e in done.history.entries}
+    by_id = {e.step.id: e for e in verdict_entries(done.history)}
     assert (by_id[ERR].found_by, by_id[ERR].probe_runs, by_id[ERR].after.version) == ("scan", 0, "0.2.140")
     assert (by_id[PERMS].before.version, by_id[PERMS].after.version) == ("0.2.140", "0.2.141")
     assert by_id[PERMS].found_by == "bisect"  # nineteen releases between 0.2.140 and 0.2.160
@@ -111,7 +117,7 @@ def test_neighbouring_releases_need_no_probe_and_a_short_gap_is_scanned(tmp_path
 def test_skipped_releases_inside_the_pair_and_yanked_ends_are_recorded(tmp_path):
     prober = Scripted({ERR: "0.2.100"}, skip=("0.2.99",))
     done = build(tmp_path, {ERR: ["differs", "holds", "holds", "holds"]}, prober)
-    [entry] = done.history.entries
+    [entry] = verdict_entries(done.history)
     assert (entry.before.version, entry.after.version, entry.after.yanked) == ("0.2.98", "0.2.100", True)
     assert entry.inside == (("0.2.99", "skipped: install failed: uv exited 1: boom"),)
     assert entry.after.words == "0.2.100 (yanked)"
@@ -135,7 +141,7 @@ def test_a_step_with_two_changes_records_both_and_the_matrix_words_them(tmp_path
     reports = load_reports(reports_dir(tmp_path / "r", {ERR: ["not-applicable", "holds", "holds", "holds"]}))
     entries = {r["sdk_version"]: {b["id"]: b for b in r["behaviours"]} for r in reports}
     done = refresh(None, steps(reports, LISTED), None, LISTED, Finder(INDEX, entries, lambda _: TwoChanges()))
-    [entry] = done.history.entries
+    [entry] = verdict_entries(done.history)
     assert [(a.version, a.verdict, b.version, b.verdict) for a, b in entry.pairs] == [
         ("0.2.99", "not-applicable", "0.2.100", "differs"),
         ("0.2.119", "differs", "0.2.120", "holds"),
@@ -153,17 +159,156 @@ def test_a_step_with_two_changes_records_both_and_the_matrix_words_them(tmp_path
 def test_a_chain_that_no_longer_ends_on_the_neighbours_verdict_is_not_used(tmp_path):
     reports = load_reports(reports_dir(tmp_path / "r", {ERR: ["not-applicable", "holds", "holds", "holds"]}))
     entries = {r["sdk_version"]: {b["id"]: b for b in r["behaviours"]} for r in reports}
-    [entry] = refresh(
-        None, steps(reports, LISTED), None, LISTED, Finder(INDEX, entries, lambda _: TwoChanges())
-    ).history.entries
+    whole = refresh(None, steps(reports, LISTED), None, LISTED, Finder(INDEX, entries, lambda _: TwoChanges()))
+    [entry] = verdict_entries(whole.history)
     cut = History(tuple(LISTED), (dataclasses.replace(entry, later=()),))  # only the first change
     assert not cut.entries[0].applies({"0.2.82": "not-applicable", "0.2.139": "holds"})
     assert from_reports(reports, cut).rows[0].change == "not-applicable on 0.2.82, holds from 0.2.139 on"
     # a refresh finds it again, whole, and keeps the whole one after that
     finder = Finder(INDEX, entries, lambda _: TwoChanges())
     again = refresh(cut, steps(reports, LISTED), None, LISTED, finder)
-    assert again.found == [entry] and not again.kept
-    assert refresh(again.history, steps(reports, LISTED), None, LISTED, Refuses({})).kept == [entry]
+    assert again.found == list(whole.history.entries) and not again.kept
+    assert refresh(again.history, steps(reports, LISTED), None, LISTED, Refuses({})).kept == again.found
+
+
+RATE = "messages.rate-limit-and-unknown-types-survive"
+
+
+def rate_limit_checks(version: str) -> dict[str, str]:
+    """As issue 16 found it, on the 0.2 numbers: every sub-check differs up to 0.2.109; unknown
+    types are skipped from 0.2.110, so all hold; from 0.2.125 a rate_limit_event without uuid
+    raises again. The neighbours 0.2.82 and 0.2.139 both read differs."""
+    n = _key(version)
+    fixed = "differs" if n < 110 else "holds"
+    return {"full": fixed, "unknown": fixed, "no-uuid": "differs" if n < 110 or n >= 125 else "holds"}
+
+
+def one_check_moves(version: str) -> dict[str, str]:
+    """`always` differs on every release; `moved` differs up to 0.2.116 and holds from 0.2.117:
+    the verdict reads differs throughout."""
+    return {"always": "differs", "moved": "differs" if _key(version) < 117 else "holds"}
+
+
+def verdict_of(checks: dict[str, str]) -> str:
+    if not checks:
+        return "not-applicable"  # nothing to check on that release
+    return "differs" if "differs" in checks.values() else "holds"
+
+
+class ByChecks:
+    """probe(version): the sub-checks a function of the version gives, the verdict from them."""
+
+    def __init__(self, checks_of) -> None:
+        self.checks_of = checks_of
+        self.runs = 0
+        self.calls: list[str] = []
+
+    def __call__(self, version: str) -> Outcome:
+        self.runs += 1
+        self.calls.append(version)
+        checks = self.checks_of(version)
+        v = verdict_of(checks)
+        return Outcome(version, verdict=v, note=f"note {v}", checks=checks, observed=checks)
+
+
+def by_checks_reports(tmp: Path, bid: str, checks_of) -> list[dict]:
+    for v in LISTED:
+        checks = checks_of(v)
+        write(sample.report([result(bid, verdict_of(checks), checks=checks, observed=checks)], info(v, "2.1.0")), tmp)
+    return load_reports(tmp)
+
+
+def search(reports: list[dict], prober: ByChecks, old: History | None = None):
+    entries = {r["sdk_version"]: {b["id"]: b for b in r["behaviours"]} for r in reports}
+    return refresh(old, steps(reports, LISTED), None, LISTED, Finder(INDEX, entries, lambda _: prober))
+
+
+def test_a_verdict_that_moves_and_moves_back_where_a_sub_check_moved_is_found_and_worded(tmp_path):
+    reports = by_checks_reports(tmp_path, RATE, rate_limit_checks)
+    assert {b["verdict"] for r in reports for b in r["behaviours"]} == {"differs"}  # every column reads differs
+    prober = ByChecks(rate_limit_checks)
+    done = search(reports, prober)
+    assert not done.unresolved
+    chains = {e.step.check: [(a.version, a.verdict, b.version, b.verdict) for a, b in e.pairs] for e in done.found}
+    there_and_back = [("0.2.109", "differs", "0.2.110", "holds"), ("0.2.124", "holds", "0.2.125", "differs")]
+    assert chains == {
+        None: there_and_back,  # the verdict: differs on both neighbours, holds between
+        "full": [("0.2.109", "differs", "0.2.110", "holds")],
+        "unknown": [("0.2.109", "differs", "0.2.110", "holds")],
+        "no-uuid": there_and_back,  # equal on both neighbours too: seen where the others moved
+    }
+    [verdict] = verdict_entries(done.history)
+    assert (verdict.step.before, verdict.step.after, verdict.step.verdicts) == ("0.2.82", "0.2.139", ("differs",) * 2)
+    assert verdict.complete and verdict.probe_runs == prober.runs <= 2 * 6  # two bisects over 56 releases
+    assert {"0.2.82", "0.2.139"}.isdisjoint(prober.calls)  # the neighbours come from their reports
+
+    write_history(done.history, tmp_path / HISTORY_PATH)
+    assert load(tmp_path / HISTORY_PATH) == done.history
+    [row] = from_reports(reports, done.history).rows
+    words = (
+        "differs on 0.2.82–0.2.109, holds on 0.2.110–0.2.124, differs from 0.2.125 on; "
+        "sub-checks full, unknown: differs up to 0.2.109, holds from 0.2.110 on"
+    )
+    assert row.words == words and row.exact and row.moved  # no-uuid reads as the verdict: said once
+    md_path, html_path = render_matrix(tmp_path)
+    md, html = md_path.read_text(), html_path.read_text()
+    assert f"| {words} |" in md  # its row in the table
+    assert md.count(words) == 2  # and in the list of changes that opens the page
+    assert html.count(words) == 2 and 'data-changed="1"' in html
+    # the next refresh keeps all four without probing
+    again = search(reports, Refuses({}), old=done.history)
+    assert again.kept == list(done.history.entries) and not again.found
+
+
+def test_a_sub_check_that_moves_while_the_verdict_stays_is_a_sub_check_window(tmp_path):
+    reports = by_checks_reports(tmp_path, RATE, one_check_moves)
+    done = search(reports, ByChecks(one_check_moves))
+    [entry] = done.history.entries  # no verdict entry: it differs on every release probed
+    assert entry.step == Step(RATE, "0.2.82", "0.2.139", ("differs", "holds"), "moved")
+    assert [(a.version, a.verdict, b.version, b.verdict) for a, b in entry.pairs] == [
+        ("0.2.116", "differs", "0.2.117", "holds")
+    ]
+    assert not done.unresolved  # the verdict's step does not move, so finding no change there is no failure
+    write_history(done.history, tmp_path / HISTORY_PATH)
+    [row] = from_reports(reports, load(tmp_path / HISTORY_PATH)).rows
+    assert row.change == "" and row.check_change == "sub-check moved: differs up to 0.2.116, holds from 0.2.117 on"
+    assert row.moved and row.exact
+    md = render_matrix(tmp_path)[0].read_text()
+    assert "sub-check moved: differs up to 0.2.116, holds from 0.2.117 on" in md
+    assert search(reports, Refuses({}), old=done.history).kept == [entry]
+    # stale once a neighbour's sub-check reads otherwise: the matrix falls back to no words
+    other = by_checks_reports(tmp_path / "other", RATE, lambda v: {"always": "differs", "moved": "differs"})
+    assert from_reports(other, done.history).rows[0].words == ""
+
+
+def test_a_sub_check_that_moved_only_with_the_verdict_is_not_said_again(tmp_path):
+    def checks_of(version: str) -> dict[str, str]:
+        n = _key(version)  # not-applicable (no sub-checks) up to 0.2.99, then `x` decides the verdict
+        return {} if n < 100 else {"x": "differs" if n < 150 else "holds"}
+
+    reports = by_checks_reports(tmp_path, RATE, checks_of)
+    done = search(reports, ByChecks(checks_of))
+    assert {e.step.check for e in done.found} == {None, "x"}
+    [row] = from_reports(reports, done.history).rows
+    # x's own words would start at 0.2.139, where it first exists, but its one change is the verdict's
+    assert row.change == "not-applicable on 0.2.82–0.2.99, differs on 0.2.100 (yanked)–0.2.149, holds from 0.2.150 on"
+    assert row.check_change == ""
+
+
+def test_a_schema_1_file_reads_as_the_verdicts_entries_and_its_sub_checks_are_searched_again(tmp_path):
+    reports = by_checks_reports(tmp_path, RATE, rate_limit_checks)
+    done = search(reports, ByChecks(rate_limit_checks))
+    [verdict] = verdict_entries(done.history)
+    # schema 1 held one entry per change of verdict, `check` naming the sub-check followed to place it
+    followed = dataclasses.replace(verdict, step=dataclasses.replace(verdict.step, check="full"))
+    one = json.loads(dumps(History(done.history.listed, (followed,))))
+    one["schema"] = 1
+    (tmp_path / "one.json").write_text(json.dumps(one))
+    old = load(tmp_path / "one.json")
+    assert old.entries == (verdict,)
+    prober = ByChecks(rate_limit_checks)
+    again = search(reports, prober, old=old)
+    assert prober.calls and {e.step.check for e in again.found} == {None, "full", "unknown", "no-uuid"}
 
 
 def test_error_and_needs_live_neighbours_are_not_steps(tmp_path):
@@ -183,11 +328,29 @@ def test_the_file_is_canonical_and_round_trips(tmp_path):
     assert dumps(load(path)) == one
 
 
-def test_followed_check_only_when_exactly_one_moved():
-    a = {"checks": {"x": "holds", "y": "holds"}}
-    assert followed_check(a, {"checks": {"x": "differs", "y": "holds"}}) == "x"
-    assert followed_check(a, {"checks": {"x": "differs", "y": "differs"}}) is None
-    assert followed_check({"checks": {}}, {"checks": {"x": "holds"}}) is None
+def test_a_gap_lists_the_verdict_and_every_judged_sub_check_both_neighbours_have():
+    def entry(verdict, **checks):
+        return {"id": "a.b", "verdict": verdict, "checks": checks}
+
+    def report(v, e):
+        return {"sdk_version": v, "cli": "bundled", "behaviours": [e]}
+
+    reports = [
+        report("0.2.82", entry("differs", x="differs", y="holds", z="needs-live", old="holds")),
+        report("0.2.139", entry("differs", x="holds", y="holds", z="holds", new="holds")),
+        report("0.2.140", entry("differs", x="holds", y="holds", z="holds", new="holds")),  # nothing moved
+        report("0.2.160", entry("holds", x="holds", y="holds", z="holds", new="holds")),
+    ]
+    assert steps(reports, LISTED) == [
+        Step("a.b", "0.2.82", "0.2.139", ("differs", "differs"), None),  # it may move and move back
+        Step("a.b", "0.2.82", "0.2.139", ("differs", "holds"), "x"),
+        Step("a.b", "0.2.82", "0.2.139", ("holds", "holds"), "y"),  # z: needs-live says nothing
+        Step("a.b", "0.2.140", "0.2.160", ("differs", "holds"), None),
+        Step("a.b", "0.2.140", "0.2.160", ("holds", "holds"), "new"),
+        Step("a.b", "0.2.140", "0.2.160", ("holds", "holds"), "x"),
+        Step("a.b", "0.2.140", "0.2.160", ("holds", "holds"), "y"),
+        Step("a.b", "0.2.140", "0.2.160", ("holds", "holds"), "z"),
+    ]
 
 
 # --- refreshing ----------------------------------------------------------------------
@@ -212,7 +375,7 @@ def test_a_stale_entry_is_recomputed_by_the_refresh(tmp_path):
     # 0.2.82 now says not-applicable: same neighbours, other verdicts, so the old pair says nothing
     again = build(tmp_path / "b", {ERR: ["not-applicable", "holds", "holds", "holds"]}, prober, old=first.history)
     assert not again.kept and again.dropped == list(first.history.entries) and prober.calls
-    [entry] = again.history.entries
+    [entry] = verdict_entries(again.history)
     assert entry.step.verdicts == ("not-applicable", "holds") and entry.after.version == "0.2.120"
 
 
@@ -222,7 +385,7 @@ def test_only_refreshes_those_and_keeps_the_others_current_entries(tmp_path):
     verdicts[ERR] = ["differs", "differs", "holds", "holds"]  # ERR moved: its old entry is stale
     prober = Scripted({ERR: "0.2.140", PERMS: "0.2.140"})
     again = build(tmp_path / "b", verdicts, prober, old=first.history, only=[PERMS])
-    assert [e.step.id for e in again.history.entries] == [PERMS]  # ERR's stale entry dropped, not recomputed
+    assert {e.step.id for e in again.history.entries} == {PERMS}  # ERR's stale entries dropped, not recomputed
     assert again.kept == [e for e in first.history.entries if e.step.id == PERMS] and not prober.calls
 
 
@@ -239,7 +402,7 @@ def test_jobs_find_steps_at_once_and_give_the_same_file(tmp_path):
 
     together = refresh(None, steps(reports, LISTED), None, LISTED, find, jobs=2)
     alone = refresh(None, steps(reports, LISTED), None, LISTED, finder, jobs=1)
-    assert [e.step.id for e in together.history.entries] == sorted([ERR, PERMS])
+    assert [e.step.id for e in verdict_entries(together.history)] == sorted([ERR, PERMS])
     assert dumps(together.history) == dumps(alone.history)
 
 
@@ -271,6 +434,7 @@ def test_a_stale_entry_is_ignored_by_the_matrix(tmp_path):
     assert row.change == "not-applicable on 0.2.82, holds from 0.2.139 on" and not row.exact
     [row] = from_reports(load_reports(tmp_path / "a"), done.history).rows
     assert row.change == "differs up to 0.2.116, holds from 0.2.117 on" and row.exact
+    assert row.check_change == ""  # the sub-check moved as the verdict did: said once
 
 
 def test_a_pair_in_the_middle_bounds_both_runs(tmp_path):
@@ -330,11 +494,11 @@ def test_the_command_writes_the_file_and_keeps_it_on_a_second_run(tmp_path, offl
     assert cli.main(["history", "--reports", str(tmp_path), "--out", str(out), "--only", ERR]) == 0
     text = capsys.readouterr().out
     assert f"{ERR} (sub-check typed): differs up to 0.2.116, holds from 0.2.117 on (found by bisect" in text
-    assert [e.step.id for e in load(out).entries] == [ERR]
+    assert [e.step.id for e in verdict_entries(load(out))] == [ERR]
     calls = len(offline.calls)
     assert cli.main(["history", "--reports", str(tmp_path), "--out", str(out)]) == 0
     assert "(kept)" in capsys.readouterr().out
-    assert [e.step.id for e in load(out).entries] == [PERMS, ERR]
+    assert [e.step.id for e in verdict_entries(load(out))] == [PERMS, ERR]
     assert {b for b, _ in offline.calls[calls:]} == {PERMS}  # ERR's entry was kept, not bisected again
 
 

@@ -147,6 +147,18 @@ def test_change_is_described_in_words(verdicts, words):
     assert describe_change(verdicts, V) == words
 
 
+def test_exact_releases_split_a_run_where_the_verdict_moved_and_moved_back_between_two_columns():
+    # 0.1.33 and 0.1.58 both read differs; the history found holds on 0.1.40-0.1.47 between them
+    exact = {("0.1.33", "0.1.58"): ("0.1.39", "0.1.48", (("holds", "0.1.40", "0.1.47"),))}
+    words = describe_change([D, D, D, D, D], V, exact)
+    assert words == "differs on 0.1.19–0.1.39, holds on 0.1.40–0.1.47, differs from 0.1.48 on"
+    assert describe_change([D, D, D, D, D], V) == ""  # without it the columns agree
+    # beside a change between columns
+    assert describe_change([D, D, D, H, H], V, exact) == (
+        "differs on 0.1.19–0.1.39, holds on 0.1.40–0.1.47, differs on 0.1.48–0.1.58, holds from 0.1.81 on"
+    )
+
+
 def test_rows_carry_their_change_and_name_custom_columns():
     reports = [
         sample.report([result("wire.a"), result("wire.b")], info("0.2.9", "2.1.9")),

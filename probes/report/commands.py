@@ -22,7 +22,9 @@ behaviour does not hold) and DIR/compatibility.html (the same table as one stati
 page with a filter by id/area and by verdict; link a view as
 compatibility.html#q=tools&verdict=differs). Where DIR/history/history.json (from
 `sdkprobe history`) has the exact releases of a change between two columns, and the
-columns still give the verdicts it was found for, the row's words name those releases."""
+columns still give the verdicts it was found for, the row's words name those releases
+(also where the verdict moved and moved back between two columns that agree, and, after
+the verdict's, where a sub-check moved other than as the verdict did)."""
 
 REPORT_EPILOG = """\
 exit status: 0 written, 2 DIR missing, empty, or holding a broken report."""

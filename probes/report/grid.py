@@ -14,7 +14,7 @@ from typing import Any
 from probes.areas import order
 from probes.report.cells import FOOTNOTED
 from probes.report.errors import ReportError
-from probes.report.history import HISTORY_PATH, History
+from probes.report.history import HISTORY_PATH, Entry, History
 from probes.report.history import load as load_history
 from probes.report.store import file_stem, load
 from probes.versions import version_key
@@ -46,15 +46,29 @@ class Row:
     cells: list[dict[str, Any] | None]  # aligned with Grid.columns; None = not in that report
     change: str = ""  # where the verdict changed, in words; "" when it never does
     exact: bool = False  # the words name releases the history file found between two columns
+    # Where sub-checks changed other than as the verdict did, from the history file, in words.
+    check_change: str = ""
 
     @property
     def verdicts(self) -> list[str | None]:
         return [c["verdict"] if c else None for c in self.cells]
 
+    def values(self, check: str | None) -> list[str | None]:
+        """Each column's verdict (check None) or that sub-check's verdict, None where it has none."""
+        if check is None:
+            return self.verdicts
+        return [(c.get("checks") or {}).get(check) if c else None for c in self.cells]
+
     @property
     def moved(self) -> bool:
-        """True when the probed versions do not all agree."""
-        return len({v for v in self.verdicts if v is not None}) > 1
+        """True when the probed versions do not all agree, or the history found the verdict or a
+        sub-check moving between two of them."""
+        return len({v for v in self.verdicts if v is not None}) > 1 or bool(self.change or self.check_change)
+
+    @property
+    def words(self) -> str:
+        """What the matrix says changed: the verdict's words, then the sub-checks'."""
+        return "; ".join(w for w in (self.change, self.check_change) if w)
 
 
 @dataclass
@@ -88,7 +102,8 @@ class Grid:
 
 # (label before, label after) of two neighbouring columns -> the release the first verdict is last
 # seen on, the release the second is first seen on, and the verdicts between them when it moved
-# more than once there: (verdict, first release, last release).
+# more than once there: (verdict, first release, last release). The two columns may agree: then
+# the verdict moved and moved back between them.
 Exact = Mapping[tuple[str, str], tuple[str, str, tuple[tuple[str, str, str], ...]]]
 
 
@@ -102,29 +117,27 @@ def describe_change(verdicts: Sequence[str | None], labels: Sequence[str], exact
     run reaches the oldest or newest column; otherwise the run is a range ("on 0.1.58–0.2.160").
     Readers scan for the boundary versions, so each one is named rather than implied.
     Where `exact` knows the releases a change lies between, they bound the runs instead of
-    the columns: "differs up to 0.2.139, holds from 0.2.140 on".
+    the columns: "differs up to 0.2.139, holds from 0.2.140 on"; between two columns that
+    agree, it splits their run where the verdict moved and moved back: "differs on
+    0.1.19–0.1.39, holds on 0.1.40–0.1.47, differs from 0.1.48 on".
     """
-    runs: list[tuple[str, list[str]]] = []
-    for verdict, label in zip(verdicts, labels, strict=True):
-        if verdict is None:
-            continue
-        if runs and runs[-1][0] == verdict:
-            runs[-1][1].append(label)
-        else:
-            runs.append((verdict, [label]))
-    if len(runs) < 2:
+    present = [(v, label) for v, label in zip(verdicts, labels, strict=True) if v is not None]
+    if not present:
         return ""
-    # Each run as (verdict, first, last), its ends moved to the exact releases where known,
-    # with the runs the history found between two columns put in between.
-    bounds = [(v, m[0], m[-1]) for v, m in runs]
-    between: dict[int, tuple[tuple[str, str, str], ...]] = {}
-    for k in range(len(bounds) - 1):
-        pair = (exact or {}).get((runs[k][1][-1], runs[k + 1][1][0]))
+    # Each run as (verdict, first, last), its ends at the exact releases where known, with the
+    # runs the history found between two columns put in between.
+    bounds = [(present[0][0], present[0][1], present[0][1])]
+    for (va, la), (vb, lb) in zip(present, present[1:], strict=False):
+        pair = (exact or {}).get((la, lb))
         if pair:
-            bounds[k] = (bounds[k][0], bounds[k][1], pair[0])
-            bounds[k + 1] = (bounds[k + 1][0], pair[1], bounds[k + 1][2])
-            between[k] = pair[2]
-    bounds = [run for k, b in enumerate(bounds) for run in (b, *between.get(k, ()))]
+            bounds[-1] = (bounds[-1][0], bounds[-1][1], pair[0])
+            bounds += [*pair[2], (vb, pair[1], lb)]
+        elif va != vb:
+            bounds.append((vb, lb, lb))
+        else:
+            bounds[-1] = (bounds[-1][0], bounds[-1][1], lb)
+    if len(bounds) < 2:
+        return ""
 
     def span(start: str, end: str) -> str:
         return start if start == end else f"{start}–{end}"
@@ -140,19 +153,53 @@ def describe_change(verdicts: Sequence[str | None], labels: Sequence[str], exact
     return ", ".join([head, *middle, tail])
 
 
-def exact_pairs(
-    row: Row, columns: Sequence[Column], history: History | None
-) -> dict[tuple[str, str], tuple[str, str, tuple[tuple[str, str, str], ...]]]:
-    """The history's pairs that still explain this row: stale entries (a neighbour's verdict
-    moved since the refresh) are left out, so the row falls back to its columns."""
+def current_entries(
+    row: Row, columns: Sequence[Column], history: History | None, check: str | None = None
+) -> list[Entry]:
+    """The history's entries of the verdict (or of one sub-check) that still explain this row:
+    stale ones (a neighbour's value moved since the refresh) are left out, so the row falls
+    back to its columns."""
     if history is None:
-        return {}
-    verdict_of = {c.sdk_version: v for c, v in zip(columns, row.verdicts, strict=True) if c.cli == "bundled"}
+        return []
+    value_of = {c.sdk_version: v for c, v in zip(columns, row.values(check), strict=True) if c.cli == "bundled"}
+    return [e for e in history.for_id(row.id) if e.step.check == check and e.applies(value_of)]
+
+
+def exact_pairs(
+    row: Row, columns: Sequence[Column], history: History | None, check: str | None = None
+) -> dict[tuple[str, str], tuple[str, str, tuple[tuple[str, str, str], ...]]]:
+    """The current entries' pairs, by the columns they lie between, as describe_change takes them."""
     return {
         (e.step.before, e.step.after): (e.before.words, e.last.words, e.middle())
-        for e in history.for_id(row.id)
-        if e.applies(verdict_of)
+        for e in current_entries(row, columns, history, check)
     }
+
+
+def check_words(row: Row, columns: Sequence[Column], history: History | None) -> str:
+    """Where sub-checks changed, for those the history found changing other than as the
+    verdict did between two columns (a chain of pairs not the verdict's there): "sub-check x:
+    differs up to 0.1.39, holds from 0.1.40 on", sub-checks that read alike together. A
+    sub-check that only ever moved with the verdict is said by the verdict's words."""
+    if history is None:
+        return ""
+    labels = [c.label for c in columns]
+    verdict_chain = {e.step.gap: _versions(e) for e in current_entries(row, columns, history)}
+    by_words: dict[str, list[str]] = {}
+    for check in sorted({e.step.check for e in history.for_id(row.id) if e.step.check is not None}):
+        own = current_entries(row, columns, history, check)
+        if all(verdict_chain.get(e.step.gap) == _versions(e) for e in own):
+            continue
+        words = describe_change(row.values(check), labels, exact_pairs(row, columns, history, check))
+        if words:
+            by_words.setdefault(words, []).append(check)
+    return "; ".join(
+        f"{'sub-check' if len(names) == 1 else 'sub-checks'} {', '.join(names)}: {words}"
+        for words, names in by_words.items()
+    )
+
+
+def _versions(e: Entry) -> tuple[tuple[str, str], ...]:
+    return tuple((a.version, b.version) for a, b in e.pairs)
 
 
 def from_reports(reports: list[dict[str, Any]], history: History | None = None) -> Grid:
@@ -174,7 +221,8 @@ def from_reports(reports: list[dict[str, Any]], history: History | None = None) 
     for row in rows:
         exact = exact_pairs(row, columns, history)
         row.change = describe_change(row.verdicts, labels, exact)
-        row.exact = row.change != describe_change(row.verdicts, labels)
+        row.check_change = check_words(row, columns, history)
+        row.exact = row.change != describe_change(row.verdicts, labels) or bool(row.check_change)
     grid = Grid(columns, rows)
     _number_notes(grid)
     return grid

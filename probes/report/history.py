@@ -1,7 +1,11 @@
-"""The history file: where, between two neighbouring listed versions, a behaviour's verdict moved.
+"""The history file: where, between two neighbouring listed versions, a behaviour's verdict
+or one of its sub-checks moved.
 
 The matrix shows a handful of chosen versions; this file narrows each change between two of
-them to the exact pair of releases (found by bisecting, see probes/history.py). It lives in
+them to the exact pair of releases (found by bisecting, see probes/history.py). A verdict
+that reads the same on both neighbours may still have moved and moved back between them:
+wherever a sub-check moved between two neighbours, the verdict and every sub-check are
+followed there, and each one's changes are recorded. It lives in
 `reports/history/`, not beside the `<version>.json` reports, because everything that globs
 `reports/*.json` reads each file there as a version's report. Reading and writing only:
 nothing here installs or probes, so rendering the matrix from it stays pure.
@@ -9,6 +13,7 @@ nothing here installs or probes, so rendering the matrix from it stays pure.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -20,7 +25,11 @@ from probes.report.errors import ReportError
 from probes.versions import version_key
 
 HISTORY_PATH = Path("history") / "history.json"  # inside a reports folder
-SCHEMA = 1
+# 2: an entry is the changes of one key (the verdict, or the sub-check `check` names), and its
+# neighbours may give that key the same value (it moved and moved back). In schema 1 `check`
+# named the sub-check followed to place the verdict's change; read as the verdict's entry.
+SCHEMA = 2
+READS = (1, 2)
 # Verdicts a change can join: error and needs-live say nothing about the SDK, so no bisect follows them.
 JUDGED = (HOLDS, DIFFERS, NOT_APPLICABLE)
 METHODS = ("bisect", "scan")
@@ -33,10 +42,12 @@ EXACT_NOTE = (
 
 @dataclass(frozen=True)
 class Step:
-    """Two neighbouring listed versions whose reports give a behaviour different verdicts.
+    """One key of a behaviour (its verdict, or the sub-check `check` names) between two
+    neighbouring listed versions where the verdict or some sub-check moved.
 
-    `check` is the one sub-check that moved between them when exactly one did: following it
-    finds where that change happened, not where some other sub-check flickered.
+    `verdicts` are the key's values on the two neighbours. They differ when this key moved;
+    they are equal when another key of the same pair moved, and this one may have moved and
+    moved back in between (a sub-check that moved is where the verdict may move).
     """
 
     id: str
@@ -45,10 +56,26 @@ class Step:
     verdicts: tuple[str, str]
     check: str | None = None
 
+    @property
+    def moves(self) -> bool:
+        """Whether the neighbours give this key different values (then a change must be found)."""
+        return self.verdicts[0] != self.verdicts[1]
+
+    @property
+    def gap(self) -> tuple[str, str, str]:
+        """The behaviour and neighbours: every key of one gap is searched together."""
+        return (self.id, self.before, self.after)
+
+    @property
+    def key_words(self) -> str:
+        return "verdict" if self.check is None else f"sub-check {self.check}"
+
 
 @dataclass(frozen=True)
 class Side:
-    """One release of the pair found, as probed there (or as its report says, for a listed one)."""
+    """One release of the pair found, as probed there (or as its report says, for a listed one).
+
+    `verdict` is the value of the entry's key there: the verdict, or its sub-check's verdict."""
 
     version: str
     verdict: str
@@ -62,14 +89,16 @@ class Side:
 
 @dataclass(frozen=True)
 class Entry:
-    """The pair of releases a step's change lies between, and how it was found.
+    """The pairs of releases a step's key changes between, and how they were found.
 
-    When the verdict moved more than once between the two neighbours (not-applicable, then
-    differs, then holds), `before`/`after` is the first change and `later` the others, in
-    order, the last ending on the after-neighbour's verdict.
+    When the key moved more than once between the two neighbours (not-applicable, then
+    differs, then holds; or differs, holds, differs again), `before`/`after` is the first
+    change and `later` the others, in order, the last ending on the after-neighbour's value.
     `inside` holds every release probed strictly between the first change's before-release
-    and the last change's after-release, as (version, verdict or why skipped): for one
+    and the last change's after-release, as (version, the key's value or why skipped): for one
     change found by bisecting, those that gave no verdict (the change may lie at any of them).
+    `found_by` and `probe_runs` are those of the search of the whole gap, which every key of
+    the step's neighbours shares.
     """
 
     step: Step
@@ -101,11 +130,12 @@ class Entry:
         written before chains were followed may hold only the first of two)."""
         return (self.before.verdict, self.last.verdict) == self.step.verdicts
 
-    def applies(self, verdict_of: Mapping[str, str | None]) -> bool:
-        """Whether the entry still explains the reports: both neighbours give the verdicts it was
-        found for, and it is complete (so its words are true)."""
+    def applies(self, value_of: Mapping[str, str | None]) -> bool:
+        """Whether the entry still explains the reports: both neighbours give its key the values
+        it was found for (`value_of`: version -> that key's value), and it is complete (so its
+        words are true)."""
         want = self.step.verdicts
-        return (verdict_of.get(self.step.before), verdict_of.get(self.step.after)) == want and self.complete
+        return (value_of.get(self.step.before), value_of.get(self.step.after)) == want and self.complete
 
 
 @dataclass(frozen=True)
@@ -118,9 +148,12 @@ class History:
 
 
 def steps(reports: Iterable[Mapping[str, Any]], listed: Sequence[str]) -> list[Step]:
-    """Every change of verdict between neighbouring listed versions, from their bundled-CLI reports.
+    """Every key of every gap between neighbouring listed versions, from their bundled-CLI reports.
 
-    A version whose report lacks the behaviour is passed over, as the matrix passes over its blank cell.
+    A gap is two neighbours where the verdict or a sub-check both have moved, between judged
+    values; its steps are the verdict and each sub-check both have, when judged on both (in that
+    order: verdict first, sub-checks by name), moved or not. A version whose report lacks the
+    behaviour is passed over, as the matrix passes over its blank cell.
     """
     by_version = {r["sdk_version"]: r for r in reports if r.get("cli") == "bundled" and r["sdk_version"] in listed}
     versions = sorted(by_version, key=version_key)
@@ -130,16 +163,16 @@ def steps(reports: Iterable[Mapping[str, Any]], listed: Sequence[str]) -> list[S
     for bid in ids:
         present = [(v, e[bid]) for v, e in zip(versions, entries, strict=True) if bid in e]
         for (va, a), (vb, b) in zip(present, present[1:], strict=False):
-            if a["verdict"] != b["verdict"] and a["verdict"] in JUDGED and b["verdict"] in JUDGED:
-                out.append(Step(bid, va, vb, (a["verdict"], b["verdict"]), followed_check(a, b)))
+            gap = [Step(bid, va, vb, (x, y), check) for check, x, y in _keys(a, b) if x in JUDGED and y in JUDGED]
+            if any(s.moves for s in gap):
+                out += gap
     return out
 
 
-def followed_check(a: Mapping[str, Any], b: Mapping[str, Any]) -> str | None:
-    """The sub-check to follow: the only one both entries have that moved; None to follow the verdict."""
+def _keys(a: Mapping[str, Any], b: Mapping[str, Any]) -> list[tuple[str | None, str, str]]:
+    """(key, value on a, value on b): the verdict, then each sub-check both entries have."""
     ca, cb = a.get("checks") or {}, b.get("checks") or {}
-    moved = [name for name in sorted(set(ca) & set(cb)) if ca[name] != cb[name]]
-    return moved[0] if len(moved) == 1 else None
+    return [(None, a["verdict"], b["verdict"])] + [(n, ca[n], cb[n]) for n in sorted(set(ca) & set(cb))]
 
 
 def listed_with_reports(reports: Iterable[Mapping[str, Any]], listed: Sequence[str]) -> tuple[str, ...]:
@@ -151,11 +184,12 @@ def listed_with_reports(reports: Iterable[Mapping[str, Any]], listed: Sequence[s
 
 
 def to_json(history: History) -> dict[str, Any]:
-    entries = sorted(history.entries, key=lambda e: (e.step.id, version_key(e.step.before)))
+    entries = sorted(history.entries, key=lambda e: (e.step.id, version_key(e.step.before), e.step.check or ""))
     return {
         "schema": SCHEMA,
-        "about": "for each change of verdict between neighbouring listed versions, the pair of releases "
-        "it lies between; written by `sdkprobe history`",
+        "about": "for each change of a verdict (check null) or a sub-check (check names it) between "
+        "neighbouring listed versions, the pairs of releases it lies between (a value that moved and "
+        "moved back has equal neighbour_verdicts); written by `sdkprobe history`",
         "computed_against": list(history.listed),
         "entries": [_entry_json(e) for e in entries],
     }
@@ -186,9 +220,14 @@ def load(path: Path) -> History | None:
 
 
 def from_json(data: Mapping[str, Any]) -> History:
-    if data.get("schema") != SCHEMA:
-        raise ValueError(f"schema {data.get('schema')!r}")
-    return History(tuple(str(v) for v in data["computed_against"]), tuple(_entry(e) for e in data["entries"]))
+    """A history of schema 2, or of schema 1 read as its verdicts' entries (see SCHEMA)."""
+    schema = data.get("schema")
+    if schema not in READS:
+        raise ValueError(f"schema {schema!r}")
+    entries = [_entry(e) for e in data["entries"]]
+    if schema == 1:
+        entries = [dataclasses.replace(e, step=dataclasses.replace(e.step, check=None)) for e in entries]
+    return History(tuple(str(v) for v in data["computed_against"]), tuple(entries))
 
 
 def _entry_json(e: Entry) -> dict[str, Any]:

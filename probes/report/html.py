@@ -219,7 +219,7 @@ def _changes(grid: Grid) -> str:
         return f'{heading}\n<p class="no-changes">No behaviour changed.</p>'
     items = "\n".join(
         f'<li><a href="#{_e(_row_id(r.id))}"><code>{_e(r.id)}</code></a> '
-        f'<span class="change">{_e(r.change)}</span></li>'
+        f'<span class="change">{_e(r.words)}</span></li>'
         for r in changed
     )
     return f'{heading}\n<ul class="changes">\n{items}\n</ul>'
@@ -229,7 +229,7 @@ def _row(grid: Grid, r: Row) -> str:
     verdicts = " ".join(sorted({v for v in r.verdicts if v}))
     find = " ".join([r.id, r.area, area_heading(r.area)]).lower()
     cells = "".join(_cell(grid, r.id, i, cell) for i, cell in enumerate(r.cells))
-    change = f'<span class="change">{_e(r.change)}</span>' if r.change else ""
+    change = f'<span class="change">{_e(r.words)}</span>' if r.words else ""
     return (
         f'<tr class="behaviour-row" data-id="{_e(r.id.lower())}" data-area="{_e(r.area.lower())}" '
         f'data-verdicts="{_e(verdicts)}" data-changed="{int(r.moved)}" data-find="{_e(find)}" id="{_e(_row_id(r.id))}">'

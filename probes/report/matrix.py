@@ -67,7 +67,7 @@ def render_markdown(grid: Grid) -> str:
     if changed:
         parts.append(
             text_table(
-                [[_behaviour_link(r, grid.project), md(r.change)] for r in changed], ["behaviour", "what changed"]
+                [[_behaviour_link(r, grid.project), md(r.words)] for r in changed], ["behaviour", "what changed"]
             )
         )
     else:
@@ -88,7 +88,7 @@ def render_markdown(grid: Grid) -> str:
     ]
     for area, rows in grid.areas():
         table = [
-            [_behaviour_link(r, grid.project), source_md(r.source), md(r.change)]
+            [_behaviour_link(r, grid.project), source_md(r.source), md(r.words)]
             + [_cell(grid, r.id, i, r.verdicts[i]) for i in range(len(grid.columns))]
             for r in rows
         ]
