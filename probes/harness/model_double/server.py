@@ -235,7 +235,13 @@ def _event(name: str, data: dict[str, Any]) -> bytes:
     return f"event: {name}\ndata: {json.dumps(data)}\n\n".encode()
 
 
-def _block_events(index: int, block: dict[str, Any], chunks: int) -> list[bytes]:
+def _pieces(s: str, n: int) -> list[str]:
+    """`s` cut into at most `n` consecutive non-empty pieces (one piece for an empty `s`)."""
+    size = max(1, -(-len(s) // n))
+    return [s[i : i + size] for i in range(0, len(s), size)] or [s]
+
+
+def _block_events(index: int, block: dict[str, Any], r: Reply) -> list[bytes]:
     kind = block["type"]
 
     def delta(d: dict[str, Any]) -> bytes:
@@ -244,7 +250,7 @@ def _block_events(index: int, block: dict[str, Any], chunks: int) -> list[bytes]
     start: dict[str, Any]
     if kind == "text":
         start = {"type": "text", "text": ""}
-        deltas = [delta({"type": "text_delta", "text": block["text"]})]
+        deltas = [delta({"type": "text_delta", "text": piece}) for piece in _pieces(block["text"], r.text_chunks)]
     elif kind == "thinking":
         start = {"type": "thinking", "thinking": ""}
         deltas = [
@@ -254,11 +260,8 @@ def _block_events(index: int, block: dict[str, Any], chunks: int) -> list[bytes]
     elif kind == "tool_use":
         start = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
         payload = json.dumps(block["input"])
-        n = chunks
-        size = max(1, -(-len(payload) // n))
         deltas = [
-            delta({"type": "input_json_delta", "partial_json": payload[i : i + size]})
-            for i in range(0, len(payload), size)
+            delta({"type": "input_json_delta", "partial_json": piece}) for piece in _pieces(payload, r.input_chunks)
         ]
     else:
         start = copy.deepcopy(_public(block))
@@ -301,7 +304,7 @@ async def _sse(
     for i, block in enumerate(r.blocks):
         if r.stream_error is not None and i == r.error_after:
             break
-        events.extend(_block_events(i, block, r.input_chunks))
+        events.extend(_block_events(i, block, r))
     if r.stream_error is not None:
         events.append(_event("error", {"type": "error", "error": r.stream_error}))
     else:
