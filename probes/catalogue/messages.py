@@ -488,7 +488,10 @@ assistant_before_final_deltas.differs_on(  # the setup failed: one delta per blo
 
 # --- messages.unread-messages-stall-callbacks -----------------------------------------
 
-_UNREAD_WAIT = 3.0  # seconds a hook may take to be asked while the caller reads nothing
+# The caller reads nothing until the hook has been asked. An SDK that keeps reading asks
+# it within milliseconds; one whose reader is stuck behind the unread messages never does,
+# so this ceiling is reached only by that hang (and the order recorded says which it was).
+_UNREAD_CEILING = 20.0
 _HOOK_REQUEST = {
     "callback_id": "hook_0",  # the SDK numbers its hook callbacks from hook_0 in declaration order
     "input": {
@@ -531,7 +534,7 @@ def _flood_then_hook(unread: int) -> Scenario:
     ),
     requires=("option:hooks",),
     sdk_ref="claude_agent_sdk._internal.query.Query._read_messages",
-    timeout=90,
+    timeout=150,
 )
 async def unread_messages_stall_callbacks(h: Harness) -> dict[str, Any]:
     from claude_agent_sdk import HookMatcher
@@ -548,9 +551,9 @@ async def unread_messages_stall_callbacks(h: Harness) -> dict[str, Any]:
 
         async def query_then_wait(client: Any, out: Any, order: list[str] = order, asked: Any = asked) -> None:
             await client.query("go")
-            # Read nothing until the hook has been asked, or for a bounded while; then drain.
+            # Read nothing until the hook has been asked (or the ceiling says it never will); then drain.
             try:
-                await asyncio.wait_for(asked.wait(), _UNREAD_WAIT)
+                await asyncio.wait_for(asked.wait(), _UNREAD_CEILING)
             except asyncio.TimeoutError:
                 pass
             order.append("caller reads")
@@ -563,7 +566,7 @@ async def unread_messages_stall_callbacks(h: Harness) -> dict[str, Any]:
                 scenario=_flood_then_hook(unread),
                 client=True,
                 drive=query_then_wait,
-                timeout=15,
+                timeout=_UNREAD_CEILING + 20,
                 hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[hook])]},
             )
         except ProbeTimeout:  # the fake CLI ends its turn at once: a run this long hung
@@ -587,7 +590,7 @@ async def unread_messages_stall_callbacks(h: Harness) -> dict[str, Any]:
         run = await h.wire(
             "go",
             scenario=_flood_then_hook(150),
-            timeout=15,
+            timeout=30,
             hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[counting_hook])]},
         )
         seen["query(str), 150 lines"] = {
