@@ -156,10 +156,13 @@ class Harness:
         drive: real_cli.Drive | None = None,
         timeout: float = 60.0,
         record_stdout: bool | StdoutRecording = False,
+        on_message: real_cli.Watch | None = None,
         **options: Any,
     ) -> CliRun:
         """Run the SDK against the real CLI (the model double answering from `script`);
-        `record_stdout` keeps the CLI's raw stdout lines in `CliRun.stdout`."""
+        `record_stdout` keeps the CLI's raw stdout lines in `CliRun.stdout`; a query() run
+        calls `on_message(message, double)` with each message as it is yielded (to let a
+        held model stream go at a point of the stream: `double.release()`)."""
         if self.tier == "wire":
             raise TierError("a wire behaviour may not start a real CLI session (h.session); declare tier='cli'")
         _check_call("session", prompt, options)
@@ -173,6 +176,7 @@ class Harness:
             drive=drive,
             timeout=timeout,
             record_stdout=record_stdout,
+            on_message=on_message,
             **options,
         )
 

@@ -117,6 +117,7 @@ class CliRun(sdk_runs.OutcomeView):
 
 
 Drive = Callable[[Any, sdk_runs.Outcome, "ModelDouble | None"], Awaitable[None]]
+Watch = Callable[[Any, "ModelDouble | None"], None]
 
 
 async def session(
@@ -130,6 +131,7 @@ async def session(
     client: bool = False,
     drive: Drive | None = None,
     record_stdout: bool | recording.StdoutRecording = False,
+    on_message: Watch | None = None,
     **options: Any,
 ) -> CliRun:
     """Run the SDK against the real CLI once and return what happened.
@@ -140,9 +142,12 @@ async def session(
     outcome, double)` drives a connected ClaudeSDKClient. `can_use_tool` and hook
     callbacks are wrapped so that every call is recorded in `CliRun.callbacks`. With
     `record_stdout` (True, or a StdoutRecording a drive waits on), the CLI's raw stdout
-    is kept in `CliRun.stdout`.
+    is kept in `CliRun.stdout`. `on_message(message, double)` is called with each message a
+    query() run yields, as it is yielded (to release a held model stream at that point).
     A ProbeTimeout still ends every process first.
     """
+    if on_message is not None and client:
+        raise ValueError("on_message watches a query() run; drive a client session step by step (h.converse)")
     cli = Path(cli_path) if cli_path else sdk_runs.bundled_cli_path()
     if cli is None:
         raise NotApplicable(f"claude-agent-sdk {sdk_runs.sdk_version()} bundles no CLI; give one with --cli")
@@ -179,9 +184,16 @@ async def session(
             async def sdk_drive(c: Any, out: sdk_runs.Outcome) -> None:
                 await drive(c, out, double)
 
+        watch = None
+        if on_message is not None:
+            seen_by = on_message
+
+            def watch(message: Any) -> None:
+                seen_by(message, double)
+
         with processes.exits(launcher) as exits:
             await _run_then_reap(
-                run, token, pidfile, exits, opts, prompt, client=client, drive=sdk_drive, timeout=timeout
+                run, token, pidfile, exits, opts, prompt, client=client, drive=sdk_drive, timeout=timeout, watch=watch
             )
     finally:
         if double is not None:

@@ -37,6 +37,7 @@ class ModelDouble(LoopbackService):
         self._watchers: list[Callable[[], None]] = []
         self._held: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []
         self.holds = 0  # streams that reached their `hold_after` point, released or not
+        self._holding = True  # False after stop_holding(): a hold point no longer stops a stream
         self.abandoned = 0  # streams whose client went away before their last event
         self._msg_ids = itertools.count(1)
 
@@ -76,6 +77,14 @@ class ModelDouble(LoopbackService):
             except RuntimeError:  # the server already stopped
                 pass
         return len(held)
+
+    def stop_holding(self) -> int:
+        """Release every stream now held and let any that reaches its hold point later go
+        on at once (for a release tied to a point of the session, not to a hold already
+        reached); how many were held."""
+        with self._lock:
+            self._holding = False
+        return self.release()
 
     async def wait_held(self, count: int = 1, timeout: float = 30.0) -> None:
         """Wait until `count` streams have reached their hold point (whether released since or not)."""
@@ -119,10 +128,13 @@ class ModelDouble(LoopbackService):
         """Runs in the server's loop: count the hold, wake waiters, wait for `release`."""
         event = asyncio.Event()
         with self._lock:
-            self._held.append((asyncio.get_running_loop(), event))
             self.holds += 1
+            holding = self._holding
+            if holding:
+                self._held.append((asyncio.get_running_loop(), event))
         self._notify()
-        await event.wait()
+        if holding:
+            await event.wait()
 
     # serving
     def _app(self) -> Starlette:
