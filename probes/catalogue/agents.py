@@ -18,6 +18,7 @@ from probes.harness import (
     MAIN,
     SUBAGENT,
     CliRun,
+    Conversation,
     Harness,
     Script,
     WireCapture,
@@ -319,7 +320,7 @@ def _kind(m: Any) -> str:
         "hook-rewrite-runs-in-foreground",
     ),
     requires=("option:tools", "option:agents", "option:hooks", "api:HookMatcher", "field:AgentDefinition.background"),
-    timeout=150,
+    timeout=300,
 )
 async def background_by_default(h: Harness) -> dict[str, Any]:
     from claude_agent_sdk import HookMatcher
@@ -337,25 +338,70 @@ async def background_by_default(h: Harness) -> dict[str, Any]:
         ),
     }
     for name, (subagent_type, options) in variants.items():
-        # client=True reads one response: the host stops at its first result. The
-        # subagent answers late, so a report it gets must have been waited for.
-        run = await h.session(
-            "delegate",
-            client=True,
-            script=Script(main=[reply(_agent_call(subagent_type)), "main done"], subagent=[reply(MARKER, delay=1.5)]),
+        # The host reads one response: it stops at its first result. The subagent's answer
+        # is held until that result has come, so a report the host got was waited for; a
+        # turn that waits for the subagent gets its answer only at a ceiling that such a
+        # wait alone reaches.
+        ended: list[bool] = []
+
+        async def first_response(c: Conversation, ended: list[bool] = ended) -> None:
+            await c.send("delegate")
+            _, released = await c.until_or_release(_is_result, _PARENT_CEILING)
+            ended.append(not released)
+            c.stop_holding()  # the parent's turn is over: the subagent may answer now
+
+        run = await h.converse(
+            first_response,
+            script=Script(main=[reply(_agent_call(subagent_type)), _PARENT_DONE], subagent=[_held_report()]),
             tools=["Read", "Task"],
+            timeout=_PARENT_CEILING + 60,
             **options,
         )
-        seen[name] = _launch(run)
+        seen[name] = {**_launch(run), "parent_turn_ended_before_the_report": ended == [True]}
     # The same default call under query(), read to its end: the Python SDK keeps the
-    # CLI's stdin open while a background task runs, so the report may still come.
+    # CLI's stdin open while a background task runs, so the report may still come. The
+    # subagent's answer is let go once the parent's last answer has reached the host (the
+    # CLI may hold its result back until the task ends); it is held only when the default
+    # call ran in the background, as a foreground call waits for it.
+    background = not seen["default"]["tool_result_has_report"]
+
+    def at_parents_last_answer(message: Any, double: Any) -> None:
+        if _is_parents_last_answer(message) and double is not None:
+            double.stop_holding()
+
     run = await h.session(
         "delegate",
-        script=Script(main=[reply(_agent_call("general-purpose")), "main done"], subagent=[reply(MARKER, delay=1.5)]),
+        script=Script(
+            main=[reply(_agent_call("general-purpose")), _PARENT_DONE],
+            subagent=[_held_report() if background else reply(MARKER)],
+        ),
         tools=["Read", "Task"],
+        on_message=at_parents_last_answer,
+        timeout=90,
     )
     seen["default, query() read to its end"] = _launch(run)
     return seen
+
+
+_PARENT_CEILING = 20.0  # seconds: reached only by a parent turn that waits for the held subagent
+_PARENT_DONE = "main done"  # the parent's answer after the agent call
+
+
+def _is_parents_last_answer(m: Any) -> bool:
+    return (
+        type(m).__name__ == "AssistantMessage"
+        and not getattr(m, "parent_tool_use_id", None)
+        and any(getattr(b, "text", None) == _PARENT_DONE for b in m.content)
+    )
+
+
+def _held_report() -> Any:
+    """The subagent's report, its stream held after message_start until released."""
+    return reply(MARKER, hold_after=1)
+
+
+def _is_result(m: Any) -> bool:
+    return type(m).__name__ == "ResultMessage"
 
 
 @background_by_default.decide
@@ -377,7 +423,9 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     lost = "; ".join(f"{host} got it in {', '.join(kinds)}" for host, kinds in leaked.items() if kinds)
     return {
         "default-launch-in-background": check(
-            mode(default) == "background", f"by default the agent call ran {mode(default)}"
+            mode(default) == "background" and default["parent_turn_ended_before_the_report"],
+            f"by default the agent call ran {mode(default)}; the parent's turn ended while the subagent's "
+            f"answer was held: {default['parent_turn_ended_before_the_report']}",
         ),
         "report-lost-without-task-messages": check(
             not lost, f"the subagent's report reached a host that ignores task messages: {lost}"
@@ -407,9 +455,9 @@ _BACKGROUND = {
 }
 background_by_default.differs_on(
     {
-        "default": _FOREGROUND,
-        "background=False": _BACKGROUND,
-        "hook sets run_in_background=False": _BACKGROUND,
+        "default": {**_FOREGROUND, "parent_turn_ended_before_the_report": False},
+        "background=False": {**_BACKGROUND, "parent_turn_ended_before_the_report": True},
+        "hook sets run_in_background=False": {**_BACKGROUND, "parent_turn_ended_before_the_report": True},
         "default, query() read to its end": _FOREGROUND,
     }
 )
