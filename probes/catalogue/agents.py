@@ -86,9 +86,13 @@ def _streamed(prompt: str) -> list[dict[str, Any]]:
     return [{"type": "user", "message": {"role": "user", "content": prompt}, "parent_tool_use_id": None}]
 
 
-async def _subagent_runs_bash(h: Harness, agent: Any, mark: str, **options: Any) -> dict[str, Any]:
+async def _subagent_runs_bash(
+    h: Harness, agent: Any, mark: str, *, origin: bool = False, **options: Any
+) -> dict[str, Any]:
     """Spawn `agent` (as type `runner`), have it call Bash to create `mark` in the cwd, and
-    say whether can_use_tool (recording, allowing) was asked and whether the command ran."""
+    say whether can_use_tool (recording, allowing) was asked and whether the command ran;
+    with `origin`, also on which routes the double saw the Bash call's tool_result come
+    back (the subagent's own conversation, when the call was the subagent's)."""
     bash = tool_use("Bash", {"command": f"echo ran > {mark}", "description": "mark"}, SUB_BASH_ID)
     run = await h.session(
         _streamed("delegate"),
@@ -98,13 +102,16 @@ async def _subagent_runs_bash(h: Harness, agent: Any, mark: str, **options: Any)
         agents={"runner": agent},
         **options,
     )
-    return {
+    seen = {
         "runner_listed": "runner" in (run.init.get("agents") or []),
         "error": run.error,
         "subagent_requests": len(run.on(SUBAGENT)),
         "can_use_tool_asked": sorted({str(c["tool"]) for c in run.callbacks if c["kind"] == "can_use_tool"}),
         "bash_ran": (h.cwd / mark).exists(),
     }
+    if origin:
+        seen["bash_result_came_back_on"] = sorted({str(r.route) for r in run.requests if r.tool_result(SUB_BASH_ID)})
+    return seen
 
 
 # --- spawning ---------------------------------------------------------------------
@@ -497,7 +504,8 @@ def _tool_fields() -> list[str]:
     ),
     source=("003", "The part nobody has written up: the subagent level"),
     tier="cli",
-    checks=("definition-lacks-allowed-tools", "approval-from-top-level"),
+    checks=("definition-lacks-allowed-tools", "bash-call-from-subagent", "approval-from-top-level"),
+    controls=("bash-call-from-subagent",),
     requires=("option:tools", "option:agents", "option:allowed_tools", "option:can_use_tool"),
     sdk_ref="claude_agent_sdk.types.AgentDefinition",
     timeout=90,
@@ -516,8 +524,10 @@ async def no_allowed_tools_field(h: Harness) -> dict[str, Any]:
     return {
         "tool_fields": _tool_fields(),
         "allowedTools=": keyword,
-        "top-level allowed_tools=[Bash]": await _subagent_runs_bash(h, runner, "allowed.txt", allowed_tools=["Bash"]),
-        "no allow rule": await _subagent_runs_bash(h, runner, "unruled.txt"),
+        "top-level allowed_tools=[Bash]": await _subagent_runs_bash(
+            h, runner, "allowed.txt", origin=True, allowed_tools=["Bash"]
+        ),
+        "no allow rule": await _subagent_runs_bash(h, runner, "unruled.txt", origin=True),
     }
 
 
@@ -531,6 +541,13 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             "allowedTools" not in seen["tool_fields"] and seen["allowedTools="] == "TypeError",
             f"AgentDefinition's tool fields are {seen['tool_fields']}; allowedTools= was {seen['allowedTools=']}",
         ),
+        # the Bash call was the subagent's: its tool_result went back in the subagent's own
+        # conversation (the double's routing), in both runs
+        "bash-call-from-subagent": check(
+            all(v.get("bash_result_came_back_on") == [SUBAGENT] for v in (allowed, control)),
+            f"the Bash call's tool_result came back on {allowed.get('bash_result_came_back_on')} with the rule, "
+            f"on {control.get('bash_result_came_back_on')} without",
+        ),
         "approval-from-top-level": check(
             approved and prompted,
             f"with the top-level rule the subagent's Bash ran {allowed['bash_ran']}, can_use_tool asked for "
@@ -540,13 +557,14 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-def _bash_run(asked: list[str], ran: bool) -> dict[str, Any]:
+def _bash_run(asked: list[str], ran: bool, routes: tuple[str, ...] = (SUBAGENT,)) -> dict[str, Any]:
     return {
         "runner_listed": True,
         "error": None,
         "subagent_requests": 2,
         "can_use_tool_asked": asked,
         "bash_ran": ran,
+        "bash_result_came_back_on": list(routes),
     }
 
 
@@ -556,6 +574,14 @@ no_allowed_tools_field.differs_on(
         "allowedTools=": "accepted",
         "top-level allowed_tools=[Bash]": _bash_run(["Bash"], True),
         "no allow rule": _bash_run(["Bash"], True),
+    }
+)
+no_allowed_tools_field.differs_on(  # the Bash call was the main conversation's, not the subagent's
+    {
+        "tool_fields": ["disallowedTools", "tools"],
+        "allowedTools=": "TypeError",
+        "top-level allowed_tools=[Bash]": _bash_run([], True, (MAIN,)),
+        "no allow rule": _bash_run(["Bash"], True, (MAIN,)),
     }
 )
 
