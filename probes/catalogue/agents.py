@@ -851,12 +851,15 @@ unknown_fields_ignored_by_cli.differs_on(
     ),
     sdk_ref="claude_agent_sdk.types.AgentDefinition",
     cannot_decide=("tsc-rejects-allowed-tools", "tsc-rejects-preset-on-agent-tools"),
+    # the Python analogues stand in for the compiler's verdict; they never decide the claim
+    controls=("python-rejects-allowed-tools", "python-types-reject-preset-on-agent-tools"),
 )
 async def ts_compiler_catches_misuse(h: Harness) -> dict[str, Any]:
     from claude_agent_sdk import AgentDefinition
 
     # No TypeScript compiler runs against a Python SDK: the tsc sub-checks are declared
-    # cannot_decide and stay not-applicable; only the Python analogues are observed.
+    # cannot_decide and stay not-applicable; only the Python analogues are observed, as
+    # controls, so the verdict is not-applicable unless one of them differs.
     seen: dict[str, Any] = {}
     try:
         AgentDefinition(description="d", prompt="p", allowedTools=["Bash"])  # type: ignore[call-arg]
