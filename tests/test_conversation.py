@@ -10,7 +10,7 @@ import urllib.request
 import pytest
 
 from fake_cli.scenario import Scenario
-from probes.harness import Conversation, Harness, StdoutRecording, reply, sdk
+from probes.harness import Conversation, Harness, StdinRecording, StdoutRecording, reply, sdk
 from probes.harness.model_double import ModelDouble, Script
 
 needs_cli = pytest.mark.skipif(sdk.bundled_cli_path() is None, reason="this SDK wheel bundles no CLI")
@@ -76,6 +76,37 @@ async def test_stdout_recording_keeps_exit_status_and_complete_lines(tmp_path):
     assert await rec.wait_for(lambda line: line == "not json", timeout=5) == "not json"
     with pytest.raises(RuntimeError):
         await rec.wait_for(lambda line: line == "never", timeout=0.2)
+
+
+async def test_stdin_recording_passes_lines_on_first_and_keeps_exit_status(tmp_path):
+    target = tmp_path / "cli"
+    # the CLI stand-in answers each line it reads by whether the recording already holds it
+    rec = StdinRecording(tmp_path / "rec")
+    target.write_text('#!/bin/sh\nwhile read -r line; do echo "got $line"; done\nexit 4\n')
+    target.chmod(0o755)
+    proc = await asyncio.create_subprocess_exec(
+        str(rec.wrap(target)), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE
+    )
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(b'{"n": 1}\n')
+    await proc.stdin.drain()
+    assert await asyncio.wait_for(proc.stdout.readline(), 10) == b'got {"n": 1}\n'
+    assert await rec.wait_for(lambda line: line == {"n": 1}, timeout=10) == {"n": 1}
+    proc.stdin.write(b"plain\n")
+    proc.stdin.close()
+    assert await asyncio.wait_for(proc.stdout.read(), 10) == b"got plain\n"
+    assert await asyncio.wait_for(proc.wait(), 10) == 4
+    assert rec.lines() == [{"n": 1}, "plain"]
+
+
+@needs_cli
+async def test_a_session_records_what_the_sdk_wrote_to_the_cli(harness: Harness, tmp_path):
+    rec = StdinRecording(tmp_path / "stdin")
+    run = await harness.session("hello there", script=["hi"], record_stdin=rec)
+    assert run.result is not None and run.result.result == "hi"
+    kinds = [line.get("type") for line in run.stdin if isinstance(line, dict)]
+    assert kinds[0] == "control_request" and "user" in kinds
+    assert any("hello there" in json.dumps(line) for line in run.stdin)
 
 
 async def test_connect_prompt_gives_the_iterable_to_connect(harness: Harness):

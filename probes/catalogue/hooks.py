@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +12,7 @@ from probes.harness import (
     SUBAGENT,
     Harness,
     Script,
+    StdinRecording,
     allow_every_tool,
     reply,
     result_text,
@@ -792,47 +793,49 @@ async def permission_request_callback_fires(h: Harness) -> dict[str, Any]:
             }
         return seen
 
-    def hooks(answered: asyncio.Event) -> dict[str, Any]:
+    def hooks() -> dict[str, Any]:
         return {
             "PreToolUse": [HookMatcher(matcher="Write", hooks=[_ask_for("c.txt")])],
-            "PermissionRequest": [HookMatcher(matcher=None, hooks=[_allow_permission(answered)])],
+            "PermissionRequest": [HookMatcher(matcher=None, hooks=[_allow_permission])],
         }
 
-    headless = await write(["a.txt", "c.txt"], hooks=hooks(asyncio.Event()))
-    # Beside a can_use_tool that denies, but only once the hook has answered: the hook's
-    # allow reaches the CLI first (one stdin, written in order), so a written file means
-    # the CLI applied the hook's decision. If the CLI asks the hook only after
-    # can_use_tool, the callback denies when its bounded wait runs out.
-    answered = asyncio.Event()
-    waited: list[bool] = []
+    headless = await write(["a.txt", "c.txt"], hooks=hooks())
+    # Beside a can_use_tool that denies, but only once the SDK has written the hook's allow
+    # to the CLI (seen in the recording of the CLI's stdin, which holds a line only once the
+    # CLI can read it): the hook's answer is ahead of the callback's on the one stdin, so a
+    # written file means the CLI applied the hook's decision. (The CLI may withdraw the
+    # question once the hook has answered, cancelling the callback; when, is not observed.)
+    # A CLI that never asks the hook leaves the callback to deny at a ceiling only that reaches.
+    stdin = StdinRecording(h.workdir("stdin"))
 
     async def deny_after_hook(name: str, tool_input: dict[str, Any], context: Any) -> Any:
         from claude_agent_sdk import PermissionResultDeny
 
         try:
-            await asyncio.wait_for(answered.wait(), 10)
-            waited.append(True)
-            await asyncio.sleep(0.2)  # the hook's reply is written by now, ahead of this one
-        except asyncio.TimeoutError:
-            waited.append(False)
+            await stdin.wait_for(_is_permission_request_answer, _ANSWER_CEILING)
+        except RuntimeError:
+            pass
         return PermissionResultDeny(message="denied by the probe's can_use_tool")
 
-    beside = await write(["b.txt"], hooks=hooks(answered), can_use_tool=deny_after_hook)
+    beside = await write(["b.txt"], hooks=hooks(), can_use_tool=deny_after_hook, record_stdin=stdin)
     return {
         "A: PermissionRequest hook alone": headless["a.txt"],
-        "B: beside a denying can_use_tool": {**beside["b.txt"], "hook answered before can_use_tool": waited == [True]},
+        "B: beside a denying can_use_tool": beside["b.txt"],
         "C: PreToolUse ask, then PermissionRequest": headless["c.txt"],
     }
 
 
-def _allow_permission(answered: asyncio.Event) -> Any:
-    """A PermissionRequest hook that allows, and sets `answered` as it returns."""
+_ANSWER_CEILING = 20.0  # seconds: reached only when the CLI never asks the PermissionRequest hook
 
-    async def hook(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
-        answered.set()
-        return {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}
 
-    return hook
+def _is_permission_request_answer(line: Any) -> bool:
+    """The SDK's control_response carrying a PermissionRequest hook's output."""
+    return isinstance(line, dict) and line.get("type") == "control_response" and "PermissionRequest" in json.dumps(line)
+
+
+async def _allow_permission(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
+    """A PermissionRequest hook that allows."""
+    return {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}
 
 
 @permission_request_callback_fires.decide
@@ -858,7 +861,6 @@ permission_request_callback_fires.differs_on(
         "B: beside a denying can_use_tool": {
             **_NEVER_ASKED,
             "calls": ["can_use_tool", "hook PreToolUse"],
-            "hook answered before can_use_tool": False,
         },
         "C: PreToolUse ask, then PermissionRequest": _NEVER_ASKED,
     }

@@ -76,6 +76,8 @@ class CliRun(sdk_runs.OutcomeView):
     marks: list[tuple[int, str]] = field(default_factory=list)
     # record_stdout=True: the CLI's stdout lines as the SDK received them (JSON parsed)
     stdout: list[Any] = field(default_factory=list)
+    # record_stdin=StdinRecording(...): the lines the SDK wrote to the CLI (JSON parsed)
+    stdin: list[Any] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int | None:
@@ -131,6 +133,7 @@ async def session(
     client: bool = False,
     drive: Drive | None = None,
     record_stdout: bool | recording.StdoutRecording = False,
+    record_stdin: recording.StdinRecording | None = None,
     on_message: Watch | None = None,
     **options: Any,
 ) -> CliRun:
@@ -142,8 +145,10 @@ async def session(
     outcome, double)` drives a connected ClaudeSDKClient. `can_use_tool` and hook
     callbacks are wrapped so that every call is recorded in `CliRun.callbacks`. With
     `record_stdout` (True, or a StdoutRecording a drive waits on), the CLI's raw stdout
-    is kept in `CliRun.stdout`. `on_message(message, double)` is called with each message a
-    query() run yields, as it is yielded (to release a held model stream at that point).
+    is kept in `CliRun.stdout`; with `record_stdin` (a StdinRecording a callback may wait
+    on) what the SDK wrote to the CLI is kept in `CliRun.stdin`. `on_message(message,
+    double)` is called with each message a query() run yields, as it is yielded (to
+    release a held model stream at that point).
     A ProbeTimeout still ends every process first.
     """
     if on_message is not None and client:
@@ -173,6 +178,8 @@ async def session(
                 else recording.StdoutRecording(space.path("stdout"))
             )
             launcher = recorded.wrap(launcher)
+        if record_stdin is not None:
+            launcher = record_stdin.wrap(launcher)
         options.setdefault("cwd", str(space.cwd))
         if "stderr" in sdk_runs.option_fields():  # old SDKs lack it; their CLI stderr is inherited
             options.setdefault("stderr", run.stderr.append)
@@ -200,6 +207,8 @@ async def session(
             double.stop()
     if recorded is not None:
         run.stdout = recorded.lines()
+    if record_stdin is not None:
+        run.stdin = record_stdin.lines()
     run.sdk_version = sdk_runs.sdk_version()
     run.cli_version = _cli_version(run, cli_path)
     if any(line.startswith("sdkprobe: refusing") for line in run.stderr):
