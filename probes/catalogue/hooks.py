@@ -629,11 +629,17 @@ _VARIANTS = ("A", "B", "C")  # A: hook allow+updatedInput; B: can_use_tool updat
     id="hooks.pretooluse-updated-input-applied",
     claim=(
         "A PreToolUse hook that answers allow with updatedInput makes the tool run with the rewritten input "
-        "(here a Bash command), as can_use_tool's PermissionResultAllow(updated_input=...) does."
+        "(here a Bash command), as can_use_tool's PermissionResultAllow(updated_input=...) does; an "
+        "updatedInput given without a permissionDecision is applied too."
     ),
     source=("cc#79321", "report"),
     tier="cli",
-    checks=("hook-allow-updated-input-runs", "posttooluse-sees-updated-input", "can-use-tool-updated-input-runs"),
+    checks=(
+        "hook-allow-updated-input-runs",
+        "posttooluse-sees-updated-input",
+        "can-use-tool-updated-input-runs",
+        "hook-updated-input-without-decision-runs",
+    ),
     requires=("option:hooks", "option:can_use_tool", "api:HookMatcher", "api:PermissionResultAllow"),
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
 )
@@ -714,6 +720,7 @@ async def pretooluse_updated_input_applied(h: Harness) -> dict[str, Any]:
 @pretooluse_updated_input_applied.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     a, b = seen["A: hook allow + updatedInput"], seen["B: can_use_tool updated_input"]
+    c = seen["C: hook updatedInput without a decision"]
     return {
         "hook-allow-updated-input-runs": check(
             a["ran"] == "REWRITTEN", f"with the hook's allow and updatedInput the command that ran was {a['ran']}"
@@ -724,6 +731,11 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         "can-use-tool-updated-input-runs": check(
             b["can_use_tool_asked"] and b["ran"] == "REWRITTEN",
             f"can_use_tool asked: {b['can_use_tool_asked']}; the command that ran was {b['ran']}",
+        ),
+        "hook-updated-input-without-decision-runs": check(
+            c["ran"] == "REWRITTEN",
+            f"with the hook's updatedInput and no permissionDecision the command that ran was {c['ran']} "
+            f"(can_use_tool asked: {c['can_use_tool_asked']}; PostToolUse saw {c['posttooluse_saw']})",
         ),
     }
 
