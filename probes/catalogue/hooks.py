@@ -240,7 +240,15 @@ posttooluse_reports_auto_approved_edits.differs_on(
 )
 
 
-_ROOT_REFUSAL = "root"  # the CLI's refusal of bypassPermissions as root names root/sudo
+# What each mode's run sets in the CLI's environment, the same whoever runs the probe. The
+# CLI refuses bypassPermissions to root unless IS_SANDBOX is exactly "1", and not to anyone
+# else; with it set for every user, a report made as root and one made as an ordinary user
+# see the same run (the caller's own IS_SANDBOX never reaches the CLI: see real_cli).
+_MODE_ENV: dict[str, dict[str, str]] = {
+    "acceptEdits": {},
+    "auto": {},
+    "bypassPermissions": {"IS_SANDBOX": "1"},
+}
 
 
 @behaviour(
@@ -276,29 +284,23 @@ async def pretooluse_ask_keeps_prompt(h: Harness) -> dict[str, Any]:
             hooks={"PreToolUse": [HookMatcher(matcher="Write", hooks=[ask])]},
             env=env,
         )
-        refusal = [line for line in run.stderr if _ROOT_REFUSAL in line]
         return {
             "hook_fired": any(c["kind"] == "hook" for c in run.callbacks),
             "callbacks": [c["tool"] for c in run.callbacks if c["kind"] == "can_use_tool"],
             "written": target.exists(),
             "result": None if run.result is None else run.result.subtype,
-            "refused": refusal[-1].strip() if refusal and run.result is None else None,
             "started": bool(run.init),
             "error": run.error,
         }
 
-    seen = {mode: await attempt(mode, {}) for mode in ("acceptEdits", "auto", "bypassPermissions")}
-    if seen["bypassPermissions"]["refused"]:
-        # As root the CLI refuses bypassPermissions outright; IS_SANDBOX=1 is its own switch to allow it.
-        seen["bypassPermissions with IS_SANDBOX=1"] = await attempt("bypassPermissions", {"IS_SANDBOX": "1"})
-    return seen
+    return {mode: await attempt(mode, env) for mode, env in _MODE_ENV.items()}
 
 
 @pretooluse_ask_keeps_prompt.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     def asked(key: str) -> Check:
         s = seen[key]
-        if not s["started"] and not s["refused"]:
+        if not s["started"]:
             return _mode_refused(key, s["error"])
         return check(
             s["hook_fired"] and s["callbacks"] == ["Write"],
@@ -306,17 +308,10 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             f"the file written {s['written']}",
         )
 
-    bypass = seen["bypassPermissions"]
-    if not bypass["refused"]:
-        in_bypass = asked("bypassPermissions")
-    elif "bypassPermissions with IS_SANDBOX=1" in seen:
-        in_bypass = asked("bypassPermissions with IS_SANDBOX=1")
-    else:
-        in_bypass = undecidable(f"the CLI refused bypassPermissions: {bypass['refused']!r}")
     return {
         "ask-reaches-callback-in-accept-edits": asked("acceptEdits"),
         "ask-reaches-callback-in-auto": asked("auto"),
-        "ask-reaches-callback-in-bypass-permissions": in_bypass,
+        "ask-reaches-callback-in-bypass-permissions": asked("bypassPermissions"),
     }
 
 
@@ -327,11 +322,10 @@ pretooluse_ask_keeps_prompt.differs_on(
             "callbacks": [],
             "written": True,
             "result": "success",
-            "refused": None,
             "started": True,
             "error": None,
         }
-        for mode in ("acceptEdits", "auto", "bypassPermissions")
+        for mode in _MODE_ENV
     }
 )
 

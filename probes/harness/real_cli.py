@@ -31,9 +31,11 @@ DUMMY_KEY = "sdkprobe-dummy-key"
 # Without a bound the CLI backs off for minutes on 429/5xx; 0 retries keeps an error
 # reply to exactly one request, which is also what error probes want to see.
 RETRY_ENV = {"CLAUDE_CODE_MAX_RETRIES": "0"}
-# Inherited variables that could change where the CLI sends requests or what it sends;
-# the session drops the caller's own copies (its own `env` option still wins).
-_CALLER_VARS = re.compile(r"^(ANTHROPIC_|CLAUDE|AWS_BEARER_TOKEN_BEDROCK$|(HTTPS?|ALL)_PROXY$)", re.I)
+# Inherited variables that could change where the CLI sends requests or what it sends, or
+# what it allows (IS_SANDBOX: a container may set it, and the CLI reads it, e.g. to let
+# root run bypassPermissions); the session drops the caller's own copies (its own `env`
+# option still wins), so a run is the same whatever the caller's environment.
+_CALLER_VARS = re.compile(r"^(ANTHROPIC_|CLAUDE|AWS_BEARER_TOKEN_BEDROCK$|(HTTPS?|ALL)_PROXY$|IS_SANDBOX$)", re.I)
 # Set by the SDK itself after the merge; dropping them would change what the SDK sends.
 _SDK_OWN = {
     "CLAUDE_CODE_ENTRYPOINT",
