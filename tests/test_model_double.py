@@ -72,6 +72,26 @@ def test_stream_has_the_messages_api_event_order(double):
     assert d.requests[0].query == "beta=true"
 
 
+def test_a_text_block_streams_in_the_pieces_asked_for(double):
+    d = double(Script(main=[reply("one two three four five", "six", text_chunks=4), reply("whole")]))
+    _, text = post(d, "/v1/messages", body())
+    per_block: dict[int, list[str]] = {}
+    for name, data in events(text):
+        if name == "content_block_delta":
+            per_block.setdefault(data["index"], []).append(data["delta"]["text"])
+    assert len(per_block[0]) == 4 and "".join(per_block[0]) == "one two three four five"
+    assert per_block[1] == ["s", "i", "x"]  # never more pieces than characters
+    _, text = post(d, "/v1/messages", body())
+    assert [data["delta"] for name, data in events(text) if name == "content_block_delta"] == [
+        {"type": "text_delta", "text": "whole"}
+    ]  # the default: a block's text in one delta, as before
+
+
+def test_text_chunks_must_be_at_least_one():
+    with pytest.raises(ValueError, match="text_chunks"):
+        reply("x", text_chunks=0)
+
+
 def test_json_reply_when_not_streaming(double):
     d = double(Script(main=["plain"]))
     status, text = post(d, "/v1/messages", body(stream=False))

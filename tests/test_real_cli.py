@@ -113,6 +113,7 @@ async def test_the_callers_own_variables_do_not_reach_the_cli(space, monkeypatch
         "ANTHROPIC_AUTH_TOKEN": "canary-auth-token",
         "ANTHROPIC_BASE_URL": "http://canary.invalid",
         "CLAUDE_CODE_USE_VERTEX": "1",
+        "IS_SANDBOX": "yes",  # a container's own; the CLI reads it (root and bypassPermissions)
     }
     for k, v in canaries.items():
         monkeypatch.setenv(k, v)

@@ -18,6 +18,7 @@ from probes.harness import (
     MAIN,
     SUBAGENT,
     CliRun,
+    Conversation,
     Harness,
     Script,
     WireCapture,
@@ -85,9 +86,13 @@ def _streamed(prompt: str) -> list[dict[str, Any]]:
     return [{"type": "user", "message": {"role": "user", "content": prompt}, "parent_tool_use_id": None}]
 
 
-async def _subagent_runs_bash(h: Harness, agent: Any, mark: str, **options: Any) -> dict[str, Any]:
+async def _subagent_runs_bash(
+    h: Harness, agent: Any, mark: str, *, origin: bool = False, **options: Any
+) -> dict[str, Any]:
     """Spawn `agent` (as type `runner`), have it call Bash to create `mark` in the cwd, and
-    say whether can_use_tool (recording, allowing) was asked and whether the command ran."""
+    say whether can_use_tool (recording, allowing) was asked and whether the command ran;
+    with `origin`, also on which routes the double saw the Bash call's tool_result come
+    back (the subagent's own conversation, when the call was the subagent's)."""
     bash = tool_use("Bash", {"command": f"echo ran > {mark}", "description": "mark"}, SUB_BASH_ID)
     run = await h.session(
         _streamed("delegate"),
@@ -97,13 +102,16 @@ async def _subagent_runs_bash(h: Harness, agent: Any, mark: str, **options: Any)
         agents={"runner": agent},
         **options,
     )
-    return {
+    seen = {
         "runner_listed": "runner" in (run.init.get("agents") or []),
         "error": run.error,
         "subagent_requests": len(run.on(SUBAGENT)),
         "can_use_tool_asked": sorted({str(c["tool"]) for c in run.callbacks if c["kind"] == "can_use_tool"}),
         "bash_ran": (h.cwd / mark).exists(),
     }
+    if origin:
+        seen["bash_result_came_back_on"] = sorted({str(r.route) for r in run.requests if r.tool_result(SUB_BASH_ID)})
+    return seen
 
 
 # --- spawning ---------------------------------------------------------------------
@@ -319,7 +327,7 @@ def _kind(m: Any) -> str:
         "hook-rewrite-runs-in-foreground",
     ),
     requires=("option:tools", "option:agents", "option:hooks", "api:HookMatcher", "field:AgentDefinition.background"),
-    timeout=150,
+    timeout=300,
 )
 async def background_by_default(h: Harness) -> dict[str, Any]:
     from claude_agent_sdk import HookMatcher
@@ -337,25 +345,70 @@ async def background_by_default(h: Harness) -> dict[str, Any]:
         ),
     }
     for name, (subagent_type, options) in variants.items():
-        # client=True reads one response: the host stops at its first result. The
-        # subagent answers late, so a report it gets must have been waited for.
-        run = await h.session(
-            "delegate",
-            client=True,
-            script=Script(main=[reply(_agent_call(subagent_type)), "main done"], subagent=[reply(MARKER, delay=1.5)]),
+        # The host reads one response: it stops at its first result. The subagent's answer
+        # is held until that result has come, so a report the host got was waited for; a
+        # turn that waits for the subagent gets its answer only at a ceiling that such a
+        # wait alone reaches.
+        ended: list[bool] = []
+
+        async def first_response(c: Conversation, ended: list[bool] = ended) -> None:
+            await c.send("delegate")
+            _, released = await c.until_or_release(_is_result, _PARENT_CEILING)
+            ended.append(not released)
+            c.stop_holding()  # the parent's turn is over: the subagent may answer now
+
+        run = await h.converse(
+            first_response,
+            script=Script(main=[reply(_agent_call(subagent_type)), _PARENT_DONE], subagent=[_held_report()]),
             tools=["Read", "Task"],
+            timeout=_PARENT_CEILING + 60,
             **options,
         )
-        seen[name] = _launch(run)
+        seen[name] = {**_launch(run), "parent_turn_ended_before_the_report": ended == [True]}
     # The same default call under query(), read to its end: the Python SDK keeps the
-    # CLI's stdin open while a background task runs, so the report may still come.
+    # CLI's stdin open while a background task runs, so the report may still come. The
+    # subagent's answer is let go once the parent's last answer has reached the host (the
+    # CLI may hold its result back until the task ends); it is held only when the default
+    # call ran in the background, as a foreground call waits for it.
+    background = not seen["default"]["tool_result_has_report"]
+
+    def at_parents_last_answer(message: Any, double: Any) -> None:
+        if _is_parents_last_answer(message) and double is not None:
+            double.stop_holding()
+
     run = await h.session(
         "delegate",
-        script=Script(main=[reply(_agent_call("general-purpose")), "main done"], subagent=[reply(MARKER, delay=1.5)]),
+        script=Script(
+            main=[reply(_agent_call("general-purpose")), _PARENT_DONE],
+            subagent=[_held_report() if background else reply(MARKER)],
+        ),
         tools=["Read", "Task"],
+        on_message=at_parents_last_answer,
+        timeout=90,
     )
     seen["default, query() read to its end"] = _launch(run)
     return seen
+
+
+_PARENT_CEILING = 20.0  # seconds: reached only by a parent turn that waits for the held subagent
+_PARENT_DONE = "main done"  # the parent's answer after the agent call
+
+
+def _is_parents_last_answer(m: Any) -> bool:
+    return (
+        type(m).__name__ == "AssistantMessage"
+        and not getattr(m, "parent_tool_use_id", None)
+        and any(getattr(b, "text", None) == _PARENT_DONE for b in m.content)
+    )
+
+
+def _held_report() -> Any:
+    """The subagent's report, its stream held after message_start until released."""
+    return reply(MARKER, hold_after=1)
+
+
+def _is_result(m: Any) -> bool:
+    return type(m).__name__ == "ResultMessage"
 
 
 @background_by_default.decide
@@ -377,7 +430,9 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     lost = "; ".join(f"{host} got it in {', '.join(kinds)}" for host, kinds in leaked.items() if kinds)
     return {
         "default-launch-in-background": check(
-            mode(default) == "background", f"by default the agent call ran {mode(default)}"
+            mode(default) == "background" and default["parent_turn_ended_before_the_report"],
+            f"by default the agent call ran {mode(default)}; the parent's turn ended while the subagent's "
+            f"answer was held: {default['parent_turn_ended_before_the_report']}",
         ),
         "report-lost-without-task-messages": check(
             not lost, f"the subagent's report reached a host that ignores task messages: {lost}"
@@ -407,9 +462,9 @@ _BACKGROUND = {
 }
 background_by_default.differs_on(
     {
-        "default": _FOREGROUND,
-        "background=False": _BACKGROUND,
-        "hook sets run_in_background=False": _BACKGROUND,
+        "default": {**_FOREGROUND, "parent_turn_ended_before_the_report": False},
+        "background=False": {**_BACKGROUND, "parent_turn_ended_before_the_report": True},
+        "hook sets run_in_background=False": {**_BACKGROUND, "parent_turn_ended_before_the_report": True},
         "default, query() read to its end": _FOREGROUND,
     }
 )
@@ -449,7 +504,8 @@ def _tool_fields() -> list[str]:
     ),
     source=("003", "The part nobody has written up: the subagent level"),
     tier="cli",
-    checks=("definition-lacks-allowed-tools", "approval-from-top-level"),
+    checks=("definition-lacks-allowed-tools", "bash-call-from-subagent", "approval-from-top-level"),
+    controls=("bash-call-from-subagent",),
     requires=("option:tools", "option:agents", "option:allowed_tools", "option:can_use_tool"),
     sdk_ref="claude_agent_sdk.types.AgentDefinition",
     timeout=90,
@@ -468,8 +524,10 @@ async def no_allowed_tools_field(h: Harness) -> dict[str, Any]:
     return {
         "tool_fields": _tool_fields(),
         "allowedTools=": keyword,
-        "top-level allowed_tools=[Bash]": await _subagent_runs_bash(h, runner, "allowed.txt", allowed_tools=["Bash"]),
-        "no allow rule": await _subagent_runs_bash(h, runner, "unruled.txt"),
+        "top-level allowed_tools=[Bash]": await _subagent_runs_bash(
+            h, runner, "allowed.txt", origin=True, allowed_tools=["Bash"]
+        ),
+        "no allow rule": await _subagent_runs_bash(h, runner, "unruled.txt", origin=True),
     }
 
 
@@ -483,6 +541,13 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             "allowedTools" not in seen["tool_fields"] and seen["allowedTools="] == "TypeError",
             f"AgentDefinition's tool fields are {seen['tool_fields']}; allowedTools= was {seen['allowedTools=']}",
         ),
+        # the Bash call was the subagent's: its tool_result went back in the subagent's own
+        # conversation (the double's routing), in both runs
+        "bash-call-from-subagent": check(
+            all(v.get("bash_result_came_back_on") == [SUBAGENT] for v in (allowed, control)),
+            f"the Bash call's tool_result came back on {allowed.get('bash_result_came_back_on')} with the rule, "
+            f"on {control.get('bash_result_came_back_on')} without",
+        ),
         "approval-from-top-level": check(
             approved and prompted,
             f"with the top-level rule the subagent's Bash ran {allowed['bash_ran']}, can_use_tool asked for "
@@ -492,13 +557,14 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-def _bash_run(asked: list[str], ran: bool) -> dict[str, Any]:
+def _bash_run(asked: list[str], ran: bool, routes: tuple[str, ...] = (SUBAGENT,)) -> dict[str, Any]:
     return {
         "runner_listed": True,
         "error": None,
         "subagent_requests": 2,
         "can_use_tool_asked": asked,
         "bash_ran": ran,
+        "bash_result_came_back_on": list(routes),
     }
 
 
@@ -508,6 +574,14 @@ no_allowed_tools_field.differs_on(
         "allowedTools=": "accepted",
         "top-level allowed_tools=[Bash]": _bash_run(["Bash"], True),
         "no allow rule": _bash_run(["Bash"], True),
+    }
+)
+no_allowed_tools_field.differs_on(  # the Bash call was the main conversation's, not the subagent's
+    {
+        "tool_fields": ["disallowedTools", "tools"],
+        "allowedTools=": "TypeError",
+        "top-level allowed_tools=[Bash]": _bash_run([], True, (MAIN,)),
+        "no allow rule": _bash_run(["Bash"], True, (MAIN,)),
     }
 )
 
@@ -777,12 +851,15 @@ unknown_fields_ignored_by_cli.differs_on(
     ),
     sdk_ref="claude_agent_sdk.types.AgentDefinition",
     cannot_decide=("tsc-rejects-allowed-tools", "tsc-rejects-preset-on-agent-tools"),
+    # the Python analogues stand in for the compiler's verdict; they never decide the claim
+    controls=("python-rejects-allowed-tools", "python-types-reject-preset-on-agent-tools"),
 )
 async def ts_compiler_catches_misuse(h: Harness) -> dict[str, Any]:
     from claude_agent_sdk import AgentDefinition
 
     # No TypeScript compiler runs against a Python SDK: the tsc sub-checks are declared
-    # cannot_decide and stay not-applicable; only the Python analogues are observed.
+    # cannot_decide and stay not-applicable; only the Python analogues are observed, as
+    # controls, so the verdict is not-applicable unless one of them differs.
     seen: dict[str, Any] = {}
     try:
         AgentDefinition(description="d", prompt="p", allowedTools=["Bash"])  # type: ignore[call-arg]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +12,7 @@ from probes.harness import (
     SUBAGENT,
     Harness,
     Script,
+    StdinRecording,
     allow_every_tool,
     reply,
     result_text,
@@ -239,7 +240,15 @@ posttooluse_reports_auto_approved_edits.differs_on(
 )
 
 
-_ROOT_REFUSAL = "root"  # the CLI's refusal of bypassPermissions as root names root/sudo
+# What each mode's run sets in the CLI's environment, the same whoever runs the probe. The
+# CLI refuses bypassPermissions to root unless IS_SANDBOX is exactly "1", and not to anyone
+# else; with it set for every user, a report made as root and one made as an ordinary user
+# see the same run (the caller's own IS_SANDBOX never reaches the CLI: see real_cli).
+_MODE_ENV: dict[str, dict[str, str]] = {
+    "acceptEdits": {},
+    "auto": {},
+    "bypassPermissions": {"IS_SANDBOX": "1"},
+}
 
 
 @behaviour(
@@ -275,29 +284,23 @@ async def pretooluse_ask_keeps_prompt(h: Harness) -> dict[str, Any]:
             hooks={"PreToolUse": [HookMatcher(matcher="Write", hooks=[ask])]},
             env=env,
         )
-        refusal = [line for line in run.stderr if _ROOT_REFUSAL in line]
         return {
             "hook_fired": any(c["kind"] == "hook" for c in run.callbacks),
             "callbacks": [c["tool"] for c in run.callbacks if c["kind"] == "can_use_tool"],
             "written": target.exists(),
             "result": None if run.result is None else run.result.subtype,
-            "refused": refusal[-1].strip() if refusal and run.result is None else None,
             "started": bool(run.init),
             "error": run.error,
         }
 
-    seen = {mode: await attempt(mode, {}) for mode in ("acceptEdits", "auto", "bypassPermissions")}
-    if seen["bypassPermissions"]["refused"]:
-        # As root the CLI refuses bypassPermissions outright; IS_SANDBOX=1 is its own switch to allow it.
-        seen["bypassPermissions with IS_SANDBOX=1"] = await attempt("bypassPermissions", {"IS_SANDBOX": "1"})
-    return seen
+    return {mode: await attempt(mode, env) for mode, env in _MODE_ENV.items()}
 
 
 @pretooluse_ask_keeps_prompt.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     def asked(key: str) -> Check:
         s = seen[key]
-        if not s["started"] and not s["refused"]:
+        if not s["started"]:
             return _mode_refused(key, s["error"])
         return check(
             s["hook_fired"] and s["callbacks"] == ["Write"],
@@ -305,17 +308,10 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             f"the file written {s['written']}",
         )
 
-    bypass = seen["bypassPermissions"]
-    if not bypass["refused"]:
-        in_bypass = asked("bypassPermissions")
-    elif "bypassPermissions with IS_SANDBOX=1" in seen:
-        in_bypass = asked("bypassPermissions with IS_SANDBOX=1")
-    else:
-        in_bypass = undecidable(f"the CLI refused bypassPermissions: {bypass['refused']!r}")
     return {
         "ask-reaches-callback-in-accept-edits": asked("acceptEdits"),
         "ask-reaches-callback-in-auto": asked("auto"),
-        "ask-reaches-callback-in-bypass-permissions": in_bypass,
+        "ask-reaches-callback-in-bypass-permissions": asked("bypassPermissions"),
     }
 
 
@@ -326,11 +322,10 @@ pretooluse_ask_keeps_prompt.differs_on(
             "callbacks": [],
             "written": True,
             "result": "success",
-            "refused": None,
             "started": True,
             "error": None,
         }
-        for mode in ("acceptEdits", "auto", "bypassPermissions")
+        for mode in _MODE_ENV
     }
 )
 
@@ -628,11 +623,17 @@ _VARIANTS = ("A", "B", "C")  # A: hook allow+updatedInput; B: can_use_tool updat
     id="hooks.pretooluse-updated-input-applied",
     claim=(
         "A PreToolUse hook that answers allow with updatedInput makes the tool run with the rewritten input "
-        "(here a Bash command), as can_use_tool's PermissionResultAllow(updated_input=...) does."
+        "(here a Bash command), as can_use_tool's PermissionResultAllow(updated_input=...) does; an "
+        "updatedInput given without a permissionDecision is applied too."
     ),
     source=("cc#79321", "report"),
     tier="cli",
-    checks=("hook-allow-updated-input-runs", "posttooluse-sees-updated-input", "can-use-tool-updated-input-runs"),
+    checks=(
+        "hook-allow-updated-input-runs",
+        "posttooluse-sees-updated-input",
+        "can-use-tool-updated-input-runs",
+        "hook-updated-input-without-decision-runs",
+    ),
     requires=("option:hooks", "option:can_use_tool", "api:HookMatcher", "api:PermissionResultAllow"),
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
 )
@@ -713,6 +714,7 @@ async def pretooluse_updated_input_applied(h: Harness) -> dict[str, Any]:
 @pretooluse_updated_input_applied.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     a, b = seen["A: hook allow + updatedInput"], seen["B: can_use_tool updated_input"]
+    c = seen["C: hook updatedInput without a decision"]
     return {
         "hook-allow-updated-input-runs": check(
             a["ran"] == "REWRITTEN", f"with the hook's allow and updatedInput the command that ran was {a['ran']}"
@@ -723,6 +725,11 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         "can-use-tool-updated-input-runs": check(
             b["can_use_tool_asked"] and b["ran"] == "REWRITTEN",
             f"can_use_tool asked: {b['can_use_tool_asked']}; the command that ran was {b['ran']}",
+        ),
+        "hook-updated-input-without-decision-runs": check(
+            c["ran"] == "REWRITTEN",
+            f"with the hook's updatedInput and no permissionDecision the command that ran was {c['ran']} "
+            f"(can_use_tool asked: {c['can_use_tool_asked']}; PostToolUse saw {c['posttooluse_saw']})",
         ),
     }
 
@@ -792,47 +799,49 @@ async def permission_request_callback_fires(h: Harness) -> dict[str, Any]:
             }
         return seen
 
-    def hooks(answered: asyncio.Event) -> dict[str, Any]:
+    def hooks() -> dict[str, Any]:
         return {
             "PreToolUse": [HookMatcher(matcher="Write", hooks=[_ask_for("c.txt")])],
-            "PermissionRequest": [HookMatcher(matcher=None, hooks=[_allow_permission(answered)])],
+            "PermissionRequest": [HookMatcher(matcher=None, hooks=[_allow_permission])],
         }
 
-    headless = await write(["a.txt", "c.txt"], hooks=hooks(asyncio.Event()))
-    # Beside a can_use_tool that denies, but only once the hook has answered: the hook's
-    # allow reaches the CLI first (one stdin, written in order), so a written file means
-    # the CLI applied the hook's decision. If the CLI asks the hook only after
-    # can_use_tool, the callback denies when its bounded wait runs out.
-    answered = asyncio.Event()
-    waited: list[bool] = []
+    headless = await write(["a.txt", "c.txt"], hooks=hooks())
+    # Beside a can_use_tool that denies, but only once the SDK has written the hook's allow
+    # to the CLI (seen in the recording of the CLI's stdin, which holds a line only once the
+    # CLI can read it): the hook's answer is ahead of the callback's on the one stdin, so a
+    # written file means the CLI applied the hook's decision. (The CLI may withdraw the
+    # question once the hook has answered, cancelling the callback; when, is not observed.)
+    # A CLI that never asks the hook leaves the callback to deny at a ceiling only that reaches.
+    stdin = StdinRecording(h.workdir("stdin"))
 
     async def deny_after_hook(name: str, tool_input: dict[str, Any], context: Any) -> Any:
         from claude_agent_sdk import PermissionResultDeny
 
         try:
-            await asyncio.wait_for(answered.wait(), 10)
-            waited.append(True)
-            await asyncio.sleep(0.2)  # the hook's reply is written by now, ahead of this one
-        except asyncio.TimeoutError:
-            waited.append(False)
+            await stdin.wait_for(_is_permission_request_answer, _ANSWER_CEILING)
+        except RuntimeError:
+            pass
         return PermissionResultDeny(message="denied by the probe's can_use_tool")
 
-    beside = await write(["b.txt"], hooks=hooks(answered), can_use_tool=deny_after_hook)
+    beside = await write(["b.txt"], hooks=hooks(), can_use_tool=deny_after_hook, record_stdin=stdin)
     return {
         "A: PermissionRequest hook alone": headless["a.txt"],
-        "B: beside a denying can_use_tool": {**beside["b.txt"], "hook answered before can_use_tool": waited == [True]},
+        "B: beside a denying can_use_tool": beside["b.txt"],
         "C: PreToolUse ask, then PermissionRequest": headless["c.txt"],
     }
 
 
-def _allow_permission(answered: asyncio.Event) -> Any:
-    """A PermissionRequest hook that allows, and sets `answered` as it returns."""
+_ANSWER_CEILING = 20.0  # seconds: reached only when the CLI never asks the PermissionRequest hook
 
-    async def hook(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
-        answered.set()
-        return {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}
 
-    return hook
+def _is_permission_request_answer(line: Any) -> bool:
+    """The SDK's control_response carrying a PermissionRequest hook's output."""
+    return isinstance(line, dict) and line.get("type") == "control_response" and "PermissionRequest" in json.dumps(line)
+
+
+async def _allow_permission(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
+    """A PermissionRequest hook that allows."""
+    return {"hookSpecificOutput": {"hookEventName": "PermissionRequest", "decision": {"behavior": "allow"}}}
 
 
 @permission_request_callback_fires.decide
@@ -858,7 +867,6 @@ permission_request_callback_fires.differs_on(
         "B: beside a denying can_use_tool": {
             **_NEVER_ASKED,
             "calls": ["can_use_tool", "hook PreToolUse"],
-            "hook answered before can_use_tool": False,
         },
         "C: PreToolUse ask, then PermissionRequest": _NEVER_ASKED,
     }

@@ -282,28 +282,36 @@ error_names_real_cause.differs_on(
 )
 async def max_turns_error_result(h: Harness) -> dict[str, Any]:
     (h.cwd / "x.txt").write_text("x\n")
-    run = await h.session(
-        "read x.txt",
-        script=[reply(tool_use("Read", {"file_path": str(h.cwd / "x.txt")})), "never asked for"],
-        max_turns=1,
-    )
-    results = run.of_type("ResultMessage")
-    r = results[-1] if results else None
-    return {
-        "model requests": len(run.on(MAIN)),
-        "results": len(results),
-        "result": None
-        if r is None
-        else {
-            "subtype": r.subtype,
-            "is_error": r.is_error,
-            "errors": getattr(r, "errors", None),
-            "result": r.result,
-            "terminal_reason": getattr(r, "terminal_reason", None),
-            "num_turns": r.num_turns,
-        },
-        "exception": run.error_line,
-    }
+    read = tool_use("Read", {"file_path": str(h.cwd / "x.txt")})
+    seen = {}
+    for limit in _LIMITS:
+        # one Read per allowed turn, then one more the limit must keep the model from being asked for
+        run = await h.session(
+            "read x.txt",
+            script=[*(reply(read) for _ in range(limit)), "never asked for"],
+            max_turns=limit,
+        )
+        results = run.of_type("ResultMessage")
+        r = results[-1] if results else None
+        seen[f"max_turns={limit}"] = {
+            "model requests": len(run.on(MAIN)),
+            "results": len(results),
+            "result": None
+            if r is None
+            else {
+                "subtype": r.subtype,
+                "is_error": r.is_error,
+                "errors": getattr(r, "errors", None),
+                "result": r.result,
+                "terminal_reason": getattr(r, "terminal_reason", None),
+                "num_turns": r.num_turns,
+            },
+            "exception": run.error_line,
+        }
+    return seen
+
+
+_LIMITS = (1, 2)  # the recipe's two runs
 
 
 def _mentions_max_turns(text: Any) -> bool:
@@ -313,32 +321,78 @@ def _mentions_max_turns(text: Any) -> bool:
 
 @max_turns_error_result.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
-    r = seen["result"] or {}
-    reason = [*(r.get("errors") or []), r.get("result") or ""]
+    runs = {limit: seen[f"max_turns={limit}"] for limit in _LIMITS}
+
+    def every(ok: Any, said: Any) -> Check:
+        wrong = [said(limit, run) for limit, run in runs.items() if not ok(limit, run)]
+        return check(not wrong, "; ".join(wrong))
+
+    def reason(run: dict[str, Any]) -> list[Any]:
+        r = run["result"] or {}
+        return [*(r.get("errors") or []), r.get("result") or ""]
+
     return {
-        "stops-at-limit": check(
-            seen["model requests"] == 1, f"{seen['model requests']} model request(s) with max_turns=1"
+        "stops-at-limit": every(
+            lambda limit, run: run["model requests"] == limit,
+            lambda limit, run: f"{run['model requests']} model request(s) with max_turns={limit}",
         ),
-        "result-message-error-max-turns": check(
-            r.get("subtype") == "error_max_turns",
-            f"{seen['results']} ResultMessage(s); the last: {seen['result']}",
+        "result-message-error-max-turns": every(
+            lambda limit, run: (run["result"] or {}).get("subtype") == "error_max_turns",
+            lambda limit, run: f"max_turns={limit}: {run['results']} ResultMessage(s); the last: {run['result']}",
         ),
-        "reason-readable": check(
-            any(_mentions_max_turns(x) for x in reason),
-            f"the result's errors {r.get('errors')!r} and result {r.get('result')!r} name no turn limit",
+        "reason-readable": every(
+            lambda limit, run: any(_mentions_max_turns(x) for x in reason(run)),
+            lambda limit, run: (
+                f"max_turns={limit}: the result's errors {(run['result'] or {}).get('errors')!r} "
+                f"and result {(run['result'] or {}).get('result')!r} name no turn limit"
+            ),
         ),
-        "exception-names-max-turns": check(
-            _mentions_max_turns(seen["exception"]), f"the SDK raised {seen['exception'] or 'nothing'}"
+        "exception-names-max-turns": every(
+            lambda limit, run: _mentions_max_turns(run["exception"]),
+            lambda limit, run: f"max_turns={limit}: the SDK raised {run['exception'] or 'nothing'}",
         ),
     }
 
 
 max_turns_error_result.differs_on(
     {
-        "model requests": 2,
-        "results": 0,
-        "result": None,
-        "exception": "ProcessError: Command failed with exit code 1 (exit code: 1)",
+        f"max_turns={limit}": {
+            "model requests": limit + 1,
+            "results": 0,
+            "result": None,
+            "exception": "ProcessError: Command failed with exit code 1 (exit code: 1)",
+        }
+        for limit in _LIMITS
+    }
+)
+max_turns_error_result.differs_on(  # the limit of 1 holds, but 2 lets the model be asked a third time
+    {
+        "max_turns=1": {
+            "model requests": 1,
+            "results": 1,
+            "result": {
+                "subtype": "error_max_turns",
+                "is_error": True,
+                "errors": ["Reached maximum number of turns (1)"],
+                "result": None,
+                "terminal_reason": "max_turns",
+                "num_turns": 2,
+            },
+            "exception": "ResultError: Claude Code returned an error result: Reached maximum number of turns (1)",
+        },
+        "max_turns=2": {
+            "model requests": 3,
+            "results": 1,
+            "result": {
+                "subtype": "success",
+                "is_error": False,
+                "errors": [],
+                "result": "never asked for",
+                "terminal_reason": "completed",
+                "num_turns": 3,
+            },
+            "exception": None,
+        },
     }
 )
 
@@ -380,9 +434,7 @@ async def permission_denials_coverage(h: Harness) -> dict[str, Any]:
         tool_use("Bash", {"command": f"touch {touched}"}, id="toolu_deny_bash"),
         tool_use("Write", {"file_path": str(written), "content": "w"}, id="toolu_deny_write"),
     )
-    run = await h.session(
-        "do these", script=[calls, "done"], settings=json.dumps(settings), permission_mode="dontAsk"
-    )
+    run = await h.session("do these", script=[calls, "done"], settings=json.dumps(settings), permission_mode="dontAsk")
     main = run.on(MAIN)
     after = main[1] if len(main) > 1 else None
     r = run.result
@@ -546,8 +598,10 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         ),
         "other-shapes-rejected": check(
             all(v["raised"] or v["warned"] for v in others.values()),
-            "; ".join(f"{k}: --json-schema {v['--json-schema']}, raised {v['raised']}, warned {v['warned']}"
-                      for k, v in others.items()),
+            "; ".join(
+                f"{k}: --json-schema {v['--json-schema']}, raised {v['raised']}, warned {v['warned']}"
+                for k, v in others.items()
+            ),
         ),
         "fitting-call-gives-structured-output": check(
             fit["subtype"] == "success" and fit["structured_output"] == _ANSWER,

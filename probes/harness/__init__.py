@@ -45,7 +45,7 @@ from probes.harness.model_double import (
 from probes.harness.normalise import normalise
 from probes.harness.plugins import PluginFolder, plugin_folder
 from probes.harness.real_cli import CliRun
-from probes.harness.recording import StdoutRecording
+from probes.harness.recording import StdinRecording, StdoutRecording
 from probes.harness.remote_mcp import RemoteMcpServer, RemoteRequest, mcp_oauth_store
 from probes.harness.sdk import Drive, ProbeTimeout, allow_every_tool, option_fields, sdk_version
 from probes.harness.wire import WireCapture
@@ -68,6 +68,7 @@ __all__ = [
     "Scenario",
     "Script",
     "Space",
+    "StdinRecording",
     "StdoutRecording",
     "StdioMcpServer",
     "TierError",
@@ -156,10 +157,15 @@ class Harness:
         drive: real_cli.Drive | None = None,
         timeout: float = 60.0,
         record_stdout: bool | StdoutRecording = False,
+        record_stdin: StdinRecording | None = None,
+        on_message: real_cli.Watch | None = None,
         **options: Any,
     ) -> CliRun:
         """Run the SDK against the real CLI (the model double answering from `script`);
-        `record_stdout` keeps the CLI's raw stdout lines in `CliRun.stdout`."""
+        `record_stdout` keeps the CLI's raw stdout lines in `CliRun.stdout`, `record_stdin`
+        (a StdinRecording a callback may wait on) what the SDK wrote to it; a query() run
+        calls `on_message(message, double)` with each message as it is yielded (to let a
+        held model stream go at a point of the stream: `double.release()`)."""
         if self.tier == "wire":
             raise TierError("a wire behaviour may not start a real CLI session (h.session); declare tier='cli'")
         _check_call("session", prompt, options)
@@ -173,6 +179,8 @@ class Harness:
             drive=drive,
             timeout=timeout,
             record_stdout=record_stdout,
+            record_stdin=record_stdin,
+            on_message=on_message,
             **options,
         )
 

@@ -10,6 +10,7 @@ marked at its place in the message sequence (`CliRun.marks`), so a decision can 
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -71,6 +72,19 @@ class Conversation:
                 return None
             if predicate(message):
                 return message
+
+    async def until_or_release(self, predicate: Callable[[Any], bool], ceiling: float = 20.0) -> tuple[Any, bool]:
+        """Read until a message satisfies `predicate`, as `until` does; if none has by
+        `ceiling` seconds, the turn is waiting on a held model stream (the ceiling is one
+        only such a wait reaches), so the double stops holding (marked) and reading goes
+        on. The message (None if the stream ended) and whether a release was needed. The
+        read is never cancelled, so no message is lost on the way."""
+        reading = asyncio.ensure_future(self.until(predicate))
+        done, _ = await asyncio.wait({reading}, timeout=ceiling)
+        if done:
+            return reading.result(), False
+        self.stop_holding()
+        return await reading, True
 
     async def response(self) -> list[Any]:
         """Read to the end of the current turn (its ResultMessage); return the turn's messages."""
@@ -161,6 +175,12 @@ class Conversation:
         """Let every held stream go on; how many there were."""
         self.mark("release")
         return self._model().release()
+
+    def stop_holding(self) -> int:
+        """Let every held stream go on, and any that reaches its hold point later too; how
+        many were held."""
+        self.mark("stop holding")
+        return self._model().stop_holding()
 
     def _model(self) -> ModelDouble:
         if self._double is None:

@@ -31,9 +31,11 @@ DUMMY_KEY = "sdkprobe-dummy-key"
 # Without a bound the CLI backs off for minutes on 429/5xx; 0 retries keeps an error
 # reply to exactly one request, which is also what error probes want to see.
 RETRY_ENV = {"CLAUDE_CODE_MAX_RETRIES": "0"}
-# Inherited variables that could change where the CLI sends requests or what it sends;
-# the session drops the caller's own copies (its own `env` option still wins).
-_CALLER_VARS = re.compile(r"^(ANTHROPIC_|CLAUDE|AWS_BEARER_TOKEN_BEDROCK$|(HTTPS?|ALL)_PROXY$)", re.I)
+# Inherited variables that could change where the CLI sends requests or what it sends, or
+# what it allows (IS_SANDBOX: a container may set it, and the CLI reads it, e.g. to let
+# root run bypassPermissions); the session drops the caller's own copies (its own `env`
+# option still wins), so a run is the same whatever the caller's environment.
+_CALLER_VARS = re.compile(r"^(ANTHROPIC_|CLAUDE|AWS_BEARER_TOKEN_BEDROCK$|(HTTPS?|ALL)_PROXY$|IS_SANDBOX$)", re.I)
 # Set by the SDK itself after the merge; dropping them would change what the SDK sends.
 _SDK_OWN = {
     "CLAUDE_CODE_ENTRYPOINT",
@@ -76,6 +78,8 @@ class CliRun(sdk_runs.OutcomeView):
     marks: list[tuple[int, str]] = field(default_factory=list)
     # record_stdout=True: the CLI's stdout lines as the SDK received them (JSON parsed)
     stdout: list[Any] = field(default_factory=list)
+    # record_stdin=StdinRecording(...): the lines the SDK wrote to the CLI (JSON parsed)
+    stdin: list[Any] = field(default_factory=list)
 
     @property
     def exit_code(self) -> int | None:
@@ -117,6 +121,7 @@ class CliRun(sdk_runs.OutcomeView):
 
 
 Drive = Callable[[Any, sdk_runs.Outcome, "ModelDouble | None"], Awaitable[None]]
+Watch = Callable[[Any, "ModelDouble | None"], None]
 
 
 async def session(
@@ -130,6 +135,8 @@ async def session(
     client: bool = False,
     drive: Drive | None = None,
     record_stdout: bool | recording.StdoutRecording = False,
+    record_stdin: recording.StdinRecording | None = None,
+    on_message: Watch | None = None,
     **options: Any,
 ) -> CliRun:
     """Run the SDK against the real CLI once and return what happened.
@@ -140,9 +147,14 @@ async def session(
     outcome, double)` drives a connected ClaudeSDKClient. `can_use_tool` and hook
     callbacks are wrapped so that every call is recorded in `CliRun.callbacks`. With
     `record_stdout` (True, or a StdoutRecording a drive waits on), the CLI's raw stdout
-    is kept in `CliRun.stdout`.
+    is kept in `CliRun.stdout`; with `record_stdin` (a StdinRecording a callback may wait
+    on) what the SDK wrote to the CLI is kept in `CliRun.stdin`. `on_message(message,
+    double)` is called with each message a query() run yields, as it is yielded (to
+    release a held model stream at that point).
     A ProbeTimeout still ends every process first.
     """
+    if on_message is not None and client:
+        raise ValueError("on_message watches a query() run; drive a client session step by step (h.converse)")
     cli = Path(cli_path) if cli_path else sdk_runs.bundled_cli_path()
     if cli is None:
         raise NotApplicable(f"claude-agent-sdk {sdk_runs.sdk_version()} bundles no CLI; give one with --cli")
@@ -168,6 +180,8 @@ async def session(
                 else recording.StdoutRecording(space.path("stdout"))
             )
             launcher = recorded.wrap(launcher)
+        if record_stdin is not None:
+            launcher = record_stdin.wrap(launcher)
         options.setdefault("cwd", str(space.cwd))
         if "stderr" in sdk_runs.option_fields():  # old SDKs lack it; their CLI stderr is inherited
             options.setdefault("stderr", run.stderr.append)
@@ -179,15 +193,24 @@ async def session(
             async def sdk_drive(c: Any, out: sdk_runs.Outcome) -> None:
                 await drive(c, out, double)
 
+        watch = None
+        if on_message is not None:
+            seen_by = on_message
+
+            def watch(message: Any) -> None:
+                seen_by(message, double)
+
         with processes.exits(launcher) as exits:
             await _run_then_reap(
-                run, token, pidfile, exits, opts, prompt, client=client, drive=sdk_drive, timeout=timeout
+                run, token, pidfile, exits, opts, prompt, client=client, drive=sdk_drive, timeout=timeout, watch=watch
             )
     finally:
         if double is not None:
             double.stop()
     if recorded is not None:
         run.stdout = recorded.lines()
+    if record_stdin is not None:
+        run.stdin = record_stdin.lines()
     run.sdk_version = sdk_runs.sdk_version()
     run.cli_version = _cli_version(run, cli_path)
     if any(line.startswith("sdkprobe: refusing") for line in run.stderr):

@@ -160,6 +160,7 @@ class _LogTap(logging.Handler):
 
 
 Drive = Callable[[Any, "Outcome"], Awaitable[None]]
+Watch = Callable[[Any], None]  # called with each message a query() run yields, as it is yielded
 
 
 async def run_sdk(
@@ -170,6 +171,7 @@ async def run_sdk(
     drive: Drive | None = None,
     timeout: float,
     connect_prompt: bool = False,
+    watch: Watch | None = None,
 ) -> Outcome:
     """Run one query() (or ClaudeSDKClient session) and collect what came back.
 
@@ -178,7 +180,9 @@ async def run_sdk(
     it reads into `outcome.messages`; by default it sends `prompt` and reads one
     response. With `connect_prompt` the client is connected with `prompt` instead
     (`ClaudeSDKClient.connect(prompt)`, a list sent as an iterable that then ends) and
-    `drive`, or else one receive_response(), reads what comes. A run longer than
+    `drive`, or else one receive_response(), reads what comes. `watch` sees each message
+    a query() run yields at the moment it is yielded (to act at a point of the stream,
+    e.g. release a held model stream once the result has come). A run longer than
     `timeout` raises ProbeTimeout.
 
     The CLI's exit status reaches the SDK from asyncio's child watcher alone: see
@@ -194,7 +198,7 @@ async def run_sdk(
             warnings.simplefilter("always")
             try:
                 run = _run_connected(options, prompt, drive, out) if connect_prompt else _run(
-                    options, prompt, client, drive, out
+                    options, prompt, client, drive, out, watch
                 )
                 await _within(run, timeout)
             except asyncio.TimeoutError:
@@ -229,12 +233,16 @@ async def _within(run: Awaitable[None], timeout: float) -> None:
     raise asyncio.TimeoutError
 
 
-async def _run(options: Any, prompt: Any, client: bool, drive: Drive | None, out: Outcome) -> None:
+async def _run(
+    options: Any, prompt: Any, client: bool, drive: Drive | None, out: Outcome, watch: Watch | None = None
+) -> None:
     if not client:
         stream: Any = sdk.query(prompt=_as_prompt(prompt), options=options)  # an async generator
         try:
             async for message in stream:
                 out.messages.append(message)
+                if watch is not None:
+                    watch(message)
         finally:
             await stream.aclose()
         return

@@ -32,7 +32,9 @@ class Reply:
 
     `blocks` are Messages content blocks (build them with `text`, `tool_use`, `thinking`);
     a tool_use block's input is streamed as `input_chunks` input_json_delta pieces, and
-    one without an id is numbered by the Script (toolu_double000001, ...).
+    one without an id is numbered by the Script (toolu_double000001, ...). A text block
+    is streamed as `text_chunks` text_delta pieces (one by default: a block's text whole),
+    so a probe can see what arrives between a block's first and last delta.
     `delay` is waited before the first byte, `gap` between SSE events. `status` other than
     200 answers with Anthropic's error envelope instead; `stream_error` sends an SSE
     `error` event after `error_after` content blocks. `hold_after` stops a stream after
@@ -52,11 +54,14 @@ class Reply:
     error_after: int = 0
     headers: dict[str, str] = field(default_factory=dict)
     input_chunks: int = 3
+    text_chunks: int = 1
     hold_after: int | None = None
 
     def __post_init__(self) -> None:
         if self.input_chunks < 1:
             raise ValueError("input_chunks must be at least 1")
+        if self.text_chunks < 1:
+            raise ValueError("text_chunks must be at least 1")
         if self.hold_after is not None and self.hold_after < 1:
             raise ValueError("hold_after counts SSE events sent before the hold: at least 1 (message_start)")
 

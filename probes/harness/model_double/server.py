@@ -37,6 +37,7 @@ class ModelDouble(LoopbackService):
         self._watchers: list[Callable[[], None]] = []
         self._held: list[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = []
         self.holds = 0  # streams that reached their `hold_after` point, released or not
+        self._holding = True  # False after stop_holding(): a hold point no longer stops a stream
         self.abandoned = 0  # streams whose client went away before their last event
         self._msg_ids = itertools.count(1)
 
@@ -76,6 +77,14 @@ class ModelDouble(LoopbackService):
             except RuntimeError:  # the server already stopped
                 pass
         return len(held)
+
+    def stop_holding(self) -> int:
+        """Release every stream now held and let any that reaches its hold point later go
+        on at once (for a release tied to a point of the session, not to a hold already
+        reached); how many were held."""
+        with self._lock:
+            self._holding = False
+        return self.release()
 
     async def wait_held(self, count: int = 1, timeout: float = 30.0) -> None:
         """Wait until `count` streams have reached their hold point (whether released since or not)."""
@@ -119,10 +128,13 @@ class ModelDouble(LoopbackService):
         """Runs in the server's loop: count the hold, wake waiters, wait for `release`."""
         event = asyncio.Event()
         with self._lock:
-            self._held.append((asyncio.get_running_loop(), event))
             self.holds += 1
+            holding = self._holding
+            if holding:
+                self._held.append((asyncio.get_running_loop(), event))
         self._notify()
-        await event.wait()
+        if holding:
+            await event.wait()
 
     # serving
     def _app(self) -> Starlette:
@@ -235,7 +247,13 @@ def _event(name: str, data: dict[str, Any]) -> bytes:
     return f"event: {name}\ndata: {json.dumps(data)}\n\n".encode()
 
 
-def _block_events(index: int, block: dict[str, Any], chunks: int) -> list[bytes]:
+def _pieces(s: str, n: int) -> list[str]:
+    """`s` cut into at most `n` consecutive non-empty pieces (one piece for an empty `s`)."""
+    size = max(1, -(-len(s) // n))
+    return [s[i : i + size] for i in range(0, len(s), size)] or [s]
+
+
+def _block_events(index: int, block: dict[str, Any], r: Reply) -> list[bytes]:
     kind = block["type"]
 
     def delta(d: dict[str, Any]) -> bytes:
@@ -244,7 +262,7 @@ def _block_events(index: int, block: dict[str, Any], chunks: int) -> list[bytes]
     start: dict[str, Any]
     if kind == "text":
         start = {"type": "text", "text": ""}
-        deltas = [delta({"type": "text_delta", "text": block["text"]})]
+        deltas = [delta({"type": "text_delta", "text": piece}) for piece in _pieces(block["text"], r.text_chunks)]
     elif kind == "thinking":
         start = {"type": "thinking", "thinking": ""}
         deltas = [
@@ -254,11 +272,8 @@ def _block_events(index: int, block: dict[str, Any], chunks: int) -> list[bytes]
     elif kind == "tool_use":
         start = {"type": "tool_use", "id": block["id"], "name": block["name"], "input": {}}
         payload = json.dumps(block["input"])
-        n = chunks
-        size = max(1, -(-len(payload) // n))
         deltas = [
-            delta({"type": "input_json_delta", "partial_json": payload[i : i + size]})
-            for i in range(0, len(payload), size)
+            delta({"type": "input_json_delta", "partial_json": piece}) for piece in _pieces(payload, r.input_chunks)
         ]
     else:
         start = copy.deepcopy(_public(block))
@@ -301,7 +316,7 @@ async def _sse(
     for i, block in enumerate(r.blocks):
         if r.stream_error is not None and i == r.error_after:
             break
-        events.extend(_block_events(i, block, r.input_chunks))
+        events.extend(_block_events(i, block, r))
     if r.stream_error is not None:
         events.append(_event("error", {"type": "error", "error": r.stream_error}))
     else:
