@@ -299,24 +299,13 @@ def _connectors(run: CliRun, server: str) -> dict[str, Any]:
         "claude.ai servers": sorted(n for n in servers if n.startswith("claude.ai")),
         "claude.ai tools": sum(t.startswith("mcp__claude_ai_") for t in tools),
         "given server": servers.get(server),
-        "given tool offered": f"mcp__{server}__ping" in run.offered_tools,
+        # offered to the model (the double's request), or listed at init where no double saw it (live)
+        "given tool offered": f"mcp__{server}__ping" in (run.offered_tools if run.double else tools),
     }
 
 
-@behaviour(
-    id="config.claudeai-connectors-ignore-setting-sources",
-    claim=(
-        "The claude.ai connectors of the logged-in account are loaded even with setting_sources=[]; the "
-        "setting disableClaudeAiConnectors=true keeps them out, and servers given in mcp_servers work "
-        "either way."
-    ),
-    source=("000", "Configuration and context"),
-    tier="cli",
-    checks=("connectors-load-with-no-sources", "setting-keeps-connectors-out", "given-servers-unaffected"),
-    requires=("option:setting_sources", "option:settings", "option:mcp_servers", "api:create_sdk_mcp_server"),
-    timeout=120,
-)
-async def claudeai_connectors_ignore_setting_sources(h: Harness) -> dict[str, Any]:
+async def _connector_sessions(h: Harness) -> dict[str, Any]:
+    """The two sessions both connector behaviours observe: setting_sources=[], without and with the setting."""
     import claude_agent_sdk as sdk
 
     @sdk.tool("ping", "Answers pong.", {})
@@ -334,12 +323,41 @@ async def claudeai_connectors_ignore_setting_sources(h: Harness) -> dict[str, An
     return seen
 
 
+def _given_unaffected(seen: dict[str, Any]) -> Check:
+    given = {label: (s["given server"], s["given tool offered"]) for label, s in seen.items()}
+    return check(
+        all(status == "connected" and offered for status, offered in given.values()),
+        f"the given in-process server (status, tool offered): {given}",
+    )
+
+
+@behaviour(
+    id="config.claudeai-connectors-ignore-setting-sources",
+    claim=(
+        "The claude.ai connectors of the logged-in account are loaded even with setting_sources=[]; the "
+        "setting disableClaudeAiConnectors=true keeps them out, and servers given in mcp_servers work "
+        "either way."
+    ),
+    source=("000", "Configuration and context"),
+    # The catalogue: connectors come with a claude.ai login, which no offline session has; what an
+    # API-key session shows offline is config.no-claudeai-connectors-under-api-key. Run live with a key,
+    # the session still authenticates with that key, so the connector sub-checks stay needs-live
+    # unless the CLI reports a claude.ai login.
+    tier="live",
+    checks=("connectors-load-with-no-sources", "setting-keeps-connectors-out", "given-servers-unaffected"),
+    controls=("given-servers-unaffected",),  # the probe's own server: shows the sessions worked, not the claim
+    requires=("option:setting_sources", "option:settings", "option:mcp_servers", "api:create_sdk_mcp_server"),
+    timeout=240,
+)
+async def claudeai_connectors_ignore_setting_sources(h: Harness) -> dict[str, Any]:
+    return await _connector_sessions(h)
+
+
 @claudeai_connectors_ignore_setting_sources.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     loaded, disabled = (seen[label] for label in _CONNECTOR_RUNS)
     had = bool(loaded["claude.ai servers"] or loaded["claude.ai tools"])
     logged_in = loaded["auth"] == "none"  # a claude.ai login, not an API key
-    given = {label: (s["given server"], s["given tool offered"]) for label, s in seen.items()}
     return {
         "connectors-load-with-no-sources": (
             check(had, f"logged in, setting_sources=[] loaded no claude.ai connector: {loaded}")
@@ -355,10 +373,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             if had
             else needs_live(_NO_LOGIN.format(source=loaded["auth"]))
         ),
-        "given-servers-unaffected": check(
-            all(status == "connected" and offered for status, offered in given.values()),
-            f"the given stdio server (status, tool offered): {given}",
-        ),
+        "given-servers-unaffected": _given_unaffected(seen),
     }
 
 
@@ -395,6 +410,58 @@ claudeai_connectors_ignore_setting_sources.differs_on(
             "claude.ai tools": 8,
             "given server": "connected",
             "given tool offered": True,
+        },
+    }
+)
+
+
+@behaviour(
+    id="config.no-claudeai-connectors-under-api-key",
+    claim=(
+        "A session that authenticates with an API key (no claude.ai login) loads no claude.ai connector with "
+        "setting_sources=[], and the setting disableClaudeAiConnectors=true leaves a server given in "
+        "mcp_servers connected and offered to the model."
+    ),
+    source=("000", "Configuration and context"),
+    tier="cli",
+    checks=("no-connectors-under-api-key", "given-servers-unaffected"),
+    requires=("option:setting_sources", "option:settings", "option:mcp_servers", "api:create_sdk_mcp_server"),
+    timeout=120,
+)
+async def no_claudeai_connectors_under_api_key(h: Harness) -> dict[str, Any]:
+    return await _connector_sessions(h)
+
+
+@no_claudeai_connectors_under_api_key.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    found = {
+        label: (s["auth"], s["claude.ai servers"], s["claude.ai tools"])
+        for label, s in seen.items()
+        if s["auth"] == "none" or s["claude.ai servers"] or s["claude.ai tools"]
+    }
+    return {
+        "no-connectors-under-api-key": check(
+            not found, f"(auth, claude.ai servers, connector tools) where a connector or a login showed: {found}"
+        ),
+        "given-servers-unaffected": _given_unaffected(seen),
+    }
+
+
+no_claudeai_connectors_under_api_key.differs_on(
+    {
+        "setting_sources=[]": {
+            "auth": "ANTHROPIC_API_KEY",
+            "claude.ai servers": ["claude.ai Gmail"],
+            "claude.ai tools": 8,
+            "given server": "connected",
+            "given tool offered": True,
+        },
+        "setting_sources=[], disableClaudeAiConnectors=true": {
+            "auth": "ANTHROPIC_API_KEY",
+            "claude.ai servers": [],
+            "claude.ai tools": 0,
+            "given server": "failed",
+            "given tool offered": False,
         },
     }
 )
@@ -672,7 +739,9 @@ def _markers_sent(run: CliRun, markers: tuple[str, ...]) -> dict[str, bool]:
     ),
     source=("cc#45602", "report"),
     tier="cli",
-    checks=("config-dir-claude-md-excluded", "home-claude-md-excluded"),
+    checks=("config-dir-claude-md-excluded", "home-claude-md-excluded", "user-source-sends-user-claude-md"),
+    # ['user', 'project'] must show the config dir's CLAUDE.md before its absence under ['project'] means anything
+    controls=("user-source-sends-user-claude-md",),
     requires=("option:setting_sources",),
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.setting_sources",
     timeout=90,
@@ -704,13 +773,24 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             f"{both['sent'][marker]}; project CLAUDE.md sent: {project['sent'][_PROJMD]}; error {project['error']})"
         )
 
+    def excluded(marker: str, where: str) -> Check:
+        # Sent under ['project'] is a finding whatever the control says; absent is one only where
+        # ['user', 'project'] did send it.
+        if project["sent"][marker] or both["sent"][marker]:
+            return check(not project["sent"][marker], said(marker))
+        return undecidable(
+            f"{where} reached the model under no source here (not with ['user', 'project'] either); "
+            "its absence with ['project'] says nothing"
+        )
+
     return {
-        "config-dir-claude-md-excluded": check(not project["sent"][_USERMD_CFG], said(_USERMD_CFG))
-        if project["sent"][_USERMD_CFG] or both["sent"][_USERMD_CFG]
-        else undecidable("the config dir's CLAUDE.md reached the model under no source here; its absence says nothing"),
-        "home-claude-md-excluded": check(not project["sent"][_USERMD_HOME], said(_USERMD_HOME))
-        if project["sent"][_PROJMD]
-        else undecidable("with ['project'] not even the project's CLAUDE.md reached the model; absence says nothing"),
+        "config-dir-claude-md-excluded": excluded(_USERMD_CFG, "the config dir's CLAUDE.md"),
+        "home-claude-md-excluded": excluded(_USERMD_HOME, "~/.claude/CLAUDE.md, with CLAUDE_CONFIG_DIR elsewhere,"),
+        "user-source-sends-user-claude-md": check(
+            both["sent"][_USERMD_CFG],
+            f"with ['user', 'project'] the config dir's CLAUDE.md was not sent either "
+            f"(project CLAUDE.md sent: {both['sent'][_PROJMD]}; error {both['error']})",
+        ),
     }
 
 
@@ -723,6 +803,20 @@ project_source_excludes_user_claude_md.differs_on(
         },
         "user,project": {
             "sent": {_USERMD_CFG: True, _USERMD_HOME: True, _PROJMD: True},
+            "init memory_paths": ["auto"],
+            "error": None,
+        },
+    }
+)
+project_source_excludes_user_claude_md.differs_on(
+    {  # the user source read no CLAUDE.md at all: the control fails
+        "project": {
+            "sent": {_USERMD_CFG: False, _USERMD_HOME: False, _PROJMD: True},
+            "init memory_paths": ["auto"],
+            "error": None,
+        },
+        "user,project": {
+            "sent": {_USERMD_CFG: False, _USERMD_HOME: False, _PROJMD: True},
             "init memory_paths": ["auto"],
             "error": None,
         },
@@ -878,9 +972,7 @@ async def cwd_reaches_bash(h: Harness) -> dict[str, Any]:
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     def said(label: str) -> str:
         s = seen[label]
-        return (
-            f"cwd={s['cwd given']}: Bash printed {s['bash printed']} (init cwd {s['init cwd']}; error {s['error']})"
-        )
+        return f"cwd={s['cwd given']}: Bash printed {s['bash printed']} (init cwd {s['init cwd']}; error {s['error']})"
 
     missing = seen["missing"]
     return {
