@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from typing import Any
 
 from probes.behaviour import Check, behaviour, check, needs_live, undecidable
@@ -113,7 +114,11 @@ def _reached(where: str | None) -> bool:
 
 _LANGUAGE = "Nederlands"
 _AGENT_RULE = "Always answer in English."
-_LANGUAGE_RUNS: dict[str, list[str] | None] = {"setting_sources=None": None, "setting_sources=[]": []}
+_LANGUAGE_RUNS: dict[str, list[str] | None] = {
+    "setting_sources=None": None,
+    "setting_sources=[]": [],
+    "setting_sources=['project']": ["project"],
+}
 
 
 @behaviour(
@@ -143,15 +148,16 @@ async def default_setting_sources_load_user_language(h: Harness) -> dict[str, An
 
 @default_setting_sources_load_user_language.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
-    default, empty = (seen[label] for label in _LANGUAGE_RUNS)
+    default = seen["setting_sources=None"]
+    without_user = {label: seen[label]["language rule"] for label in _LANGUAGE_RUNS if label != "setting_sources=None"}
     return {
         "user-language-loaded-by-default": check(
             _reached(default["language rule"]),
             f"with setting_sources=None the user's language ({_LANGUAGE}) was nowhere in the request: {default}",
         ),
         "no-language-rule-without-user-source": check(
-            empty["language rule"] is None,
-            f"with setting_sources=[] the user's language was still in the {empty['language rule']}",
+            all(where is None for where in without_user.values()),
+            f"where the user's language was without the user source: {without_user}",
         ),
         "rule-outranks-agent-prompt": needs_live(
             "which instruction a model follows when the language rule and the agent's prompt disagree is its choice"
@@ -162,7 +168,8 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
 default_setting_sources_load_user_language.differs_on(
     {
         "setting_sources=None": {"language rule": None, "agent's rule": "system"},
-        "setting_sources=[]": {"language rule": "messages", "agent's rule": "system"},
+        "setting_sources=[]": {"language rule": None, "agent's rule": "system"},
+        "setting_sources=['project']": {"language rule": "system", "agent's rule": "system"},
     }
 )
 
@@ -533,6 +540,7 @@ account_identity_in_context.differs_on(
 
 _SKILL_LISTING = "skills are available for use with the Skill tool"
 _UNFILTERED, _FILTERED = "setting_sources=[], skills unset", "setting_sources=[], skills=[one bundled skill]"
+_NONE_KEPT = "setting_sources=[], skills=[]"
 
 
 def _skill_listing(request: Recorded | None) -> list[str]:
@@ -562,7 +570,7 @@ def _skill_listing(request: Recorded | None) -> list[str]:
     ),
     source=("000", "Configuration and context"),
     tier="cli",
-    checks=("bundled-skills-without-sources", "skills-option-filters-them"),
+    checks=("bundled-skills-without-sources", "skills-option-filters-them", "empty-skills-list-keeps-all-out"),
     requires=("option:setting_sources", "option:skills"),
     sdk_ref="claude_agent_sdk._internal.query.Query.initialize",
     timeout=120,
@@ -573,6 +581,7 @@ async def bundled_skills_need_skills_filter(h: Harness) -> dict[str, Any]:
     # filter for dataviz, the catalogue's example, where this CLI bundles it; else for a skill it does list
     pick = "dataviz" if "dataviz" in listed or not listed else listed[0]
     filtered = await h.session("hi", setting_sources=[], skills=[pick])
+    none_kept = await h.session("hi", setting_sources=[], skills=[])
     # the bundled set moves with every CLI release: keep its size, not its names
     return {
         _UNFILTERED: {
@@ -585,12 +594,17 @@ async def bundled_skills_need_skills_filter(h: Harness) -> dict[str, Any]:
             "init skills": len(filtered.init.get("skills") or []),
             "listed": _skill_listing(_first_main(filtered)),
         },
+        _NONE_KEPT: {
+            "init skills": len(none_kept.init.get("skills") or []),
+            "listed": _skill_listing(_first_main(none_kept)),
+            "request sent": _first_main(none_kept) is not None,
+        },
     }
 
 
 @bundled_skills_need_skills_filter.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
-    unfiltered, filtered = seen[_UNFILTERED], seen[_FILTERED]
+    unfiltered, filtered, none_kept = seen[_UNFILTERED], seen[_FILTERED], seen[_NONE_KEPT]
     return {
         "bundled-skills-without-sources": check(
             unfiltered["listed"] > 1, f"with setting_sources=[] and no skills option: {unfiltered}"
@@ -599,6 +613,11 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             filtered["listed"] == [filtered["filtered for"]],
             f"with skills=[{filtered['filtered for']!r}] the model was shown {filtered['listed']}",
         ),
+        # an empty listing means nothing when the session sent the model no request at all
+        "empty-skills-list-keeps-all-out": check(
+            none_kept["request sent"] and not none_kept["listed"],
+            f"with skills=[]: {none_kept}",
+        ),
     }
 
 
@@ -606,6 +625,7 @@ bundled_skills_need_skills_filter.differs_on(
     {
         _UNFILTERED: {"init skills": 0, "listed": 0, "dataviz listed": False},
         _FILTERED: {"filtered for": "dataviz", "init skills": 16, "listed": ["dataviz", "loop", "simplify"]},
+        _NONE_KEPT: {"init skills": 16, "listed": ["dataviz", "loop"], "request sent": True},
     }
 )
 
@@ -624,16 +644,26 @@ def _ledger_server() -> Any:
     return sdk.create_sdk_mcp_server("ledger", tools=tools)
 
 
+_VOLATILE_USAGE = ("total tokens", "system tools tokens")
+
+
 def _usage(usage: Any) -> dict[str, Any]:
     """What decides the claim in a get_context_usage() answer."""
     usage = dict(usage or {})
     categories = [c for c in usage.get("categories") or [] if isinstance(c, dict)]
     skills = usage.get("skills") if isinstance(usage.get("skills"), dict) else {}
+
+    def tokens(named: Callable[[str], bool]) -> list[int]:
+        return [int(c.get("tokens") or 0) for c in categories if named(str(c.get("name", "")).lower())]
+
+    system = tokens(lambda name: name == "system tools")
     return {
         "mcp tokens": sum(int(c.get("tokens") or 0) for c in categories if "mcp" in str(c.get("name", "")).lower()),
         "mcp tools listed": len(usage.get("mcpTools") or []),
         "skills category": any("skill" in str(c.get("name", "")).lower() for c in categories),
         "skills counted": skills.get("includedSkills"),
+        "skills tokens": sum(tokens(lambda name: "skill" in name)),
+        "system tools tokens": system[0] if system else None,
         "total tokens": int(usage.get("totalTokens") or 0),
     }
 
@@ -672,22 +702,34 @@ async def get_context_usage_misleading(h: Harness) -> dict[str, Any]:
         await c.response()
         answers["after"] = await c.call("get_context_usage")
 
+    async def before_only(c: Any) -> None:
+        answers["none kept"] = await c.call("get_context_usage")
+
     run = await h.converse(steps, mcp_servers={"ledger": _ledger_server()}, skills=["dataviz"], setting_sources=[])
+    # the same session with every skill filtered out: where the filtered skills' tokens go
+    await h.converse(before_only, mcp_servers={"ledger": _ledger_server()}, skills=[], setting_sources=[])
     first = _first_main(run)
     before, after = _usage(answers.get("before")), _usage(answers.get("after"))
+    none_kept = _usage(answers.get("none kept"))
     # the double's count_tokens measure (a quarter of the JSON size) applied to the first call itself
     first_call = len(json.dumps(first.body)) // 4 if first is not None else 0
+    both = before["system tools tokens"] is not None and none_kept["system tools tokens"] is not None
     return {
-        "before first turn": {k: v for k, v in before.items() if k != "total tokens"},
-        "after first turn": {k: v for k, v in after.items() if k != "total tokens"},
+        "before first turn": {k: v for k, v in before.items() if k not in _VOLATILE_USAGE},
+        "after first turn": {k: v for k, v in after.items() if k not in _VOLATILE_USAGE},
         "estimate before first turn below first call": 0 < before["total tokens"] < first_call,
+        # a difference, not the two totals: those move with every tool description the CLI ships
+        "system tools with skills=[] minus with skills=['dataviz']": (
+            none_kept["system tools tokens"] - before["system tools tokens"] if both else None
+        ),
+        "skills category with skills=[]": none_kept["skills category"],
     }
 
 
 @get_context_usage_misleading.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     before, after = seen["before first turn"], seen["after first turn"]
-    skills_apart = before["skills category"] and before["skills counted"] == 1
+    grew = seen["system tools with skills=[] minus with skills=['dataviz']"]
     return {
         "mcp-tools-zero-before-first-turn": check(
             before["mcp tokens"] == 0, f"before the first turn MCP categories held {before['mcp tokens']} tokens"
@@ -695,10 +737,14 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         "mcp-tools-counted-after-first-turn": check(
             after["mcp tokens"] > 0, f"after the first turn MCP categories held {after['mcp tokens']} tokens"
         ),
+        # Filtering the kept skill out too must not make its tokens vanish into System tools.
         "filtered-skills-counted-as-system-tools": check(
-            not skills_apart,
-            f"a category of its own counts the skills, {before['skills counted']} with skills=['dataviz']",
-        ),
+            grew > 0,
+            f"System tools held {grew} tokens more with skills=[] than with skills=['dataviz'] "
+            f"(whose Skills category held {before['skills tokens']})",
+        )
+        if grew is not None
+        else undecidable("get_context_usage() reported no 'System tools' category for one of the two sessions"),
         "estimate-below-first-call": check(
             seen["estimate before first turn below first call"],
             "the estimate before the first turn was not below the size of the first call",
@@ -713,9 +759,18 @@ get_context_usage_misleading.differs_on(
             "mcp tools listed": 5,
             "skills category": True,
             "skills counted": 1,
+            "skills tokens": 482,
         },
-        "after first turn": {"mcp tokens": 0, "mcp tools listed": 0, "skills category": True, "skills counted": 1},
+        "after first turn": {
+            "mcp tokens": 0,
+            "mcp tools listed": 0,
+            "skills category": True,
+            "skills counted": 1,
+            "skills tokens": 482,
+        },
         "estimate before first turn below first call": False,
+        "system tools with skills=[] minus with skills=['dataviz']": 0,
+        "skills category with skills=[]": False,
     }
 )
 
