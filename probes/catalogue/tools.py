@@ -917,7 +917,7 @@ async def mcp_tool_naming(h: Harness) -> dict[str, Any]:
     shelf = stdio_mcp_server(h.workdir("mcp"), "shelf", [McpTool("glance")])
     plugin = plugin_folder(h.workdir("plugin"), "plug", mcp_servers={"shelf": shelf.config})
 
-    async def ran(hook_input: Any, tool_use_id: Any, context: Any) -> dict[str, Any]:
+    async def ran(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
         return {}
 
     run = await h.session(
