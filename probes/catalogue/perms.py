@@ -453,7 +453,13 @@ def _recording_allow(calls: list[str]) -> Any:
     ),
     source=("py#1105", "report"),
     tier="cli",
-    checks=("wire-string-prompt-callback-answered", "cli-string-prompt-write-allowed"),
+    checks=(
+        "wire-string-prompt-callback-answered",
+        "cli-string-prompt-write-allowed",
+        "cli-iterable-prompt-write-allowed",
+    ),
+    # the documented workaround, a one-message async iterable: shows the scripted Write can pass the callback at all
+    controls=("cli-iterable-prompt-write-allowed",),
     requires=("option:can_use_tool",),
     sdk_ref="claude_agent_sdk._internal.client.InternalClient.process_query",
 )
@@ -474,43 +480,61 @@ async def can_use_tool_with_string_prompt(h: Harness) -> dict[str, Any]:
         "error": wire.error_line,
     }
 
+    return {
+        "wire": wire_seen,
+        "cli": await _write_with_callback(h, "write it", "f.txt"),
+        "cli, async-iterable prompt": await _write_with_callback(
+            h,
+            [{"type": "user", "message": {"role": "user", "content": "write it"}, "parent_tool_use_id": None}],
+            "g.txt",
+        ),
+    }
+
+
+_ONE_MESSAGE = [{"type": "user", "message": {"role": "user", "content": "write it"}, "parent_tool_use_id": None}]
+
+
+async def _write_with_callback(h: Harness, prompt: Any, name: str) -> dict[str, Any]:
+    """A scripted Write in default mode through query(prompt), with a recording, allowing can_use_tool."""
     calls: list[str] = []
-    target = h.cwd / "f.txt"
+    target = h.cwd / name
     write = tool_use("Write", {"file_path": str(target), "content": "written\n"}, "toolu_str_write")
-    run = await h.session("write it", script=[reply(write), "done"], can_use_tool=_recording_allow(calls))
+    run = await h.session(prompt, script=[reply(write), "done"], can_use_tool=_recording_allow(calls))
     main = run.on(MAIN)
     block = main[-1].tool_result("toolu_str_write") if len(main) > 1 else None
     return {
-        "wire": wire_seen,
-        "cli": {
-            "callback asked for": calls,
-            "file written": target.exists(),
-            "tool result": None
-            if block is None
-            else ("error: " if block.get("is_error") else "") + result_text(block)[:120],
-            "stream closed said": any("Stream closed" in t for r in main for t in r.texts()),
-            "error": run.error_line,
-        },
+        "callback asked for": calls,
+        "file written": target.exists(),
+        "tool result": None
+        if block is None
+        else ("error: " if block.get("is_error") else "") + result_text(block)[:120],
+        "stream closed said": any("Stream closed" in t for r in main for t in r.texts()),
+        "error": run.error_line,
     }
 
 
 @can_use_tool_with_string_prompt.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
-    w, c = seen["wire"], seen["cli"]
-    return {
-        "wire-string-prompt-callback-answered": check(
-            w["error"] is None and w["callback asked"] == 1 and w["answered before stdin closed"] and w["result"],
-            f"query(prompt=str, can_use_tool=...) raised {w['error']}; callback asked {w['callback asked']} time(s), "
-            f"answer {w['answer']}, before stdin closed: {w['answered before stdin closed']}",
-        ),
-        "cli-string-prompt-write-allowed": check(
+    w = seen["wire"]
+
+    def write_allowed(c: dict[str, Any]) -> Check:
+        return check(
             c["error"] is None
             and c["callback asked for"] == ["Write"]
             and c["file written"]
             and not c["stream closed said"],
             f"raised {c['error']}; callback asked for {c['callback asked for']}; file written {c['file written']}; "
             f"tool result {c['tool result']!r}",
+        )
+
+    return {
+        "wire-string-prompt-callback-answered": check(
+            w["error"] is None and w["callback asked"] == 1 and w["answered before stdin closed"] and w["result"],
+            f"query(prompt=str, can_use_tool=...) raised {w['error']}; callback asked {w['callback asked']} time(s), "
+            f"answer {w['answer']}, before stdin closed: {w['answered before stdin closed']}",
         ),
+        "cli-string-prompt-write-allowed": write_allowed(seen["cli"]),
+        "cli-iterable-prompt-write-allowed": write_allowed(seen["cli, async-iterable prompt"]),
     }
 
 
@@ -529,6 +553,13 @@ can_use_tool_with_string_prompt.differs_on(
             "tool result": None,
             "stream closed said": False,
             "error": "ValueError: can_use_tool callback requires streaming mode.",
+        },
+        "cli, async-iterable prompt": {
+            "callback asked for": [],
+            "file written": False,
+            "tool result": "error: Stream closed",
+            "stream closed said": True,
+            "error": None,
         },
     }
 )
