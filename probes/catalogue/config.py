@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from typing import Any
 
 from probes.behaviour import Check, behaviour, check, needs_live, undecidable
@@ -113,7 +114,11 @@ def _reached(where: str | None) -> bool:
 
 _LANGUAGE = "Nederlands"
 _AGENT_RULE = "Always answer in English."
-_LANGUAGE_RUNS: dict[str, list[str] | None] = {"setting_sources=None": None, "setting_sources=[]": []}
+_LANGUAGE_RUNS: dict[str, list[str] | None] = {
+    "setting_sources=None": None,
+    "setting_sources=[]": [],
+    "setting_sources=['project']": ["project"],
+}
 
 
 @behaviour(
@@ -143,15 +148,16 @@ async def default_setting_sources_load_user_language(h: Harness) -> dict[str, An
 
 @default_setting_sources_load_user_language.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
-    default, empty = (seen[label] for label in _LANGUAGE_RUNS)
+    default = seen["setting_sources=None"]
+    without_user = {label: seen[label]["language rule"] for label in _LANGUAGE_RUNS if label != "setting_sources=None"}
     return {
         "user-language-loaded-by-default": check(
             _reached(default["language rule"]),
             f"with setting_sources=None the user's language ({_LANGUAGE}) was nowhere in the request: {default}",
         ),
         "no-language-rule-without-user-source": check(
-            empty["language rule"] is None,
-            f"with setting_sources=[] the user's language was still in the {empty['language rule']}",
+            all(where is None for where in without_user.values()),
+            f"where the user's language was without the user source: {without_user}",
         ),
         "rule-outranks-agent-prompt": needs_live(
             "which instruction a model follows when the language rule and the agent's prompt disagree is its choice"
@@ -162,7 +168,8 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
 default_setting_sources_load_user_language.differs_on(
     {
         "setting_sources=None": {"language rule": None, "agent's rule": "system"},
-        "setting_sources=[]": {"language rule": "messages", "agent's rule": "system"},
+        "setting_sources=[]": {"language rule": None, "agent's rule": "system"},
+        "setting_sources=['project']": {"language rule": "system", "agent's rule": "system"},
     }
 )
 
@@ -299,24 +306,13 @@ def _connectors(run: CliRun, server: str) -> dict[str, Any]:
         "claude.ai servers": sorted(n for n in servers if n.startswith("claude.ai")),
         "claude.ai tools": sum(t.startswith("mcp__claude_ai_") for t in tools),
         "given server": servers.get(server),
-        "given tool offered": f"mcp__{server}__ping" in run.offered_tools,
+        # offered to the model (the double's request), or listed at init where no double saw it (live)
+        "given tool offered": f"mcp__{server}__ping" in (run.offered_tools if run.double else tools),
     }
 
 
-@behaviour(
-    id="config.claudeai-connectors-ignore-setting-sources",
-    claim=(
-        "The claude.ai connectors of the logged-in account are loaded even with setting_sources=[]; the "
-        "setting disableClaudeAiConnectors=true keeps them out, and servers given in mcp_servers work "
-        "either way."
-    ),
-    source=("000", "Configuration and context"),
-    tier="cli",
-    checks=("connectors-load-with-no-sources", "setting-keeps-connectors-out", "given-servers-unaffected"),
-    requires=("option:setting_sources", "option:settings", "option:mcp_servers", "api:create_sdk_mcp_server"),
-    timeout=120,
-)
-async def claudeai_connectors_ignore_setting_sources(h: Harness) -> dict[str, Any]:
+async def _connector_sessions(h: Harness) -> dict[str, Any]:
+    """The two sessions both connector behaviours observe: setting_sources=[], without and with the setting."""
     import claude_agent_sdk as sdk
 
     @sdk.tool("ping", "Answers pong.", {})
@@ -334,12 +330,41 @@ async def claudeai_connectors_ignore_setting_sources(h: Harness) -> dict[str, An
     return seen
 
 
+def _given_unaffected(seen: dict[str, Any]) -> Check:
+    given = {label: (s["given server"], s["given tool offered"]) for label, s in seen.items()}
+    return check(
+        all(status == "connected" and offered for status, offered in given.values()),
+        f"the given in-process server (status, tool offered): {given}",
+    )
+
+
+@behaviour(
+    id="config.claudeai-connectors-ignore-setting-sources",
+    claim=(
+        "The claude.ai connectors of the logged-in account are loaded even with setting_sources=[]; the "
+        "setting disableClaudeAiConnectors=true keeps them out, and servers given in mcp_servers work "
+        "either way."
+    ),
+    source=("000", "Configuration and context"),
+    # The catalogue: connectors come with a claude.ai login, which no offline session has; what an
+    # API-key session shows offline is config.no-claudeai-connectors-under-api-key. Run live with a key,
+    # the session still authenticates with that key, so the connector sub-checks stay needs-live
+    # unless the CLI reports a claude.ai login.
+    tier="live",
+    checks=("connectors-load-with-no-sources", "setting-keeps-connectors-out", "given-servers-unaffected"),
+    controls=("given-servers-unaffected",),  # the probe's own server: shows the sessions worked, not the claim
+    requires=("option:setting_sources", "option:settings", "option:mcp_servers", "api:create_sdk_mcp_server"),
+    timeout=240,
+)
+async def claudeai_connectors_ignore_setting_sources(h: Harness) -> dict[str, Any]:
+    return await _connector_sessions(h)
+
+
 @claudeai_connectors_ignore_setting_sources.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     loaded, disabled = (seen[label] for label in _CONNECTOR_RUNS)
     had = bool(loaded["claude.ai servers"] or loaded["claude.ai tools"])
     logged_in = loaded["auth"] == "none"  # a claude.ai login, not an API key
-    given = {label: (s["given server"], s["given tool offered"]) for label, s in seen.items()}
     return {
         "connectors-load-with-no-sources": (
             check(had, f"logged in, setting_sources=[] loaded no claude.ai connector: {loaded}")
@@ -355,10 +380,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             if had
             else needs_live(_NO_LOGIN.format(source=loaded["auth"]))
         ),
-        "given-servers-unaffected": check(
-            all(status == "connected" and offered for status, offered in given.values()),
-            f"the given stdio server (status, tool offered): {given}",
-        ),
+        "given-servers-unaffected": _given_unaffected(seen),
     }
 
 
@@ -395,6 +417,58 @@ claudeai_connectors_ignore_setting_sources.differs_on(
             "claude.ai tools": 8,
             "given server": "connected",
             "given tool offered": True,
+        },
+    }
+)
+
+
+@behaviour(
+    id="config.no-claudeai-connectors-under-api-key",
+    claim=(
+        "A session that authenticates with an API key (no claude.ai login) loads no claude.ai connector with "
+        "setting_sources=[], and the setting disableClaudeAiConnectors=true leaves a server given in "
+        "mcp_servers connected and offered to the model."
+    ),
+    source=("000", "Configuration and context"),
+    tier="cli",
+    checks=("no-connectors-under-api-key", "given-servers-unaffected"),
+    requires=("option:setting_sources", "option:settings", "option:mcp_servers", "api:create_sdk_mcp_server"),
+    timeout=120,
+)
+async def no_claudeai_connectors_under_api_key(h: Harness) -> dict[str, Any]:
+    return await _connector_sessions(h)
+
+
+@no_claudeai_connectors_under_api_key.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    found = {
+        label: (s["auth"], s["claude.ai servers"], s["claude.ai tools"])
+        for label, s in seen.items()
+        if s["auth"] == "none" or s["claude.ai servers"] or s["claude.ai tools"]
+    }
+    return {
+        "no-connectors-under-api-key": check(
+            not found, f"(auth, claude.ai servers, connector tools) where a connector or a login showed: {found}"
+        ),
+        "given-servers-unaffected": _given_unaffected(seen),
+    }
+
+
+no_claudeai_connectors_under_api_key.differs_on(
+    {
+        "setting_sources=[]": {
+            "auth": "ANTHROPIC_API_KEY",
+            "claude.ai servers": ["claude.ai Gmail"],
+            "claude.ai tools": 8,
+            "given server": "connected",
+            "given tool offered": True,
+        },
+        "setting_sources=[], disableClaudeAiConnectors=true": {
+            "auth": "ANTHROPIC_API_KEY",
+            "claude.ai servers": [],
+            "claude.ai tools": 0,
+            "given server": "failed",
+            "given tool offered": False,
         },
     }
 )
@@ -466,6 +540,7 @@ account_identity_in_context.differs_on(
 
 _SKILL_LISTING = "skills are available for use with the Skill tool"
 _UNFILTERED, _FILTERED = "setting_sources=[], skills unset", "setting_sources=[], skills=[one bundled skill]"
+_NONE_KEPT = "setting_sources=[], skills=[]"
 
 
 def _skill_listing(request: Recorded | None) -> list[str]:
@@ -495,7 +570,7 @@ def _skill_listing(request: Recorded | None) -> list[str]:
     ),
     source=("000", "Configuration and context"),
     tier="cli",
-    checks=("bundled-skills-without-sources", "skills-option-filters-them"),
+    checks=("bundled-skills-without-sources", "skills-option-filters-them", "empty-skills-list-keeps-all-out"),
     requires=("option:setting_sources", "option:skills"),
     sdk_ref="claude_agent_sdk._internal.query.Query.initialize",
     timeout=120,
@@ -506,6 +581,7 @@ async def bundled_skills_need_skills_filter(h: Harness) -> dict[str, Any]:
     # filter for dataviz, the catalogue's example, where this CLI bundles it; else for a skill it does list
     pick = "dataviz" if "dataviz" in listed or not listed else listed[0]
     filtered = await h.session("hi", setting_sources=[], skills=[pick])
+    none_kept = await h.session("hi", setting_sources=[], skills=[])
     # the bundled set moves with every CLI release: keep its size, not its names
     return {
         _UNFILTERED: {
@@ -518,12 +594,17 @@ async def bundled_skills_need_skills_filter(h: Harness) -> dict[str, Any]:
             "init skills": len(filtered.init.get("skills") or []),
             "listed": _skill_listing(_first_main(filtered)),
         },
+        _NONE_KEPT: {
+            "init skills": len(none_kept.init.get("skills") or []),
+            "listed": _skill_listing(_first_main(none_kept)),
+            "request sent": _first_main(none_kept) is not None,
+        },
     }
 
 
 @bundled_skills_need_skills_filter.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
-    unfiltered, filtered = seen[_UNFILTERED], seen[_FILTERED]
+    unfiltered, filtered, none_kept = seen[_UNFILTERED], seen[_FILTERED], seen[_NONE_KEPT]
     return {
         "bundled-skills-without-sources": check(
             unfiltered["listed"] > 1, f"with setting_sources=[] and no skills option: {unfiltered}"
@@ -532,6 +613,11 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             filtered["listed"] == [filtered["filtered for"]],
             f"with skills=[{filtered['filtered for']!r}] the model was shown {filtered['listed']}",
         ),
+        # an empty listing means nothing when the session sent the model no request at all
+        "empty-skills-list-keeps-all-out": check(
+            none_kept["request sent"] and not none_kept["listed"],
+            f"with skills=[]: {none_kept}",
+        ),
     }
 
 
@@ -539,6 +625,7 @@ bundled_skills_need_skills_filter.differs_on(
     {
         _UNFILTERED: {"init skills": 0, "listed": 0, "dataviz listed": False},
         _FILTERED: {"filtered for": "dataviz", "init skills": 16, "listed": ["dataviz", "loop", "simplify"]},
+        _NONE_KEPT: {"init skills": 16, "listed": ["dataviz", "loop"], "request sent": True},
     }
 )
 
@@ -557,16 +644,26 @@ def _ledger_server() -> Any:
     return sdk.create_sdk_mcp_server("ledger", tools=tools)
 
 
+_VOLATILE_USAGE = ("total tokens", "system tools tokens")
+
+
 def _usage(usage: Any) -> dict[str, Any]:
     """What decides the claim in a get_context_usage() answer."""
     usage = dict(usage or {})
     categories = [c for c in usage.get("categories") or [] if isinstance(c, dict)]
     skills = usage.get("skills") if isinstance(usage.get("skills"), dict) else {}
+
+    def tokens(named: Callable[[str], bool]) -> list[int]:
+        return [int(c.get("tokens") or 0) for c in categories if named(str(c.get("name", "")).lower())]
+
+    system = tokens(lambda name: name == "system tools")
     return {
         "mcp tokens": sum(int(c.get("tokens") or 0) for c in categories if "mcp" in str(c.get("name", "")).lower()),
         "mcp tools listed": len(usage.get("mcpTools") or []),
         "skills category": any("skill" in str(c.get("name", "")).lower() for c in categories),
         "skills counted": skills.get("includedSkills"),
+        "skills tokens": sum(tokens(lambda name: "skill" in name)),
+        "system tools tokens": system[0] if system else None,
         "total tokens": int(usage.get("totalTokens") or 0),
     }
 
@@ -605,22 +702,34 @@ async def get_context_usage_misleading(h: Harness) -> dict[str, Any]:
         await c.response()
         answers["after"] = await c.call("get_context_usage")
 
+    async def before_only(c: Any) -> None:
+        answers["none kept"] = await c.call("get_context_usage")
+
     run = await h.converse(steps, mcp_servers={"ledger": _ledger_server()}, skills=["dataviz"], setting_sources=[])
+    # the same session with every skill filtered out: where the filtered skills' tokens go
+    await h.converse(before_only, mcp_servers={"ledger": _ledger_server()}, skills=[], setting_sources=[])
     first = _first_main(run)
     before, after = _usage(answers.get("before")), _usage(answers.get("after"))
+    none_kept = _usage(answers.get("none kept"))
     # the double's count_tokens measure (a quarter of the JSON size) applied to the first call itself
     first_call = len(json.dumps(first.body)) // 4 if first is not None else 0
+    both = before["system tools tokens"] is not None and none_kept["system tools tokens"] is not None
     return {
-        "before first turn": {k: v for k, v in before.items() if k != "total tokens"},
-        "after first turn": {k: v for k, v in after.items() if k != "total tokens"},
+        "before first turn": {k: v for k, v in before.items() if k not in _VOLATILE_USAGE},
+        "after first turn": {k: v for k, v in after.items() if k not in _VOLATILE_USAGE},
         "estimate before first turn below first call": 0 < before["total tokens"] < first_call,
+        # a difference, not the two totals: those move with every tool description the CLI ships
+        "system tools with skills=[] minus with skills=['dataviz']": (
+            none_kept["system tools tokens"] - before["system tools tokens"] if both else None
+        ),
+        "skills category with skills=[]": none_kept["skills category"],
     }
 
 
 @get_context_usage_misleading.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     before, after = seen["before first turn"], seen["after first turn"]
-    skills_apart = before["skills category"] and before["skills counted"] == 1
+    grew = seen["system tools with skills=[] minus with skills=['dataviz']"]
     return {
         "mcp-tools-zero-before-first-turn": check(
             before["mcp tokens"] == 0, f"before the first turn MCP categories held {before['mcp tokens']} tokens"
@@ -628,10 +737,14 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         "mcp-tools-counted-after-first-turn": check(
             after["mcp tokens"] > 0, f"after the first turn MCP categories held {after['mcp tokens']} tokens"
         ),
+        # Filtering the kept skill out too must not make its tokens vanish into System tools.
         "filtered-skills-counted-as-system-tools": check(
-            not skills_apart,
-            f"a category of its own counts the skills, {before['skills counted']} with skills=['dataviz']",
-        ),
+            grew > 0,
+            f"System tools held {grew} tokens more with skills=[] than with skills=['dataviz'] "
+            f"(whose Skills category held {before['skills tokens']})",
+        )
+        if grew is not None
+        else undecidable("get_context_usage() reported no 'System tools' category for one of the two sessions"),
         "estimate-below-first-call": check(
             seen["estimate before first turn below first call"],
             "the estimate before the first turn was not below the size of the first call",
@@ -646,9 +759,18 @@ get_context_usage_misleading.differs_on(
             "mcp tools listed": 5,
             "skills category": True,
             "skills counted": 1,
+            "skills tokens": 482,
         },
-        "after first turn": {"mcp tokens": 0, "mcp tools listed": 0, "skills category": True, "skills counted": 1},
+        "after first turn": {
+            "mcp tokens": 0,
+            "mcp tools listed": 0,
+            "skills category": True,
+            "skills counted": 1,
+            "skills tokens": 482,
+        },
         "estimate before first turn below first call": False,
+        "system tools with skills=[] minus with skills=['dataviz']": 0,
+        "skills category with skills=[]": False,
     }
 )
 
@@ -672,7 +794,9 @@ def _markers_sent(run: CliRun, markers: tuple[str, ...]) -> dict[str, bool]:
     ),
     source=("cc#45602", "report"),
     tier="cli",
-    checks=("config-dir-claude-md-excluded", "home-claude-md-excluded"),
+    checks=("config-dir-claude-md-excluded", "home-claude-md-excluded", "user-source-sends-user-claude-md"),
+    # ['user', 'project'] must show the config dir's CLAUDE.md before its absence under ['project'] means anything
+    controls=("user-source-sends-user-claude-md",),
     requires=("option:setting_sources",),
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.setting_sources",
     timeout=90,
@@ -704,13 +828,24 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             f"{both['sent'][marker]}; project CLAUDE.md sent: {project['sent'][_PROJMD]}; error {project['error']})"
         )
 
+    def excluded(marker: str, where: str) -> Check:
+        # Sent under ['project'] is a finding whatever the control says; absent is one only where
+        # ['user', 'project'] did send it.
+        if project["sent"][marker] or both["sent"][marker]:
+            return check(not project["sent"][marker], said(marker))
+        return undecidable(
+            f"{where} reached the model under no source here (not with ['user', 'project'] either); "
+            "its absence with ['project'] says nothing"
+        )
+
     return {
-        "config-dir-claude-md-excluded": check(not project["sent"][_USERMD_CFG], said(_USERMD_CFG))
-        if project["sent"][_USERMD_CFG] or both["sent"][_USERMD_CFG]
-        else undecidable("the config dir's CLAUDE.md reached the model under no source here; its absence says nothing"),
-        "home-claude-md-excluded": check(not project["sent"][_USERMD_HOME], said(_USERMD_HOME))
-        if project["sent"][_PROJMD]
-        else undecidable("with ['project'] not even the project's CLAUDE.md reached the model; absence says nothing"),
+        "config-dir-claude-md-excluded": excluded(_USERMD_CFG, "the config dir's CLAUDE.md"),
+        "home-claude-md-excluded": excluded(_USERMD_HOME, "~/.claude/CLAUDE.md, with CLAUDE_CONFIG_DIR elsewhere,"),
+        "user-source-sends-user-claude-md": check(
+            both["sent"][_USERMD_CFG],
+            f"with ['user', 'project'] the config dir's CLAUDE.md was not sent either "
+            f"(project CLAUDE.md sent: {both['sent'][_PROJMD]}; error {both['error']})",
+        ),
     }
 
 
@@ -723,6 +858,20 @@ project_source_excludes_user_claude_md.differs_on(
         },
         "user,project": {
             "sent": {_USERMD_CFG: True, _USERMD_HOME: True, _PROJMD: True},
+            "init memory_paths": ["auto"],
+            "error": None,
+        },
+    }
+)
+project_source_excludes_user_claude_md.differs_on(
+    {  # the user source read no CLAUDE.md at all: the control fails
+        "project": {
+            "sent": {_USERMD_CFG: False, _USERMD_HOME: False, _PROJMD: True},
+            "init memory_paths": ["auto"],
+            "error": None,
+        },
+        "user,project": {
+            "sent": {_USERMD_CFG: False, _USERMD_HOME: False, _PROJMD: True},
             "init memory_paths": ["auto"],
             "error": None,
         },
@@ -878,9 +1027,7 @@ async def cwd_reaches_bash(h: Harness) -> dict[str, Any]:
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     def said(label: str) -> str:
         s = seen[label]
-        return (
-            f"cwd={s['cwd given']}: Bash printed {s['bash printed']} (init cwd {s['init cwd']}; error {s['error']})"
-        )
+        return f"cwd={s['cwd given']}: Bash printed {s['bash printed']} (init cwd {s['init cwd']}; error {s['error']})"
 
     missing = seen["missing"]
     return {

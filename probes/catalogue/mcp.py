@@ -116,6 +116,8 @@ _TOOL_SEARCH_ENVS: dict[str, dict[str, str]] = {
     "ENABLE_TOOL_SEARCH unset": {},
     "ENABLE_TOOL_SEARCH=true": {"ENABLE_TOOL_SEARCH": "true"},
     "ENABLE_TOOL_SEARCH=auto:1": {"ENABLE_TOOL_SEARCH": "auto:1"},
+    # the control: with tool search off every tool is loaded, so the placement measure can tell the two apart
+    "ENABLE_TOOL_SEARCH=false": {"ENABLE_TOOL_SEARCH": "false"},
 }
 # auto:N defers once MCP tool definitions pass N% of the context window: descriptions long
 # enough that 1% of even a 1M-token window is passed, so auto:1 has to defer.
@@ -154,10 +156,17 @@ def _placement(request: Any, names: list[str]) -> dict[str, int]:
     ),
     source=("ts#356", "report"),
     tier="cli",
-    checks=("deferred-by-default", "deferred-with-true", "deferred-with-auto-1", "searched-tool-callable"),
+    checks=(
+        "deferred-by-default",
+        "deferred-with-true",
+        "deferred-with-auto-1",
+        "searched-tool-callable",
+        "loaded-with-false",
+    ),
+    controls=("loaded-with-false",),
     requires=("option:mcp_servers", "option:allowed_tools", "api:create_sdk_mcp_server", "package:mcp"),
     sdk_ref="claude_agent_sdk.create_sdk_mcp_server",
-    timeout=150,
+    timeout=200,
 )
 async def sdk_tools_deferred_by_default(h: Harness) -> dict[str, Any]:
     io = stdio_mcp_server(
@@ -233,15 +242,21 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         "deferred-with-true": deferred("ENABLE_TOOL_SEARCH=true"),
         "deferred-with-auto-1": deferred("ENABLE_TOOL_SEARCH=auto:1"),
         "searched-tool-callable": check(after[f"{_SEARCHED} ran"], f"after a ToolSearch for {_SEARCHED}: {after}"),
+        "loaded-with-false": check(
+            seen[_OFF]["placement"] == _ALL_LOADED,
+            f"{_OFF}: {seen[_OFF]['placement']} (connected before the turn {seen[_OFF]['connected before the turn']})",
+        ),
     }
 
 
+_OFF = "ENABLE_TOOL_SEARCH=false"
 _ALL_LOADED = {_BIG: {"loaded": 12, "deferred": 0, "absent": 0}, _IO: {"loaded": 3, "deferred": 0, "absent": 0}}
+_ALL_DEFERRED = {_BIG: {"loaded": 0, "deferred": 12, "absent": 0}, _IO: {"loaded": 0, "deferred": 3, "absent": 0}}
 sdk_tools_deferred_by_default.differs_on(
     {
         case: {
             "connected before the turn": [_BIG, _IO],
-            "placement": _ALL_LOADED,
+            "placement": _ALL_DEFERRED if case == _OFF else _ALL_LOADED,
             "ToolSearch offered": False,
             "tool betas": [],
             **({"after ToolSearch": {f"{_SEARCHED} ran": False}} if not env else {}),

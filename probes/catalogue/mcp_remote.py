@@ -196,9 +196,15 @@ async def oauth_query_methods_and_reconnect(h: Harness) -> dict[str, Any]:
             seen["store_after_callback"] = _store(h, urls)
             if not seen.get("token_issued"):
                 return
-            # the claim: no connection with the new token until asked (a brief wait for what should not come)
-            seen["reconnected_by_itself"] = await server.wait_until(lambda s: any(r.accepted for r in s.mcp()), 2)
+            # The claim: no connection with the new token until asked. Judged at two fences, not
+            # after a wait: the CLI's state once it answered the callback, and again after one
+            # whole model turn (in which a server that reconnected by itself would be connected),
+            # and whether any request carried the token before reconnect_mcp_server was sent.
             seen["after_callback"] = _status(await c.call("get_mcp_status"), _NAME)["status"]
+            await c.send("hi")
+            await c.response()
+            seen["after_a_turn"] = _status(await c.call("get_mcp_status"), _NAME)["status"]
+            seen["token_sent_before_reconnect"] = any(r.accepted for r in server.mcp())
             await c.call("reconnect_mcp_server", _NAME)
             seen["after_reconnect"] = _status(await c.call("get_mcp_status"), _NAME)["status"]
 
@@ -246,10 +252,12 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         else no_sign_in,
         "needs-auth-until-reconnect": check(
             seen.get("after_callback") == "needs-auth"
-            and not seen.get("reconnected_by_itself")
+            and seen.get("after_a_turn") == "needs-auth"
+            and not seen.get("token_sent_before_reconnect")
             and seen.get("after_reconnect") == "connected",
-            f"status before {seen.get('before')}, after the callback {seen.get('after_callback')} (connected by "
-            f"itself: {seen.get('reconnected_by_itself')}), after reconnect_mcp_server {seen.get('after_reconnect')}",
+            f"status before {seen.get('before')}, after the callback {seen.get('after_callback')}, after a turn "
+            f"{seen.get('after_a_turn')} (token sent before reconnect_mcp_server: "
+            f"{seen.get('token_sent_before_reconnect')}), after reconnect_mcp_server {seen.get('after_reconnect')}",
         )
         if signed_in
         else no_sign_in,
@@ -292,9 +300,10 @@ oauth_query_methods_and_reconnect.differs_on(
         },
         "callback": {"answer": "success", "error": None},
         "token_issued": True,
-        "reconnected_by_itself": True,
+        "token_sent_before_reconnect": True,
         "store_after_callback": [],
-        "after_callback": "connected",
+        "after_callback": "needs-auth",
+        "after_a_turn": "connected",
         "after_reconnect": "connected",
         "new_session": "needs-auth",
         "new_session_token_sent": False,

@@ -8,7 +8,7 @@ import os
 from pathlib import Path, PureWindowsPath
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check, needs_live, undecidable
+from probes.behaviour import Check, behaviour, check, undecidable
 from probes.harness import MAIN, Harness, Scenario, allow_every_tool, reply, result_text, tool_use
 
 _DENIED_WORDING = "is in a directory that is denied by your permission settings"
@@ -432,109 +432,6 @@ ask_user_question_answers_in_updated_input.differs_on(
 )
 
 
-@behaviour(
-    id="perms.auto-mode-bypasses-can-use-tool",
-    claim=(
-        "With permission mode 'auto' a classifier decides, and the steps it approves never reach "
-        "can_use_tool, so a host that shows changes from the callback never sees those file changes."
-    ),
-    source=("004", "Auto-modus"),
-    tier="cli",
-    checks=(
-        "edit-applied-without-callback",
-        "classifier-approved-step-without-callback",
-        "refused-step-without-callback",
-    ),
-    requires=("option:can_use_tool", "option:permission_mode"),
-    sdk_ref="claude_agent_sdk.types.PermissionMode",
-)
-async def auto_mode_bypasses_can_use_tool(h: Harness) -> dict[str, Any]:
-
-    target = h.cwd / "notes.txt"
-    # A file edit in the working directory, then a command no edit rule covers (the classifier's job).
-    command = "python3 -c \"open('made.txt', 'w').write('x')\""
-    run = await h.session(
-        "write and run",
-        client=True,  # streaming mode: old SDKs refuse callbacks with a string prompt to query()
-        script=[
-            reply(tool_use("Write", {"file_path": str(target), "content": "new\n"}, id="toolu_write")),
-            reply(tool_use("Bash", {"command": command, "description": "make a file"}, id="toolu_bash")),
-            "done",
-        ],
-        can_use_tool=allow_every_tool,
-        permission_mode="auto",
-    )
-    main = run.on(MAIN)
-    last = main[-1] if main else None
-    bash = last.tool_result("toolu_bash") if last else None
-    return {
-        "init_permission_mode": run.init.get("permissionMode"),
-        "callbacks": [c["tool"] for c in run.callbacks],
-        "written": target.exists() and target.read_text() == "new\n",
-        "bash_ran": (h.cwd / "made.txt").exists(),
-        "bash_result": None if bash is None else {"is_error": bool(bash.get("is_error")), "text": result_text(bash)},
-        "error": run.error,
-    }
-
-
-@auto_mode_bypasses_can_use_tool.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
-    if seen["init_permission_mode"] is None:  # old CLIs do not know the mode and exit at once
-        refused = undecidable(
-            f"the CLI did not start with permission_mode 'auto': {(seen['error'] or 'no init').splitlines()[0]}"
-        )
-        return dict.fromkeys(
-            (
-                "edit-applied-without-callback",
-                "classifier-approved-step-without-callback",
-                "refused-step-without-callback",
-            ),
-            refused,
-        )
-    callbacks, ran = seen["callbacks"], seen["bash_ran"]
-    said = (seen["bash_result"] or {}).get("text", "")
-    bash = (
-        f"the Bash no edit rule covers {'ran' if ran else 'did not run'} ({said[:90]!r}), "
-        f"can_use_tool asked about {callbacks}"
-    )
-    return {
-        "edit-applied-without-callback": check(
-            seen["written"] and "Write" not in callbacks,
-            f"permissionMode {seen['init_permission_mode']!r}: file written {seen['written']}, "
-            f"can_use_tool asked about {callbacks}",
-        ),
-        # Offline the classifier cannot run: the CLI refuses what needs it, so an approval is the real API's to give.
-        "classifier-approved-step-without-callback": check("Bash" not in callbacks, bash)
-        if ran
-        else needs_live(f"the auto-mode classifier needs the real API; offline {bash}"),
-        "refused-step-without-callback": check("Bash" not in callbacks, bash)
-        if not ran
-        else needs_live(f"nothing was refused offline; {bash}"),
-    }
-
-
-auto_mode_bypasses_can_use_tool.differs_on(
-    {
-        "init_permission_mode": "auto",
-        "callbacks": ["Write", "Bash"],
-        "written": True,
-        "bash_ran": True,
-        "bash_result": {"is_error": False, "text": ""},
-        "error": None,
-    }
-)
-auto_mode_bypasses_can_use_tool.differs_on(
-    {
-        "init_permission_mode": "auto",
-        "callbacks": ["Bash"],
-        "written": False,
-        "bash_ran": False,
-        "bash_result": {"is_error": True, "text": "denied"},
-        "error": None,
-    }
-)
-
-
 # --- perms.can-use-tool-with-string-prompt ------------------------------------------------
 
 
@@ -556,7 +453,13 @@ def _recording_allow(calls: list[str]) -> Any:
     ),
     source=("py#1105", "report"),
     tier="cli",
-    checks=("wire-string-prompt-callback-answered", "cli-string-prompt-write-allowed"),
+    checks=(
+        "wire-string-prompt-callback-answered",
+        "cli-string-prompt-write-allowed",
+        "cli-iterable-prompt-write-allowed",
+    ),
+    # the documented workaround, a one-message async iterable: shows the scripted Write can pass the callback at all
+    controls=("cli-iterable-prompt-write-allowed",),
     requires=("option:can_use_tool",),
     sdk_ref="claude_agent_sdk._internal.client.InternalClient.process_query",
 )
@@ -577,43 +480,61 @@ async def can_use_tool_with_string_prompt(h: Harness) -> dict[str, Any]:
         "error": wire.error_line,
     }
 
+    return {
+        "wire": wire_seen,
+        "cli": await _write_with_callback(h, "write it", "f.txt"),
+        "cli, async-iterable prompt": await _write_with_callback(
+            h,
+            [{"type": "user", "message": {"role": "user", "content": "write it"}, "parent_tool_use_id": None}],
+            "g.txt",
+        ),
+    }
+
+
+_ONE_MESSAGE = [{"type": "user", "message": {"role": "user", "content": "write it"}, "parent_tool_use_id": None}]
+
+
+async def _write_with_callback(h: Harness, prompt: Any, name: str) -> dict[str, Any]:
+    """A scripted Write in default mode through query(prompt), with a recording, allowing can_use_tool."""
     calls: list[str] = []
-    target = h.cwd / "f.txt"
+    target = h.cwd / name
     write = tool_use("Write", {"file_path": str(target), "content": "written\n"}, "toolu_str_write")
-    run = await h.session("write it", script=[reply(write), "done"], can_use_tool=_recording_allow(calls))
+    run = await h.session(prompt, script=[reply(write), "done"], can_use_tool=_recording_allow(calls))
     main = run.on(MAIN)
     block = main[-1].tool_result("toolu_str_write") if len(main) > 1 else None
     return {
-        "wire": wire_seen,
-        "cli": {
-            "callback asked for": calls,
-            "file written": target.exists(),
-            "tool result": None
-            if block is None
-            else ("error: " if block.get("is_error") else "") + result_text(block)[:120],
-            "stream closed said": any("Stream closed" in t for r in main for t in r.texts()),
-            "error": run.error_line,
-        },
+        "callback asked for": calls,
+        "file written": target.exists(),
+        "tool result": None
+        if block is None
+        else ("error: " if block.get("is_error") else "") + result_text(block)[:120],
+        "stream closed said": any("Stream closed" in t for r in main for t in r.texts()),
+        "error": run.error_line,
     }
 
 
 @can_use_tool_with_string_prompt.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
-    w, c = seen["wire"], seen["cli"]
-    return {
-        "wire-string-prompt-callback-answered": check(
-            w["error"] is None and w["callback asked"] == 1 and w["answered before stdin closed"] and w["result"],
-            f"query(prompt=str, can_use_tool=...) raised {w['error']}; callback asked {w['callback asked']} time(s), "
-            f"answer {w['answer']}, before stdin closed: {w['answered before stdin closed']}",
-        ),
-        "cli-string-prompt-write-allowed": check(
+    w = seen["wire"]
+
+    def write_allowed(c: dict[str, Any]) -> Check:
+        return check(
             c["error"] is None
             and c["callback asked for"] == ["Write"]
             and c["file written"]
             and not c["stream closed said"],
             f"raised {c['error']}; callback asked for {c['callback asked for']}; file written {c['file written']}; "
             f"tool result {c['tool result']!r}",
+        )
+
+    return {
+        "wire-string-prompt-callback-answered": check(
+            w["error"] is None and w["callback asked"] == 1 and w["answered before stdin closed"] and w["result"],
+            f"query(prompt=str, can_use_tool=...) raised {w['error']}; callback asked {w['callback asked']} time(s), "
+            f"answer {w['answer']}, before stdin closed: {w['answered before stdin closed']}",
         ),
+        "cli-string-prompt-write-allowed": write_allowed(seen["cli"]),
+        "cli-iterable-prompt-write-allowed": write_allowed(seen["cli, async-iterable prompt"]),
     }
 
 
@@ -632,6 +553,13 @@ can_use_tool_with_string_prompt.differs_on(
             "tool result": None,
             "stream closed said": False,
             "error": "ValueError: can_use_tool callback requires streaming mode.",
+        },
+        "cli, async-iterable prompt": {
+            "callback asked for": [],
+            "file written": False,
+            "tool result": "error: Stream closed",
+            "stream closed said": True,
+            "error": None,
         },
     }
 )

@@ -225,13 +225,17 @@ _SHADOW_CASES: dict[str, tuple[dict[str, Any], bool]] = {
     "lone-wildcard-rule-warns": ({"allowed_tools": ["Read(*)"]}, True),
     "scoped-rule-silent": ({"allowed_tools": ["Bash(ls:*)"]}, False),
     "server-wildcard-warns": ({"allowed_tools": ["mcp__srv__*"]}, True),
-    # The CLI does not auto-approve MCP tools for `mcp__*` (tools.mcp-star-wildcard-invalid):
-    # nothing is shadowed, so a warning would be a false alarm.
-    "mcp-star-silent": ({"allowed_tools": ["mcp__*"]}, False),
+    # `mcp__*` is not here: whether it shadows the callback is the CLI's to say, so the
+    # warning is checked against what the CLI does in tools.mcp-star-warning-matches-cli.
     "skills-all-warns": ({"skills": "all"}, True),
     "bypass-mode-warns": ({"permission_mode": "bypassPermissions"}, True),
 }
 _SHADOW_WARNING = "CanUseToolShadowedWarning: "
+
+
+def _shadow_warnings(run: WireCapture) -> list[str]:
+    """The shadowing warnings' first sentences, which say what is shadowed (the advice after is prose)."""
+    return [w[len(_SHADOW_WARNING) :].split(". ")[0] for w in run.warnings if w.startswith(_SHADOW_WARNING)]
 
 
 @behaviour(
@@ -255,8 +259,7 @@ async def can_use_tool_shadowed_warning(h: Harness) -> dict[str, Any]:
         except UnknownOption:  # skills= is newer than can_use_tool
             seen[case] = None
             continue
-        # The first sentence says what is shadowed; the advice after it is prose.
-        seen[case] = [w[len(_SHADOW_WARNING) :].split(". ")[0] for w in run.warnings if w.startswith(_SHADOW_WARNING)]
+        seen[case] = _shadow_warnings(run)
     return {"shadowing warnings": seen}
 
 
@@ -276,6 +279,66 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
 can_use_tool_shadowed_warning.differs_on(
     {"shadowing warnings": {case: ([] if warns else ["x"]) for case, (_, warns) in _SHADOW_CASES.items()}}
 )
+
+
+# --- tools.mcp-star-warning-matches-cli ------------------------------------------------
+
+_MCP_STAR = "mcp__*"
+
+
+@behaviour(
+    id="tools.mcp-star-warning-matches-cli",
+    claim=(
+        "For allowed_tools=['mcp__*'] the SDK's CanUseToolShadowedWarning tells the truth about the CLI: it "
+        "warns that can_use_tool will not be asked exactly when the CLI then runs an MCP tool without asking it."
+    ),
+    source=("000", "Tools and permissions"),
+    tier="cli",  # the warning is the SDK's (through the fake CLI); whether it is right is the real CLI's
+    checks=("mcp-star-warning-matches-cli", "mcp-tool-ran"),
+    controls=("mcp-tool-ran",),  # the MCP call went through at all, so the callback had its chance
+    requires=("option:can_use_tool", "option:allowed_tools", "option:mcp_servers", "api:create_sdk_mcp_server"),
+    timeout=120,
+)
+async def mcp_star_warning_matches_cli(h: Harness) -> dict[str, Any]:
+    wire = await h.wire("hi", client=True, can_use_tool=allow_every_tool, allowed_tools=[_MCP_STAR])
+    calls: list[dict[str, Any]] = []
+    run = await h.session(
+        "call it",
+        script=[reply(tool_use("mcp__mem__plain", {})), "done"],
+        client=True,  # in-process servers and can_use_tool need streaming mode on old SDKs
+        mcp_servers={"mem": _mem_server(calls)},
+        allowed_tools=[_MCP_STAR],
+        can_use_tool=allow_every_tool,
+    )
+    return {
+        "SDK warned": _shadow_warnings(wire),
+        "CLI asked can_use_tool for": [c["tool"] for c in run.callbacks if c["kind"] == "can_use_tool"],
+        "MCP tool ran": bool(calls),
+    }
+
+
+@mcp_star_warning_matches_cli.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    warned, asked, ran = seen["SDK warned"], seen["CLI asked can_use_tool for"], seen["MCP tool ran"]
+    skipped = ran and "mcp__mem__plain" not in asked
+    return {
+        "mcp-star-warning-matches-cli": check(
+            bool(warned) == skipped,
+            f"the SDK warned {warned or 'nothing'}, and the CLI "
+            + ("ran the MCP tool without asking can_use_tool" if skipped else f"asked can_use_tool for {asked}"),
+        ),
+        "mcp-tool-ran": check(ran, f"the scripted MCP call did not run; can_use_tool was asked for {asked}"),
+    }
+
+
+mcp_star_warning_matches_cli.differs_on(
+    {
+        "SDK warned": ["can_use_tool will not be invoked for: mcp__*"],
+        "CLI asked can_use_tool for": [],
+        "MCP tool ran": False,
+    }
+)
+mcp_star_warning_matches_cli.differs_on({"SDK warned": [], "CLI asked can_use_tool for": [], "MCP tool ran": True})
 
 
 # --- tools.mcp-star-wildcard-invalid ----------------------------------------------------
@@ -839,12 +902,13 @@ read_refuses_docx_pptx.differs_on(
     id="tools.mcp-tool-naming",
     claim=(
         "A tool of an MCP server passed in mcp_servers is named mcp__<server>__<tool>, for an "
-        "in-process and a stdio server alike, in init.tools, in the API request and in ToolUseBlock.name."
+        "in-process and a stdio server alike, in init.tools, in the API request and in what the CLI "
+        "reports about a call of it."
     ),
     source=("004", "strictMcpConfig blokkeert ook plugin-MCP"),
     tier="cli",
-    checks=("in-process-server-name", "stdio-server-name", "tool-use-block-name"),
-    requires=("option:mcp_servers", "option:plugins", "api:create_sdk_mcp_server"),
+    checks=("in-process-server-name", "stdio-server-name", "reported-call-name"),
+    requires=("option:mcp_servers", "option:plugins", "option:hooks", "api:create_sdk_mcp_server", "api:HookMatcher"),
     timeout=90,  # old CLIs (2.1.1) take seconds per session
 )
 async def mcp_tool_naming(h: Harness) -> dict[str, Any]:
@@ -852,6 +916,10 @@ async def mcp_tool_naming(h: Harness) -> dict[str, Any]:
     # A plugin's own .mcp.json server, loaded with the plugin: its form is recorded, not judged.
     shelf = stdio_mcp_server(h.workdir("mcp"), "shelf", [McpTool("glance")])
     plugin = plugin_folder(h.workdir("plugin"), "plug", mcp_servers={"shelf": shelf.config})
+
+    async def ran(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
+        return {}
+
     run = await h.session(
         "use them",
         script=[reply(tool_use("mcp__mem__plain", {}), tool_use("mcp__disk__peek", {})), "done"],
@@ -860,18 +928,20 @@ async def mcp_tool_naming(h: Harness) -> dict[str, Any]:
         plugins=[plugin.config],
         allowed_tools=["mcp__mem", "mcp__disk"],
         env={"ENABLE_TOOL_SEARCH": "false"},
+        # The ToolUseBlock names are the model's own (here the script's); the CLI's PostToolUse
+        # input names the tool it ran, which is the name a host sees from the CLI itself.
+        hooks={"PostToolUse": [sdk.HookMatcher(hooks=[ran])]},
     )
     ours = ("plain", "peek", "glance")
 
     def named(names: Sequence[str]) -> list[str]:
         return sorted(n for n in names if n.split("__")[-1] in ours)
 
+    reported = [c["input"] for c in run.callbacks if c["kind"] == "hook" and c["event"] == "PostToolUse"]
     return {
         "init.tools": named(run.init.get("tools") or []),
         "request tools": named(run.offered_tools),
-        "ToolUseBlock.name": [
-            b.name for m in run.of_type("AssistantMessage") for b in m.content if type(b).__name__ == "ToolUseBlock"
-        ],
+        "PostToolUse tool_name": sorted(str(i.get("tool_name")) for i in reported),
         "results": sorted(result_text(b) for b in _second_results(run)),
     }
 
@@ -887,10 +957,10 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     return {
         "in-process-server-name": everywhere("mcp__mem__plain"),
         "stdio-server-name": everywhere("mcp__disk__peek"),
-        "tool-use-block-name": check(
-            seen["ToolUseBlock.name"] == ["mcp__mem__plain", "mcp__disk__peek"]
+        "reported-call-name": check(
+            seen["PostToolUse tool_name"] == ["mcp__disk__peek", "mcp__mem__plain"]
             and seen["results"] == ["peeked", "plain ran"],
-            f"ToolUseBlock names {seen['ToolUseBlock.name']}, results {seen['results']}",
+            f"the CLI reported calls of {seen['PostToolUse tool_name']}, results {seen['results']}",
         ),
     }
 
@@ -899,7 +969,7 @@ mcp_tool_naming.differs_on(
     {
         "init.tools": ["disk__peek", "mem__plain"],
         "request tools": ["disk__peek", "mem__plain"],
-        "ToolUseBlock.name": ["plain", "peek"],
+        "PostToolUse tool_name": ["peek", "plain"],
         "results": [],
     }
 )

@@ -25,6 +25,8 @@ _TOOLS_SHAPES: dict[str, tuple[Any, str | None]] = {
         "joined by commas, an empty list sends an empty value, the claude_code preset sends 'default'."
     ),
     source=("003", "What each shape actually sends"),
+    # What the CLI makes of these values (its help text, '' as none, the preset the same as no
+    # flag) is the recipe's cli half: tools.tools-flag-as-help-defines.
     tier="wire",
     checks=tuple(_TOOLS_SHAPES),
     requires=("option:tools",),

@@ -15,7 +15,8 @@ from typing import Any
 
 from fake_cli.blocks import image, redacted_thinking, server_tool_use, text, thinking, tool_use, web_search_tool_result
 from fake_cli.scenario import Scenario
-from probes.harness import real_cli, wire
+from probes.behaviour import NotApplicable
+from probes.harness import cli_text, real_cli, wire
 from probes.harness.context_files import (
     auto_memory,
     claude_md,
@@ -48,6 +49,7 @@ from probes.harness.real_cli import CliRun
 from probes.harness.recording import StdinRecording, StdoutRecording
 from probes.harness.remote_mcp import RemoteMcpServer, RemoteRequest, mcp_oauth_store
 from probes.harness.sdk import Drive, ProbeTimeout, allow_every_tool, option_fields, sdk_version
+from probes.harness.sdk import bundled_cli_path as sdk_bundled_cli
 from probes.harness.wire import WireCapture
 
 __all__ = [
@@ -214,6 +216,16 @@ class Harness:
         if driven:
             run.turns, run.marks = driven[0].turns, driven[0].marks
         return run
+
+    async def cli_output(self, *args: str, timeout: float = 30.0) -> str:
+        """What the CLI under test (bundled, or --cli) prints for `args`, e.g. its `--help`:
+        stdout and stderr as one text, run in this probe's space with nothing of the caller's."""
+        if self.tier == "wire":
+            raise TierError("a wire behaviour may not start the real CLI (h.cli_output); declare tier='cli'")
+        cli = Path(self.cli_path) if self.cli_path else sdk_bundled_cli()
+        if cli is None:
+            raise NotApplicable(f"claude-agent-sdk {sdk_version()} bundles no CLI; give one with --cli")
+        return await cli_text.cli_output(self.space, cli, args, timeout=timeout)
 
     @property
     def home(self) -> Path:
