@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from probes import scope
 from probes.versions import requirements
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -139,7 +140,7 @@ class EnvCache:
 def _run(command: list[str]) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONHOME")}
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=INSTALL_TIMEOUT, env=env, check=False)
+        done = scope.run(command, env=env, timeout=INSTALL_TIMEOUT)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise InstallFailed(f"{Path(command[0]).name}: {exc}") from None
     if done.returncode != 0:
