@@ -160,18 +160,20 @@ def committed(reports: Path, behaviour_id: str, versions: list[str]) -> dict[str
 
 
 def _sdk_axis(args: argparse.Namespace, progress: Callable[[str], None]) -> tuple[list[str], Flags, Any]:
-    from probes.envcache import EnvCache
+    from probes.envcache import EnvCache, InstallFailed
     from probes.release_probe import ReleaseProber
 
+    envs = EnvCache()
     try:
+        envs.check_checkout()
         index = releases()
-    except IndexUnreachable as exc:
+    except (InstallFailed, IndexUnreachable) as exc:
         raise BadRange(str(exc)) from None
     in_range, notes = select_range(index, args.from_, args.to, args.no_yanked)
     for note in notes:
         progress(note)
     flags = [(r.version, r.yanked) for r in index]
-    return [r.version for r in in_range], flags, ReleaseProber(args.id, EnvCache(), progress)
+    return [r.version for r in in_range], flags, ReleaseProber(args.id, envs, progress)
 
 
 def _cli_axis(args: argparse.Namespace, progress: Callable[[str], None]) -> tuple[list[str], Flags, Any]:

@@ -104,7 +104,7 @@ class Refreshed:
     kept: list[Entry] = field(default_factory=list)
     found: list[Entry] = field(default_factory=list)
     unresolved: list[Step] = field(default_factory=list)
-    dropped: list[Entry] = field(default_factory=list)  # stale entries of behaviours not refreshed
+    dropped: list[Entry] = field(default_factory=list)  # stale entries of the behaviours refreshed
 
 
 def refresh(
@@ -116,7 +116,8 @@ def refresh(
     jobs: int = 1,
 ) -> Refreshed:
     """Keep each old entry whose step is still current, find the others of the wanted behaviours
-    (all when `wanted` is None); entries of other behaviours are kept while current, dropped when stale.
+    (all when `wanted` is None). Entries of other behaviours are kept as they are, stale or not:
+    a refresh of some behaviours never drops another's entry; a full refresh drops stale ones.
 
     With `jobs` > 1 that many steps are found at once (each probe run is its own process);
     the entries come out in step order all the same."""
@@ -147,6 +148,9 @@ def refresh(
         else:
             out.found.append(entry)
             entries.append(entry)
-    out.dropped = [e for e in previous.values() if e.step not in current]
+    stale = [e for e in previous.values() if e.step not in current]
+    others = [e for e in stale if chosen is not None and e.step.id not in chosen]
+    entries += others
+    out.dropped = [e for e in stale if e not in others]
     out.history = History(tuple(listed), tuple(entries))
     return out

@@ -68,7 +68,9 @@ def _fail(message: str) -> int:
 
 def cmd_history(args: argparse.Namespace) -> int:
     from probes import catalogue
+    from probes.envcache import EnvCache, InstallFailed
     from probes.history import refresh
+    from probes.report.files import check_writable
     from probes.report.grid import load_reports
     from probes.report.history import listed_with_reports, steps, write
 
@@ -79,11 +81,14 @@ def cmd_history(args: argparse.Namespace) -> int:
     unknown = [i for i in args.only or [] if i not in known]
     if unknown:
         return _fail(f"no behaviour with id {', '.join(unknown)} (see `sdkprobe list`)")
-    try:
+    try:  # what would keep the refresh from doing its job or writing its file, before any of it
+        if not args.merge:
+            EnvCache().check_checkout()
+        check_writable(out)
         reports = load_reports(args.reports)
         old = load(out)
         parts = [_part(p) for p in args.merge or []]
-    except ReportError as exc:
+    except (InstallFailed, ReportError) as exc:
         return _fail(str(exc))
     listed = listed_with_reports(reports, SDK_VERSIONS)
     all_steps = steps(reports, listed)
@@ -112,9 +117,9 @@ def cmd_history(args: argparse.Namespace) -> int:
     start = time.monotonic()
     try:
         done = refresh(old, all_steps, args.only, listed, merged.get if args.merge else find, args.jobs)
-    except _IndexDown as exc:
+        write(done.history, out)
+    except (_IndexDown, ReportError) as exc:
         return _fail(str(exc))
-    write(done.history, out)
     for e in done.found + done.kept:
         kept = "kept" if e in done.kept else f"found by {e.found_by}, {e.probe_runs} probe runs"
         spans = [f"{v} on {a}" if a == b else f"{v} on {a}–{b}" for v, a, b in e.middle()]
