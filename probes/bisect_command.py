@@ -36,7 +36,10 @@ Bisecting assumes one change in the range: when both ends agree it says so, sinc
 change and a change back would not be seen; --scan probes every release instead."""
 
 Flags = list[tuple[str, bool]]  # (release, yanked) for every release known, oldest first
-EPILOG = "exit status: 0 answered, 1 no release in the range gave a verdict, 2 bad input."
+EPILOG = """\
+exit status: 0 answered, 1 no release in the range gave a verdict, 2 bad input, found
+before probing (with SDK releases also sdkprobe installed from no checkout: use pip
+install -e), 130 interrupted (the first Ctrl-C ends every release's run)."""
 
 
 class BadRange(Exception):

@@ -30,7 +30,11 @@ between), and write them to FILE (default DIR/{HISTORY_PATH.as_posix()}), which
 unchanged since the last refresh is kept without probing. Releases are installed once into
 $SDKPROBE_CACHE/envs (default ~/.cache/sdkprobe/envs)."""
 
-EPILOG = "exit status: 0 every change placed, 1 some change not seen again by probing, 2 bad input."
+EPILOG = """\
+exit status: 0 every change placed, 1 some change not seen again by probing, 2 bad input,
+found before probing (also an --out that cannot be written, or, without --merge, sdkprobe
+installed from no checkout: use pip install -e), 130 interrupted (the first Ctrl-C ends
+every release's run; no history is written)."""
 
 
 def register(subparsers: Any) -> None:
@@ -43,7 +47,10 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     hp.add_argument(
-        "--only", nargs="+", metavar="ID", help="refresh only these behaviours (others' entries kept while current)"
+        "--only",
+        nargs="+",
+        metavar="ID",
+        help="refresh only these behaviours (every other behaviour's entry kept as it is)",
     )
     hp.add_argument("--out", type=Path, metavar="FILE", help=f"the history file (default: DIR/{HISTORY_PATH})")
     hp.add_argument(

@@ -71,6 +71,33 @@ def _one_line_only(err, header_lines=()):
     return lines[:-1]
 
 
+def _run_until_interrupted(argv, wait_for, what, **kw):
+    own = f"{scope.current()}/interrupt-{secrets.token_hex(4)}"
+    proc = _start(argv, own, **kw)
+    try:
+        _wait_for(lambda: wait_for(own), what)
+    except AssertionError:
+        proc.kill()
+        proc.communicate()
+        raise
+    out, err, left = _interrupt(proc, own)
+    assert proc.returncode == 130, err
+    assert left == []
+    return out, _one_line_only(err)
+
+
+@pytest.mark.skipif(not REPORT.exists(), reason="needs the committed 0.2.189 report")
+def test_the_first_ctrl_c_stops_a_gates_fresh_run(tmp_path):
+    from probes.harness import sdk
+
+    if sdk.sdk_version() != "0.2.189":
+        pytest.skip("the gate's baseline is the installed version's report")
+    argv = [sys.executable, "-m", "probes.cli", "gate", "--baseline", str(REPORT), "-j", "2"]
+    out, lines = _run_until_interrupted(argv, strays, "a probe's CLI start")
+    assert out == ""  # no comparison printed
+    assert all(line.startswith(("claude-agent-sdk ", "[")) for line in lines)
+
+
 @pytest.mark.skipif(not REPORT.exists(), reason="needs the committed 0.2.189 report")
 @pytest.mark.parametrize("jobs", ["2", "1"])
 def test_the_first_ctrl_c_stops_a_run_and_writes_nothing(tmp_path, jobs):
@@ -120,7 +147,7 @@ env.sdkprobe.write_text(
 env.sdkprobe.chmod(0o755)
 (env.path / "lib/python3/site-packages/claude_agent_sdk/_bundled").mkdir(parents=True)
 (env.path / "lib/python3/site-packages/claude_agent_sdk/_bundled/claude").write_text("")
-index = [releases.Release(v, False, True) for v in ("0.2.140", "0.2.150", "0.2.160", "0.2.170")]
+index = [releases.Release(v, False, True) for v in ("0.2.140", "0.2.150", "0.2.160", "0.2.170", "0.2.175", "0.2.180")]
 releases.releases = lambda: index
 envcache.EnvCache.ensure = lambda self, version, progress=None: env
 envcache.EnvCache.wanted = lambda self, version: {}
@@ -147,3 +174,20 @@ def test_the_first_ctrl_c_stops_a_bisect_and_its_release_runs(tmp_path):
     _one_line_only(err)
     assert left == []
     assert len(started.read_text().split()) == 2  # no release probed after the Ctrl-C
+
+
+def test_the_first_ctrl_c_stops_a_history_refresh_and_writes_no_history(tmp_path):
+    """`history -j 2` bisects two changes at once; one Ctrl-C ends both, and no history file is written."""
+    driver = tmp_path / "driver.py"
+    driver.write_text(textwrap.dedent(DRIVER))
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    for v in ("0.2.160", "0.2.180"):  # three behaviours change verdict between these two
+        (reports / f"{v}.json").write_bytes((ROOT / "reports" / f"{v}.json").read_bytes())
+    started = tmp_path / "started"
+    argv = [sys.executable, str(driver), str(tmp_path), "history", "--reports", str(reports), "-j", "2"]
+    _run_until_interrupted(
+        argv, lambda own: started.exists() and len(started.read_text().split()) == 2, "two release runs start", cwd=ROOT
+    )
+    assert len(started.read_text().split()) == 2
+    assert not (reports / "history").exists()

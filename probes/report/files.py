@@ -24,12 +24,17 @@ def check_writable(path: Path) -> None:
     path = Path(path)
     if path.is_dir():
         raise ReportError(f"cannot write {path}: it is a folder")
+    missing = [f for f in (path.parent, *path.parent.parents) if not f.exists()]
     _make_folder(path.parent)
     try:
         with tempfile.NamedTemporaryFile(dir=path.parent, prefix=f".{path.name}.", suffix=".check"):
             pass
     except OSError as exc:
         raise ReportError(f"cannot write into {path.parent}: {exc.strerror or exc}") from None
+    finally:
+        for folder in missing:  # the check leaves nothing behind; the write makes them again
+            with contextlib.suppress(OSError):
+                folder.rmdir()
 
 
 def write_atomic(path: Path, data: bytes) -> None:
