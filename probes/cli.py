@@ -14,7 +14,6 @@ import fnmatch
 import json
 import os
 import shlex
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -365,7 +364,8 @@ def _run_in_release(args: argparse.Namespace) -> int:
     command += ["--live"] if args.live else []
     variables = {k: v for k, v in os.environ.items() if k != "PYTHONHOME"}
     variables.update(VIRTUAL_ENV=str(env.path), PATH=f"{env.bin}{os.pathsep}{variables.get('PATH', '')}")
-    return subprocess.run(command, env=variables, check=False).returncode
+    # Its own session: a Ctrl-C reaches this process only, which ends that run and its probes.
+    return scope.run(command, env=variables, capture=False).returncode
 
 
 # --- list -----------------------------------------------------------------------

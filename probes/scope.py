@@ -178,11 +178,14 @@ def interrupts_stop() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def run(command: list[str], *, env: dict[str, str], timeout: float) -> subprocess.CompletedProcess[str]:
-    """subprocess.run(command, capture_output=True, text=True) for a child of this scope: in a
-    session of its own (the terminal's Ctrl-C reaches only this process, which ends it), under
+def run(
+    command: list[str], *, env: dict[str, str], timeout: float | None = None, capture: bool = True
+) -> subprocess.CompletedProcess[str]:
+    """subprocess.run(command, capture_output=capture, text=True) for a child of this scope: in
+    a session of its own (the terminal's Ctrl-C reaches only this process, which ends it), under
     a part of the scope of its own (ended whole on a timeout), and never after `stop()`."""
     child = f"{current()}/{secrets.token_hex(6)}"
+    piped = subprocess.PIPE if capture else None
     with _spawning:
         if _stopped:
             raise Stopped
@@ -190,8 +193,8 @@ def run(command: list[str], *, env: dict[str, str], timeout: float) -> subproces
             command,
             env={**env, VARIABLE: child},
             stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stdout=piped,
+            stderr=piped,
             text=True,
             start_new_session=True,
         )
