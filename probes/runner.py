@@ -165,14 +165,15 @@ def run_all(
         for b in behaviours:
             done(run_one(b, settings))
     else:
-        pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, total), initializer=_worker_start)
-        try:
-            futures = [pool.submit(_run_by_id, b.id, settings) for b in behaviours]
-            for f in concurrent.futures.as_completed(futures):
-                done(f.result())
-        except BaseException:  # Ctrl-C above all: nothing queued starts, nothing started goes on
-            pool.shutdown(wait=False, cancel_futures=True)
-            scope.stop()
-            raise
-        pool.shutdown()
+        with scope.entered() as own:  # what the workers start, told apart from the rest of the invocation
+            pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, total), initializer=_worker_start)
+            try:
+                futures = [pool.submit(_run_by_id, b.id, settings) for b in behaviours]
+                for f in concurrent.futures.as_completed(futures):
+                    done(f.result())
+            except BaseException:  # Ctrl-C above all: nothing queued starts, nothing started goes on
+                pool.shutdown(wait=False, cancel_futures=True)
+                scope.end(own, with_descendants=True)
+                raise
+            pool.shutdown()
     return [results[b.id] for b in behaviours]

@@ -53,8 +53,7 @@ def begin() -> str:
 
 @contextmanager
 def entered() -> Iterator[str]:
-    """`begin()` for the time inside; a later `run` may start children again once it is left."""
-    global _stopped
+    """`begin()` for the time inside; the inherited scope again after."""
     before = os.environ.get(VARIABLE)
     value = begin()
     try:
@@ -64,8 +63,6 @@ def entered() -> Iterator[str]:
             os.environ.pop(VARIABLE, None)
         else:
             os.environ[VARIABLE] = before
-        with _spawning:
-            _stopped = False
 
 
 def within(value: str | None, scope: str) -> bool:
@@ -121,14 +118,12 @@ def descendants() -> set[int]:
     return found
 
 
-def end(scope: str | None = None) -> list[int]:
-    """SIGKILL every process of `scope` (default this invocation's, with this process's
-    descendants) until none is left; return the pids that were alive."""
-    ours = scope is None
-    scope = scope or current()
+def end(scope: str, *, with_descendants: bool = False) -> list[int]:
+    """SIGKILL every process of `scope` (and, asked, every descendant of this process) until
+    none is left; return the pids that were alive."""
 
     def alive() -> set[int]:
-        return set(members(scope)) | (descendants() if ours else set())
+        return set(members(scope)) | (descendants() if with_descendants else set())
 
     killed: set[int] = set()
     deadline = time.monotonic() + _STOP_CEILING
@@ -145,12 +140,13 @@ def end(scope: str | None = None) -> list[int]:
     return sorted(killed)
 
 
-def stop() -> list[int]:
-    """No child starts from now on, and every process of this invocation ends."""
+def stop(scope: str | None = None) -> list[int]:
+    """No child starts from now on (until `interrupts_stop` is left), and every process of this
+    invocation (or of `scope`) ends, with every descendant of this process."""
     global _stopped
     with _spawning:
         _stopped = True
-    return end()
+    return end(scope or current(), with_descendants=True)
 
 
 def stopped() -> bool:
@@ -159,23 +155,28 @@ def stopped() -> bool:
 
 @contextmanager
 def interrupts_stop() -> Iterator[None]:
-    """While inside, the first SIGINT stops the invocation (`stop()`) before KeyboardInterrupt
-    is raised: nothing it started goes on, whatever thread or event loop was running."""
+    """While inside, the first SIGINT stops the invocation (`stop()` of the scope current on
+    entry) before KeyboardInterrupt is raised: nothing it started goes on, whatever thread or
+    event loop was running. Once left, children may start again."""
+    global _stopped
+    top = current()
 
     def on_sigint(signum: int, frame: Any) -> None:
         signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C while ending changes nothing
-        stop()
+        stop(top)
         raise KeyboardInterrupt
 
     try:
         previous = signal.signal(signal.SIGINT, on_sigint)
     except ValueError:  # not the main thread: leave SIGINT as it is
-        yield
-        return
+        previous = None
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
+        with _spawning:
+            _stopped = False
 
 
 def run(
