@@ -11,8 +11,9 @@
 Each probe session has its own environment with exactly that SDK release (and the pins
 it needs, see probes/versions.py). With `-R` an existing environment is reused without
 reinstalling, which is how the whole matrix runs in minutes. Arguments after `--` go to
-`sdkprobe run` (e.g. `-- --tier wire -j 4`, or `-- --out /tmp/r` instead of reports/, or
-`-- --only NEW.ID --merge` to add one new behaviour to every version's report).
+`sdkprobe run` (e.g. `-- --tier wire --merge -j 4`, or `-- --out /tmp/r` instead of reports/,
+or `-- --only NEW.ID --merge` to add one new behaviour to every version's report; a run of
+some behaviours over a report holding others needs --merge or --replace).
 """
 
 from __future__ import annotations

@@ -36,7 +36,10 @@ Bisecting assumes one change in the range: when both ends agree it says so, sinc
 change and a change back would not be seen; --scan probes every release instead."""
 
 Flags = list[tuple[str, bool]]  # (release, yanked) for every release known, oldest first
-EPILOG = "exit status: 0 answered, 1 no release in the range gave a verdict, 2 bad input."
+EPILOG = """\
+exit status: 0 answered, 1 no release in the range gave a verdict, 2 bad input, found
+before probing (with SDK releases also sdkprobe installed from no checkout: use pip
+install -e), 130 interrupted (the first Ctrl-C ends every release's run)."""
 
 
 class BadRange(Exception):
@@ -160,18 +163,20 @@ def committed(reports: Path, behaviour_id: str, versions: list[str]) -> dict[str
 
 
 def _sdk_axis(args: argparse.Namespace, progress: Callable[[str], None]) -> tuple[list[str], Flags, Any]:
-    from probes.envcache import EnvCache
+    from probes.envcache import EnvCache, InstallFailed
     from probes.release_probe import ReleaseProber
 
+    envs = EnvCache()
     try:
+        envs.check_checkout()
         index = releases()
-    except IndexUnreachable as exc:
+    except (InstallFailed, IndexUnreachable) as exc:
         raise BadRange(str(exc)) from None
     in_range, notes = select_range(index, args.from_, args.to, args.no_yanked)
     for note in notes:
         progress(note)
     flags = [(r.version, r.yanked) for r in index]
-    return [r.version for r in in_range], flags, ReleaseProber(args.id, EnvCache(), progress)
+    return [r.version for r in in_range], flags, ReleaseProber(args.id, envs, progress)
 
 
 def _cli_axis(args: argparse.Namespace, progress: Callable[[str], None]) -> tuple[list[str], Flags, Any]:

@@ -1,7 +1,9 @@
 """`sdkprobe`: run the behaviours, list them, capture what the SDK sends, render the
 matrix (`report`) and compare two reports (`gate`).
 
-Exit codes: 0 done, 1 a probe errored (or, for `gate`, a verdict moved), 2 bad input.
+Exit codes: 0 done, 1 a probe errored (or, for `gate`, a verdict moved), 2 bad input
+(or an output that cannot be written), 130 interrupted: the first Ctrl-C ends every process
+the command started (probes.scope) and writes nothing.
 """
 
 from __future__ import annotations
@@ -12,16 +14,16 @@ import fnmatch
 import json
 import os
 import shlex
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
-from probes import catalogue
+from probes import catalogue, scope
 from probes.areas import AREAS
 from probes.behaviour import ERROR, TIERS, Behaviour
 from probes.harness.options import check_json_options
 from probes.report import commands as report_commands
+from probes.report.errors import ReportError
 from probes.result import Result
 from probes.runner import RunSettings
 
@@ -33,13 +35,20 @@ class BadInput(Exception):
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    with scope.entered(), scope.interrupts_stop():
+        return _command(args)
+
+
+def _command(args: argparse.Namespace) -> int:
+    """The one place a command's failure becomes a line and an exit status."""
     try:
         code: int = args.func(args)
         return code
-    except BadInput as exc:
+    except (BadInput, ReportError) as exc:
         print(f"sdkprobe: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
+        scope.stop()  # already done by the first SIGINT; again for an interrupt raised otherwise
         print("sdkprobe: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # `sdkprobe list | head`: the reader left, which is no error
@@ -59,18 +68,26 @@ def build_parser() -> argparse.ArgumentParser:
         help="run the behaviours on the installed SDK and write its report",
         description="Run the behaviours on the installed SDK, print a table and write "
         "DIR/<sdk-version>.json and .md (<sdk-version>+cli-<cli-version> with --cli or --cli-version). "
-        "Exit 0 when every probe ran, 1 when one errored, 2 on bad input.",
+        "A run of some behaviours (--only, --tier) over a report holding others needs --merge or --replace. "
+        "Exit 0 when every probe ran, 1 when one errored, 2 on bad input or an output that cannot be "
+        "written (both found before probing), 130 on Ctrl-C (nothing written).",
     )
     run.add_argument("--only", nargs="+", metavar="ID", default=[], help="run only these behaviour ids")
     run.add_argument("--tier", nargs="+", choices=TIERS, default=[], help="run only behaviours of these tiers")
     run.add_argument(
         "--out", type=Path, default=Path("reports"), metavar="DIR", help="where the report goes (default: reports/)"
     )
-    run.add_argument(
+    keep = run.add_mutually_exclusive_group()
+    keep.add_argument(
         "--merge",
         action="store_true",
-        help="put these results into the existing report in DIR (other behaviours' entries kept) "
-        "instead of writing a report of only these",
+        help="put these results into the existing report in DIR (other behaviours' entries kept)",
+    )
+    keep.add_argument(
+        "--replace",
+        action="store_true",
+        help="write a report of only these behaviours, even over a report in DIR that holds others "
+        "(without --merge or --replace, such a run is refused before probing)",
     )
     which_cli = run.add_mutually_exclusive_group()
     which_cli.add_argument(
@@ -212,15 +229,18 @@ def select(
     ]
 
 
-def probe_installed(behaviours: list[Behaviour], settings: RunSettings, jobs: int) -> dict[str, Any]:
+def probe_installed(
+    behaviours: list[Behaviour], settings: RunSettings, jobs: int, info: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Run behaviours on the installed SDK with progress on stderr; the report, not yet written.
 
-    `run` and the gate's fresh candidate both come through here.
+    `run` and the gate's fresh candidate both come through here. `info` is `run_info(settings)`
+    when the caller has it already.
     """
     from probes import report
     from probes.runner import run_all, run_info
 
-    info = run_info(settings)
+    info = info or run_info(settings)
     print(
         f"claude-agent-sdk {info['sdk_version']}, CLI {info['cli_version']} ({info['cli']}): "
         f"{len(behaviours)} behaviours, {jobs} at a time",
@@ -254,8 +274,8 @@ def _release_cli(version: str | None) -> str | None:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from probes import report
-    from probes.report.errors import ReportError
-    from probes.report.store import file_stem, load, merge
+    from probes.report.store import check_destination, file_stem, merge
+    from probes.runner import run_info
 
     if args.jobs < 1:
         raise BadInput("-j must be at least 1")
@@ -273,16 +293,49 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise BadInput("no behaviour matches the selection")
     cli_path = os.path.abspath(args.cli) if args.cli else _release_cli(args.cli_version)
     settings = RunSettings(cli_path=cli_path, live=live)
-    try:
-        data = probe_installed(behaviours, settings, args.jobs)
-        print(report.render_table(data["behaviours"]))
-        existing = args.out / f"{file_stem(data)}.json"
-        written = merge(load(existing), data) if args.merge and existing.exists() else data
-        json_path, md_path = report.write(written, args.out)
-    except ReportError as exc:
-        raise BadInput(str(exc)) from None
+    info = run_info(settings)
+    # Everything that would make the run's end fail is found before its first probe.
+    check_destination(args.out, file_stem(info))
+    existing = None if args.replace else _existing_report(args.out / f"{file_stem(info)}.json", info, args.merge)
+    if existing is not None and not args.merge:
+        _refuse_to_shrink(existing, behaviours, args.out / f"{file_stem(info)}.json")
+    data = probe_installed(behaviours, settings, args.jobs, info)
+    print(report.render_table(data["behaviours"]))
+    written = merge(existing, data) if args.merge and existing is not None else data
+    json_path, md_path = report.write(written, args.out)
     print(f"wrote {json_path} and {md_path}", file=sys.stderr)
     return 1 if any(b["verdict"] == ERROR for b in data["behaviours"]) else 0
+
+
+def _existing_report(path: Path, info: dict[str, Any], merging: bool) -> dict[str, Any] | None:
+    """The report a run would write over (None when there is none); with --merge it must be of
+    this run's conditions."""
+    from probes.report.store import check_mergeable, load
+
+    if not path.exists():
+        return None
+    try:
+        existing = load(path)
+    except ReportError as exc:
+        raise BadInput(f"{exc} (--replace writes over it)") from None
+    if merging:
+        check_mergeable(existing, info)
+    return existing
+
+
+def _refuse_to_shrink(existing: dict[str, Any], behaviours: list[Behaviour], path: Path) -> None:
+    """BadInput when writing only `behaviours` would drop entries of the report at `path`
+    (a run of the whole catalogue replaces it: entries of behaviours no longer declared go)."""
+    selected = {b.id for b in behaviours}
+    if selected >= {b.id for b in catalogue.load()}:
+        return
+    dropped = sorted(b["id"] for b in existing["behaviours"] if b["id"] not in selected)
+    if dropped:
+        more = f" and {len(dropped) - 1} more" if len(dropped) > 1 else ""
+        raise BadInput(
+            f"{path} holds {len(dropped)} behaviours this run does not select ({dropped[0]}{more}): "
+            "--merge puts these results into it, --replace writes a report of only these"
+        )
 
 
 def _run_in_release(args: argparse.Namespace) -> int:
@@ -305,12 +358,14 @@ def _run_in_release(args: argparse.Namespace) -> int:
     command += ["--only", *args.only] if args.only else []
     command += ["--tier", *args.tier] if args.tier else []
     command += ["--merge"] if args.merge else []
+    command += ["--replace"] if args.replace else []
     command += ["--cli", os.path.abspath(args.cli)] if args.cli else []
     command += ["--cli-version", args.cli_version] if args.cli_version else []
     command += ["--live"] if args.live else []
     variables = {k: v for k, v in os.environ.items() if k != "PYTHONHOME"}
     variables.update(VIRTUAL_ENV=str(env.path), PATH=f"{env.bin}{os.pathsep}{variables.get('PATH', '')}")
-    return subprocess.run(command, env=variables, check=False).returncode
+    # Its own session: a Ctrl-C reaches this process only, which ends that run and its probes.
+    return scope.run(command, env=variables, capture=False).returncode
 
 
 # --- list -----------------------------------------------------------------------
@@ -353,20 +408,18 @@ def cmd_list(args: argparse.Namespace) -> int:
 
 
 def cmd_rejudge(args: argparse.Namespace) -> int:
-    from probes.report.errors import ReportError
-    from probes.report.store import load, write
+    from probes.report.store import check_destination, file_stem, load, write
     from probes.runner import judge
 
     paths = sorted(args.dir.glob("*.json")) if args.dir.is_dir() else []
     if not paths:
         raise BadInput(f"{args.dir}: no <sdk-version>.json reports")
+    loaded = [(path, load(path)) for path in paths]
+    for path, report in loaded:  # every report is read and can be rewritten, or none is touched
+        check_destination(path.parent, file_stem(report))
     declared = {b.id: b for b in catalogue.load()}
     broke = 0
-    for path in paths:
-        try:
-            report = load(path)
-        except ReportError as exc:
-            raise BadInput(str(exc)) from None
+    for path, report in loaded:
         moved = 0
         for entry in report["behaviours"]:
             b = declared.get(entry["id"])

@@ -22,6 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
+from probes import scope
 from probes.versions import requirements
 
 PROJECT = Path(__file__).resolve().parent.parent
@@ -63,20 +64,28 @@ def find_uv() -> str | None:
 
 
 class EnvCache:
-    def __init__(self, root: Path | None = None, project: Path = PROJECT, uv: str | None = None) -> None:
+    def __init__(self, root: Path | None = None, project: Path | None = None, uv: str | None = None) -> None:
         self.root = root or cache_dir()
-        self.project = project
+        self.project = project or PROJECT
         self.uv = uv if uv is not None else find_uv()
 
-    def wanted(self, version: str) -> dict[str, object]:
-        """What an environment must have been installed for to be reused as it is."""
+    def check_checkout(self) -> None:
+        """InstallFailed (one line) when sdkprobe runs from no checkout: every release's environment
+        installs the checkout, so a command that probes releases cannot do its job (say so up front)."""
+        self._pyproject()
+
+    def _pyproject(self) -> bytes:
         try:
-            pyproject = (self.project / "pyproject.toml").read_bytes()
+            return (self.project / "pyproject.toml").read_bytes()
         except OSError:
             raise InstallFailed(
                 f"sdkprobe at {self.project} is not a checkout (no pyproject.toml), and each release's "
                 "environment installs the checkout: install sdkprobe with `pip install -e <checkout>`"
             ) from None
+
+    def wanted(self, version: str) -> dict[str, object]:
+        """What an environment must have been installed for to be reused as it is."""
+        pyproject = self._pyproject()
         return {
             "requirements": requirements(version),
             "project": str(self.project),
@@ -139,7 +148,7 @@ class EnvCache:
 def _run(command: list[str]) -> None:
     env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONHOME")}
     try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=INSTALL_TIMEOUT, env=env, check=False)
+        done = scope.run(command, env=env, timeout=INSTALL_TIMEOUT)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise InstallFailed(f"{Path(command[0]).name}: {exc}") from None
     if done.returncode != 0:

@@ -163,7 +163,7 @@ class Refreshed:
     kept: list[Entry] = field(default_factory=list)
     found: list[Entry] = field(default_factory=list)
     unresolved: list[Step] = field(default_factory=list)
-    dropped: list[Entry] = field(default_factory=list)  # stale entries of behaviours not refreshed
+    dropped: list[Entry] = field(default_factory=list)  # stale entries of the behaviours refreshed
 
 
 def refresh(
@@ -175,8 +175,9 @@ def refresh(
     jobs: int = 1,
 ) -> Refreshed:
     """Keep the entries of each gap that is still current, search the others of the wanted
-    behaviours (all when `wanted` is None); entries of other behaviours are kept while current,
-    dropped when stale.
+    behaviours (all when `wanted` is None). Entries of other behaviours are kept as they are,
+    stale or not: a refresh of some behaviours never drops another's entry; a full refresh
+    drops stale ones.
 
     A gap is current when each of its steps that moves has a complete entry and none of its
     entries is stale (its key's values on the neighbours changed since). A step that moves
@@ -215,6 +216,9 @@ def refresh(
                 entries.append(result[step])
             elif step.moves:
                 out.unresolved.append(step)
-    out.dropped = [e for e in previous.values() if e.step not in current]
+    stale = [e for e in previous.values() if e.step not in current]
+    others = [e for e in stale if chosen is not None and e.step.id not in chosen]
+    entries += others
+    out.dropped = [e for e in stale if e not in others]
     out.history = History(tuple(listed), tuple(entries))
     return out

@@ -33,7 +33,11 @@ may have moved and moved back. Entries whose neighbours and values are unchanged
 last refresh are kept without probing. Releases are installed once into
 $SDKPROBE_CACHE/envs (default ~/.cache/sdkprobe/envs)."""
 
-EPILOG = "exit status: 0 every change placed, 1 some change not seen again by probing, 2 bad input."
+EPILOG = """\
+exit status: 0 every change placed, 1 some change not seen again by probing, 2 bad input,
+found before probing (also an --out that cannot be written, or, without --merge, sdkprobe
+installed from no checkout: use pip install -e), 130 interrupted (the first Ctrl-C ends
+every release's run; no history is written)."""
 
 
 def register(subparsers: Any) -> None:
@@ -46,7 +50,10 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     hp.add_argument(
-        "--only", nargs="+", metavar="ID", help="refresh only these behaviours (others' entries kept while current)"
+        "--only",
+        nargs="+",
+        metavar="ID",
+        help="refresh only these behaviours (every other behaviour's entry kept as it is)",
     )
     hp.add_argument("--out", type=Path, metavar="FILE", help=f"the history file (default: DIR/{HISTORY_PATH})")
     hp.add_argument(
@@ -71,7 +78,9 @@ def _fail(message: str) -> int:
 
 def cmd_history(args: argparse.Namespace) -> int:
     from probes import catalogue
+    from probes.envcache import EnvCache, InstallFailed
     from probes.history import refresh
+    from probes.report.files import check_writable
     from probes.report.grid import load_reports
     from probes.report.history import listed_with_reports, steps, write
 
@@ -82,11 +91,14 @@ def cmd_history(args: argparse.Namespace) -> int:
     unknown = [i for i in args.only or [] if i not in known]
     if unknown:
         return _fail(f"no behaviour with id {', '.join(unknown)} (see `sdkprobe list`)")
-    try:
+    try:  # what would keep the refresh from doing its job or writing its file, before any of it
+        if not args.merge:
+            EnvCache().check_checkout()
+        check_writable(out)
         reports = load_reports(args.reports)
         old = load(out)
         parts = [_part(p) for p in args.merge or []]
-    except ReportError as exc:
+    except (InstallFailed, ReportError) as exc:
         return _fail(str(exc))
     listed = listed_with_reports(reports, SDK_VERSIONS)
     all_steps = steps(reports, listed)
@@ -121,9 +133,9 @@ def cmd_history(args: argparse.Namespace) -> int:
     start = time.monotonic()
     try:
         done = refresh(old, all_steps, args.only, listed, from_parts if args.merge else find, args.jobs)
-    except _IndexDown as exc:
+        write(done.history, out)
+    except (_IndexDown, ReportError) as exc:
         return _fail(str(exc))
-    write(done.history, out)
     for e in done.found + done.kept:
         kept = "kept" if e in done.kept else f"found by {e.found_by}, {e.probe_runs} probe runs"
         spans = [f"{v} on {a}" if a == b else f"{v} on {a}–{b}" for v, a, b in e.middle()]

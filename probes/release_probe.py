@@ -20,6 +20,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from probes import scope
 from probes.behaviour import ERROR
 from probes.bisect import Outcome
 from probes.envcache import EnvCache, InstallFailed
@@ -63,8 +64,8 @@ class _Prober:
     def _run(self, version: str, sdkprobe: list[str], env: dict[str, str]) -> Outcome:
         with tempfile.TemporaryDirectory(prefix="sdkprobe-bisect-") as out:
             command = [*sdkprobe, "--only", self.behaviour_id, "--out", out, "-j", "1"]
-            try:
-                done = subprocess.run(command, capture_output=True, text=True, timeout=PROBE_TIMEOUT, env=env)
+            try:  # in a session and scope of its own: a Ctrl-C here ends it and its probes (probes.scope)
+                done = scope.run(command, env=env, timeout=PROBE_TIMEOUT)
             except (OSError, subprocess.TimeoutExpired) as exc:
                 return Outcome(version, skipped=f"sdkprobe run failed: {exc}")
             reports = sorted(Path(out).glob("*.json"))

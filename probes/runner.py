@@ -4,7 +4,13 @@ For each behaviour, in this order: a live behaviour without --live is `needs-liv
 declared requirement the SDK under test lacks makes it `not-applicable`; otherwise the
 probe observes in its own Space under a timeout, the observation is normalised, and the
 behaviour's decision judges it. With jobs > 1 behaviours run in worker processes
-(Python's warning capture is process-wide, so two probes must not share one).
+(Python's warning capture is process-wide, so two probes must not share one), each in a
+session of its own: the terminal's Ctrl-C reaches only the main process, which cancels what
+is queued and ends the workers and everything they started (probes.scope).
+
+While a probe runs, file descriptor 2 goes nowhere: what its processes write that the SDK
+does not read (a CLI's stderr, inherited when no stderr callback is set) belongs to the
+probe's observation or nowhere, never between the progress lines.
 """
 
 from __future__ import annotations
@@ -12,16 +18,19 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
+import os
 import platform
+import sys
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import claude_agent_sdk
 
-from probes import catalogue
+from probes import catalogue, scope
 from probes.behaviour import ERROR, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, DeclarationError, NotApplicable, Verdict
 from probes.harness import Harness, Space, sdk
 from probes.requirements import Target
@@ -90,7 +99,7 @@ def run_one(b: Behaviour, settings: RunSettings) -> Result:
     missing = unmet(b, settings)
     if missing:
         return result(Verdict(NOT_APPLICABLE, "; ".join(missing)))
-    with Space.create() as space:
+    with Space.create() as space, _stderr_discarded():
         # Only live behaviours go live: --live never moves a cli-tier probe off the double.
         h = Harness(space, tier=b.tier, cli_path=settings.cli_path, live=settings.live and b.tier == "live")
         try:
@@ -107,6 +116,21 @@ def run_one(b: Behaviour, settings: RunSettings) -> Result:
     return result(judge(b, observed), observed)
 
 
+@contextmanager
+def _stderr_discarded() -> Iterator[None]:
+    """File descriptor 2 (inherited by every process the probe starts) on /dev/null while inside."""
+    sys.stderr.flush()
+    saved, nowhere = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(nowhere, 2)
+        yield
+    finally:
+        sys.stderr.flush()
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(nowhere)
+
+
 def _where(exc: BaseException) -> str:
     tb = traceback.extract_tb(exc.__traceback__)
     where = f" at {tb[-1].name}:{tb[-1].lineno}" if tb else ""
@@ -115,6 +139,11 @@ def _where(exc: BaseException) -> str:
 
 def _run_by_id(bid: str, settings: RunSettings) -> Result:
     return run_one(catalogue.by_id(bid), settings)
+
+
+def _worker_start() -> None:
+    """A pool worker leads a session of its own: a Ctrl-C at the terminal is the main process's to handle."""
+    os.setsid()
 
 
 def run_all(
@@ -136,8 +165,15 @@ def run_all(
         for b in behaviours:
             done(run_one(b, settings))
     else:
-        with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, total)) as pool:
-            futures = [pool.submit(_run_by_id, b.id, settings) for b in behaviours]
-            for f in concurrent.futures.as_completed(futures):
-                done(f.result())
+        with scope.entered() as own:  # what the workers start, told apart from the rest of the invocation
+            pool = concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, total), initializer=_worker_start)
+            try:
+                futures = [pool.submit(_run_by_id, b.id, settings) for b in behaviours]
+                for f in concurrent.futures.as_completed(futures):
+                    done(f.result())
+            except BaseException:  # Ctrl-C above all: nothing queued starts, nothing started goes on
+                pool.shutdown(wait=False, cancel_futures=True)
+                scope.end(own, with_descendants=True)
+                raise
+            pool.shutdown()
     return [results[b.id] for b in behaviours]

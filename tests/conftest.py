@@ -1,8 +1,16 @@
 """Suite-wide guard: when the whole test run ends, nothing it started may still run."""
 
+import os
+
 import pytest
 
+from probes import scope
 from probes.harness.processes import strays
+
+# One scope for the whole test run, entered before xdist starts its workers (they inherit it):
+# the guard below counts what this run started, not another run's on the same machine.
+if "PYTEST_XDIST_WORKER" not in os.environ:
+    scope.begin()
 
 
 @pytest.hookimpl(trylast=True)

@@ -132,7 +132,18 @@ def test_help_lists_every_option(command):
     out = sdkprobe(command, "--help")
     assert out.returncode == 0
     expected = {
-        "run": ["--only", "--tier", "--out", "--merge", "--cli", "--cli-version", "--sdk-version", "--live", "-j"],
+        "run": [
+            "--only",
+            "--tier",
+            "--out",
+            "--merge",
+            "--replace",
+            "--cli",
+            "--cli-version",
+            "--sdk-version",
+            "--live",
+            "-j",
+        ],
         "list": ["--tier", "--area", "--id", "--requires", "--json"],
         "capture": ["--options", "--agents", "--prompt", "--json"],
         "bisect": ["--axis", "--from", "--to", "--reports", "--fresh", "--check", "--scan", "--no-yanked"],

@@ -201,7 +201,7 @@ def test_run_and_gate_probe_against_the_installed_release(cache, tmp_path, monke
     monkeypatch.setattr(cli_releases, "_npm", FakeNpm({"cli.js": ""}))
     seen: list[str | None] = []
 
-    def fake(behaviours, settings, jobs):
+    def fake(behaviours, settings, jobs, info=None):
         seen.append(settings.cli_path)
         raise cli.BadInput("stop here")
 

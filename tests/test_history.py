@@ -379,14 +379,19 @@ def test_a_stale_entry_is_recomputed_by_the_refresh(tmp_path):
     assert entry.step.verdicts == ("not-applicable", "holds") and entry.after.version == "0.2.120"
 
 
-def test_only_refreshes_those_and_keeps_the_others_current_entries(tmp_path):
+def test_only_refreshes_those_and_keeps_every_other_entry_as_it_was(tmp_path):
+    """--only never drops another behaviour's entry, even a stale one; a full refresh does."""
     verdicts = {ERR: ["differs", "holds", "holds", "holds"], PERMS: ["holds", "holds", "differs", "differs"]}
     first = build(tmp_path / "a", verdicts, Scripted({ERR: "0.2.117", PERMS: "0.2.140"}))
     verdicts[ERR] = ["differs", "differs", "holds", "holds"]  # ERR moved: its old entry is stale
     prober = Scripted({ERR: "0.2.140", PERMS: "0.2.140"})
     again = build(tmp_path / "b", verdicts, prober, old=first.history, only=[PERMS])
-    assert {e.step.id for e in again.history.entries} == {PERMS}  # ERR's stale entries dropped, not recomputed
+    order = lambda entries: sorted(entries, key=lambda e: (e.step.id, e.step.before, e.step.check or ""))  # noqa: E731
+    assert order(again.history.entries) == order(first.history.entries)  # ERR's stale entries kept, not recomputed
     assert again.kept == [e for e in first.history.entries if e.step.id == PERMS] and not prober.calls
+    assert again.dropped == []
+    full = build(tmp_path / "c", verdicts, prober, old=first.history)
+    assert {e.step.id for e in full.dropped} == {ERR}
 
 
 def test_jobs_find_steps_at_once_and_give_the_same_file(tmp_path):

@@ -175,15 +175,41 @@ def test_reap_ends_a_process_tree_in_its_own_session(tmp_path):
         child.stdout.close()
 
 
-def test_strays_notices_a_marked_process_left_running():
+def test_strays_counts_only_this_invocations_processes(tmp_path):
+    """A marked process or a fake CLI of this invocation's scope is a stray; the same of
+    another invocation on the machine (another sdkprobe run, another pytest) is not."""
+    import os
+    import signal
     import subprocess
 
+    from probes import scope
     from probes.harness.processes import MARKER, strays
 
-    child = subprocess.Popen(["sleep", "30"], env={"PATH": "/usr/bin:/bin", MARKER: "left-behind"})
+    fake = tmp_path / "sdkprobe-x" / "fake" / "claude"
+    fake.parent.mkdir(parents=True)
+    fake.write_text("#!/bin/sh\nsleep 30\n")
+    fake.chmod(0o755)
+    ours, other = scope.current(), "someone-elses-run"
+    started = {
+        (kind, whose): subprocess.Popen(
+            argv,
+            env={"PATH": "/usr/bin:/bin", scope.VARIABLE: value, **({MARKER: "t"} if kind == "marked" else {})},
+            start_new_session=True,
+        )
+        for kind, argv in (("marked", ["sleep", "30"]), ("fake", ["/bin/sh", str(fake)]))
+        for whose, value in (("ours", f"{ours}/below"), ("other", other))
+    }
     try:
-        assert child.pid in strays()
+        found = strays()
+        counted = {key for key, child in started.items() if child.pid in found}
+        assert counted == {("marked", "ours"), ("fake", "ours")}
+        assert {key for key, child in started.items() if child.pid in strays(other)} == {
+            ("marked", "other"),
+            ("fake", "other"),
+        }
     finally:
-        child.kill()
-        child.wait()
-    assert child.pid not in strays()
+        for child in started.values():
+            os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+    assert not set(strays()) & {c.pid for c in started.values()}
+    assert os.environ[scope.VARIABLE] == ours

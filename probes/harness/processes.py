@@ -122,17 +122,16 @@ def reap(token: str, roots: Iterable[int] = (), timeout: float = 5.0) -> list[in
     return sorted(killed)
 
 
-def strays() -> list[int]:
-    """Live processes that any sdkprobe run started and left behind: cli-tier trees carry
-    the marker variable, fake CLIs run from a probe's `sdkprobe-*` space."""
+def strays(scope: str | None = None) -> list[int]:
+    """Live processes a probe of this invocation (or of `scope`) started and left behind:
+    cli-tier trees carry the marker variable, fake CLIs run from a probe's `sdkprobe-*` space;
+    either counts only with a SDKPROBE_SCOPE value within the scope (see probes.scope), so
+    another run on the same machine is none of ours."""
+    from probes import scope as invocation
+
+    wanted = scope or invocation.current()
     found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        pid = int(entry)
-        st = _stat(pid)
-        if st is None or st[0] == "Z":
-            continue
+    for pid in invocation.members(wanted):
         try:
             environ = Path(f"/proc/{pid}/environ").read_bytes()
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()

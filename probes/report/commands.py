@@ -27,7 +27,8 @@ columns still give the verdicts it was found for, the row's words name those rel
 the verdict's, where a sub-check moved other than as the verdict did)."""
 
 REPORT_EPILOG = """\
-exit status: 0 written, 2 DIR missing, empty, or holding a broken report."""
+exit status: 0 written, 2 DIR missing, empty, or holding a broken report, or a page
+that cannot be written (neither page is then written)."""
 
 GATE_HELP = """\
 Compare a candidate SDK version with a baseline report and print what moved, as a
@@ -45,7 +46,8 @@ relied-on file: one behaviour id a line; '#' starts a comment; blank lines are
 ignored; an id found in neither report is an error.
 
 exit status: 0 nothing failing moved, 1 a failing change, 2 bad input (missing or
-broken report, different schema versions, unknown relied-on id)."""
+broken report, different schema versions, unknown relied-on id), 130 interrupted (the
+first Ctrl-C ends every probe of a fresh candidate)."""
 
 
 # (jobs, CLI release or None for the bundled CLI) -> a report of the installed SDK, probed now

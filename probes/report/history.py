@@ -22,6 +22,7 @@ from typing import Any
 
 from probes.behaviour import DIFFERS, HOLDS, NOT_APPLICABLE
 from probes.report.errors import ReportError
+from probes.report.files import write_atomic
 from probes.versions import version_key
 
 HISTORY_PATH = Path("history") / "history.json"  # inside a reports folder
@@ -201,8 +202,8 @@ def dumps(history: History) -> str:
 
 
 def write(history: History, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_bytes(dumps(history).encode("utf-8"))
+    """The history file, whole or not at all (ReportError, one line, when it cannot be written)."""
+    write_atomic(path, dumps(history).encode("utf-8"))
 
 
 def load(path: Path) -> History | None:

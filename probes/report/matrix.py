@@ -23,6 +23,7 @@ from probes.report.cells import (
     symbol,
     text_table,
 )
+from probes.report.files import check_writable, write_atomic
 from probes.report.grid import Grid, Row, load_dir
 from probes.report.history import EXACT_NOTE
 
@@ -31,14 +32,17 @@ HTML_NAME = "compatibility.html"
 
 
 def render_matrix(reports_dir: Path) -> tuple[Path, Path]:
-    """Write the Markdown and HTML matrix of every report in reports_dir; return their paths."""
+    """Write the Markdown and HTML matrix of every report in reports_dir (each file whole or
+    not at all, and neither when one cannot be written); return their paths."""
     from probes.report.html import render_html
 
     reports_dir = Path(reports_dir)
     grid = dataclasses.replace(load_dir(reports_dir), project=project_from(reports_dir))
     md_path, html_path = reports_dir / MD_NAME, reports_dir / HTML_NAME
-    md_path.write_bytes(render_markdown(grid).encode("utf-8"))
-    html_path.write_bytes(render_html(grid).encode("utf-8"))
+    for path in (md_path, html_path):
+        check_writable(path)
+    write_atomic(md_path, render_markdown(grid).encode("utf-8"))
+    write_atomic(html_path, render_html(grid).encode("utf-8"))
     return md_path, html_path
 
 

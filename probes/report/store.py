@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from probes.report.errors import ReportError
+from probes.report.files import check_writable, write_atomic
 from probes.report.leaks import find_leaks
 from probes.report.schema import validate
 
@@ -33,8 +34,20 @@ def file_stem(report: dict[str, Any]) -> str:
     return str(report["sdk_version"])
 
 
+def paths(out_dir: Path, stem: str) -> tuple[Path, Path]:
+    """The .json and .md files of the report named `stem` in out_dir."""
+    return Path(out_dir) / f"{stem}.json", Path(out_dir) / f"{stem}.md"
+
+
+def check_destination(out_dir: Path, stem: str) -> None:
+    """ReportError (one line) unless the report named `stem` can be written into out_dir."""
+    for path in paths(out_dir, stem):
+        check_writable(path)
+
+
 def write(report: dict[str, Any], out_dir: Path) -> tuple[Path, Path]:
-    """Write <file_stem>.json and .md into out_dir; refuse a report that leaks a path or key."""
+    """Write <file_stem>.json and .md into out_dir, each whole or not at all; refuse a report
+    that leaks a path or key."""
     from probes.report.render import render_page
 
     validate(report, where=f"report for {report.get('sdk_version')}")
@@ -46,12 +59,9 @@ def write(report: dict[str, Any], out_dir: Path) -> tuple[Path, Path]:
         )
     text = dumps(report)
     canonical = json.loads(text)
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    json_path = out_dir / f"{file_stem(report)}.json"
-    md_path = out_dir / f"{file_stem(report)}.md"
-    json_path.write_bytes(text.encode("utf-8"))
-    md_path.write_bytes(render_page(canonical).encode("utf-8"))
+    json_path, md_path = paths(out_dir, file_stem(report))
+    write_atomic(json_path, text.encode("utf-8"))
+    write_atomic(md_path, render_page(canonical).encode("utf-8"))
     return json_path, md_path
 
 
@@ -61,16 +71,22 @@ def merge(existing: dict[str, Any], fresh: dict[str, Any]) -> dict[str, Any]:
     For adding or re-probing a few behaviours on a version without running them all. Both
     must come from the same run conditions, or the report would mix two provenances.
     """
-    moved = [k for k in ("sdk_version", "cli_version", "cli", "python", "platform") if existing[k] != fresh[k]]
+    check_mergeable(existing, fresh)
+    entries = {b["id"]: b for b in existing["behaviours"]}
+    entries.update({b["id"]: b for b in fresh["behaviours"]})
+    return {**existing, "behaviours": sorted(entries.values(), key=lambda b: str(b["id"]))}
+
+
+def check_mergeable(existing: dict[str, Any], info: dict[str, Any]) -> None:
+    """ReportError unless a run of these conditions (a report's header, or `run_info`) may be
+    merged into `existing`."""
+    moved = [k for k in ("sdk_version", "cli_version", "cli", "python", "platform") if existing[k] != info[k]]
     if moved:
         k = moved[0]
         raise ReportError(
             f"cannot merge into the report of {existing['sdk_version']}: its {k} is {existing[k]!r}, "
-            f"this run's {fresh[k]!r}; run every behaviour instead"
+            f"this run's {info[k]!r}; run every behaviour instead"
         )
-    entries = {b["id"]: b for b in existing["behaviours"]}
-    entries.update({b["id"]: b for b in fresh["behaviours"]})
-    return {**existing, "behaviours": sorted(entries.values(), key=lambda b: str(b["id"]))}
 
 
 def load(path: Path) -> dict[str, Any]:
