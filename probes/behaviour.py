@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,26 +95,37 @@ class Verdict:
             raise ValueError(f"unknown verdict {self.verdict!r}")
 
 
-def combine(checks: Mapping[str, Check]) -> Verdict:
-    """A behaviour's verdict from its sub-checks.
+def combine(checks: Mapping[str, Check], controls: Collection[str] = ()) -> Verdict:
+    """A behaviour's verdict from its sub-checks (in declared order).
 
-    `differs` if any decided sub-check differs (the note names each that does); `holds` if
-    every decided one holds (noting those left needs-live); `needs-live` if none could be
-    decided offline; `not-applicable` if none applies to this SDK.
+    A control shows that the probe's setup worked (the positive case, a stand-in); it is
+    never the claim. So: `differs` if any decided sub-check differs, control or not (the
+    note names each with what was seen); `holds` only if at least one claim sub-check was
+    decided and none differs; otherwise `needs-live` if a claim sub-check needs the live
+    tier, else `not-applicable`. Whatever the verdict, the note names every sub-check left
+    undecided and why, so a `holds` is never read as covering what was not observed.
     """
     by = {name: c.verdict for name, c in checks.items()}
     differing = [f"{name}: {c.note}" for name, c in checks.items() if c.verdict == DIFFERS]
-    live = sorted(name for name, c in checks.items() if c.verdict == NEEDS_LIVE)
-    decided = [name for name, c in checks.items() if c.verdict in (HOLDS, DIFFERS)]
+    claim = [name for name in checks if name not in controls]
+    decided = [name for name in claim if checks[name].verdict in (HOLDS, DIFFERS)]
+    undecided = _undecided({name: c for name, c in checks.items() if c.verdict in (NEEDS_LIVE, NOT_APPLICABLE)})
     if differing:
-        return Verdict(DIFFERS, "; ".join(differing), by)
+        return Verdict(DIFFERS, "; ".join(differing + ([f"undecided: {undecided}"] if undecided else [])), by)
     if decided:
-        return Verdict(HOLDS, f"needs-live: {', '.join(live)}" if live else "", by)
-    if live:
-        reasons = "; ".join(checks[name].note for name in live)
-        return Verdict(NEEDS_LIVE, reasons, by)
-    reasons = "; ".join(sorted({c.note for c in checks.values()}))
-    return Verdict(NOT_APPLICABLE, reasons, by)
+        return Verdict(HOLDS, f"undecided: {undecided}" if undecided else "", by)
+    held = [name for name in checks if name in controls and checks[name].verdict == HOLDS]
+    note = undecided + (f" (controls held: {', '.join(held)})" if held else "")
+    live = any(checks[name].verdict == NEEDS_LIVE for name in claim)
+    return Verdict(NEEDS_LIVE if live else NOT_APPLICABLE, note, by)
+
+
+def _undecided(checks: Mapping[str, Check]) -> str:
+    """'a, b needs-live: why; c not-applicable: why', grouped by reason in declared order."""
+    groups: dict[tuple[str, str], list[str]] = {}
+    for name, c in checks.items():
+        groups.setdefault((c.verdict, c.note), []).append(name)
+    return "; ".join(f"{', '.join(names)} {verdict}: {note}" for (verdict, note), names in groups.items())
 
 
 Probe = Callable[[Any], Awaitable[Observation]]
@@ -137,6 +148,7 @@ class Behaviour:
     timeout: float = 60.0
     counterexamples: tuple[Observation, ...] = ()
     cannot_decide: tuple[str, ...] = ()  # sub-checks only a model or a TS compiler could decide
+    controls: tuple[str, ...] = ()  # sub-checks that show the setup worked, never the claim
 
     @property
     def area(self) -> str:
@@ -158,7 +170,7 @@ class Behaviour:
         for name, c in found.items():
             if not isinstance(c, Check):
                 raise DeclarationError(f"{self.id}: sub-check {name!r} is a {type(c).__name__}, not a Check")
-        return combine({name: found[name] for name in self.checks})
+        return combine({name: found[name] for name in self.checks}, self.controls)
 
 
 REGISTRY: dict[str, Behaviour] = {}
@@ -202,6 +214,7 @@ def behaviour(
     sdk_ref: str | None = None,
     timeout: float = 60.0,
     cannot_decide: tuple[str, ...] = (),
+    controls: tuple[str, ...] = (),
 ) -> Callable[[Probe], Declared]:
     """Declare a behaviour; the decorated coroutine is its probe. Every mistake in the
     declaration (unknown area, source or tier, bad sub-check names or requirements) is a
@@ -209,7 +222,11 @@ def behaviour(
 
     `cannot_decide` names the sub-checks no observation sdkprobe can make would decide (a
     TypeScript compiler's verdict, a model's free choice): they are always needs-live or
-    not-applicable, and the only ones exempt from having to be shown able to differ."""
+    not-applicable, and the only ones exempt from having to be shown able to differ.
+
+    `controls` names the sub-checks that only show the probe's setup worked (the positive
+    case that must show a marker, a stand-in for the original): a control that holds never
+    makes the verdict `holds` on its own (see `combine`). At least one sub-check is the claim."""
 
     def fail(why: str) -> DeclarationError:
         return DeclarationError(f"behaviour {id!r}: {why}")
@@ -231,6 +248,10 @@ def behaviour(
         raise fail("the claim says in a sentence what is claimed")
     if not set(cannot_decide) <= set(checks):
         raise fail(f"cannot_decide names undeclared sub-checks: {', '.join(sorted(set(cannot_decide) - set(checks)))}")
+    if not set(controls) <= set(checks):
+        raise fail(f"controls names undeclared sub-checks: {', '.join(sorted(set(controls) - set(checks)))}")
+    if set(controls) == set(checks):
+        raise fail("every sub-check is a control: at least one must be the claim itself")
     try:
         needs = tuple(parse(r) for r in requires)
     except ValueError as exc:
@@ -240,7 +261,19 @@ def behaviour(
         if id in REGISTRY:
             raise fail("declared twice")
         REGISTRY[id] = Behaviour(
-            id, claim, source, tier, tuple(checks), needs, probe, None, sdk_ref, timeout, (), tuple(cannot_decide)
+            id,
+            claim,
+            source,
+            tier,
+            tuple(checks),
+            needs,
+            probe,
+            None,
+            sdk_ref,
+            timeout,
+            (),
+            tuple(cannot_decide),
+            tuple(controls),
         )
         return Declared(id)
 

@@ -332,6 +332,7 @@ def cmd_list(args: argparse.Namespace) -> int:
                 "claim": b.claim,
                 "source": cite(*b.source),
                 "checks": list(b.checks),
+                "controls": list(b.controls),
                 "requires": [str(r) for r in b.requires],
                 "unmet_on_installed": unmet(b, RunSettings()),
                 "sdk_ref": b.sdk_ref,

@@ -20,22 +20,54 @@ from probes.behaviour import (
 
 def test_any_differing_sub_check_makes_the_behaviour_differ_and_names_it():
     v = combine({"a": check(True, ""), "b": check(False, "saw 3, not 4"), "c": needs_live("model")})
-    assert (v.verdict, v.note) == (DIFFERS, "b: saw 3, not 4")
+    assert (v.verdict, v.note) == (DIFFERS, "b: saw 3, not 4; undecided: c needs-live: model")
     assert v.checks == {"a": HOLDS, "b": DIFFERS, "c": NEEDS_LIVE}
 
 
-def test_holds_notes_what_was_left_for_live():
-    assert combine({"a": check(True, ""), "b": needs_live("model")}) == Verdict(
-        HOLDS, "needs-live: b", {"a": HOLDS, "b": NEEDS_LIVE}
+def test_holds_names_every_sub_check_left_undecided_and_why():
+    assert combine({"a": check(True, ""), "b": needs_live("model"), "c": undecidable("TS only")}) == Verdict(
+        HOLDS,
+        "undecided: b needs-live: model; c not-applicable: TS only",
+        {"a": HOLDS, "b": NEEDS_LIVE, "c": NOT_APPLICABLE},
     )
     assert combine({"a": check(True, "")}).note == ""
 
 
 def test_nothing_decided_offline_is_needs_live_or_not_applicable():
     assert combine({"a": needs_live("a real model")}).verdict == NEEDS_LIVE
-    assert combine({"a": undecidable("TypeScript only")}) == Verdict(
-        NOT_APPLICABLE, "TypeScript only", {"a": NOT_APPLICABLE}
+    assert combine({"a": undecidable("TypeScript only"), "b": undecidable("TypeScript only")}) == Verdict(
+        NOT_APPLICABLE, "a, b not-applicable: TypeScript only", {"a": NOT_APPLICABLE, "b": NOT_APPLICABLE}
     )
+
+
+def test_a_control_that_held_never_carries_an_undecided_claim():
+    """The stand-in held, the original was not observed: that is no `holds`."""
+    checks = {"stand-in": check(True, ""), "original": undecidable("Node only")}
+    assert combine(checks) == Verdict(
+        HOLDS,
+        "undecided: original not-applicable: Node only",
+        dict.fromkeys(checks) | {"stand-in": HOLDS, "original": NOT_APPLICABLE},
+    )
+    v = combine(checks, controls=("stand-in",))
+    assert (v.verdict, v.note) == (NOT_APPLICABLE, "original not-applicable: Node only (controls held: stand-in)")
+    live = combine({"peripheral": check(True, ""), "claim": needs_live("a claude.ai login")}, controls=("peripheral",))
+    assert (live.verdict, live.note) == (NEEDS_LIVE, "claim needs-live: a claude.ai login (controls held: peripheral)")
+
+
+def test_a_control_that_differs_makes_the_behaviour_differ():
+    v = combine(
+        {"positive-case": check(False, "marker never sent"), "excluded": undecidable("no control")},
+        controls=("positive-case",),
+    )
+    assert (v.verdict, v.note) == (
+        DIFFERS,
+        "positive-case: marker never sent; undecided: excluded not-applicable: no control",
+    )
+
+
+def test_a_decided_claim_beside_controls_holds():
+    v = combine({"control": check(True, ""), "claim": check(True, "")}, controls=("control",))
+    assert (v.verdict, v.note) == (HOLDS, "")
 
 
 def test_a_sub_check_that_does_not_hold_must_say_why():
@@ -69,6 +101,8 @@ def declare(**overrides):
         ({"requires": ("options:tools",)}, "not one of option:NAME"),
         ({"claim": "short"}, "the claim says"),
         ({"cannot_decide": ("other",)}, "cannot_decide names undeclared sub-checks: other"),
+        ({"controls": ("other",)}, "controls names undeclared sub-checks: other"),
+        ({"controls": ("it",)}, "every sub-check is a control"),
     ],
 )
 def test_a_bad_declaration_fails_where_it_is_made(overrides, message, monkeypatch):

@@ -94,7 +94,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             reads["secret.txt"]["denied"] and folder["denied"], f"{shown('secret.txt')}; {shown('secrets/a.txt')}"
         )
         if seen["platform"] == "windows"
-        else undecidable("the //c/Users/... drive-letter form needs a Windows runner; this one is POSIX"),
+        else undecidable("the Windows drive-letter form (//c/...) needs a Windows runner; this one is POSIX"),
     }
 
 
