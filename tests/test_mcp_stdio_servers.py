@@ -212,3 +212,29 @@ def test_an_unanswered_elicitation_is_noted_after_its_wait(space):
         proc.wait(30)
     [noted] = server.elicitations()
     assert noted == {"during": "ask", "message": "Name?", "via": "elicitation/create", "unanswered": 0.5}
+
+
+def test_a_server_of_an_older_protocol_refuses_discovery_and_answers_its_own_version(space):
+    """A 2026-07-28 client first tries `server/discover`; a server of an older protocol
+    refuses it, answers `initialize` with its version, and asks by `elicitation/create`."""
+    server = stdio_mcp_server(
+        space.path("mcp"), "e", [McpTool("ask", elicit=Elicitation("Name?"))], protocol="2025-06-18"
+    )
+    proc = start(server)
+    try:
+        meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}
+        send(proc, {"jsonrpc": "2.0", "id": "d", "method": "server/discover", "params": {"_meta": meta}})
+        assert read(proc) == {"jsonrpc": "2.0", "id": "d", "error": {"code": -32601, "message": "Method not found"}}
+        send(proc, {**INIT, "params": {**INIT["params"], "protocolVersion": "2025-11-25"}})
+        assert read(proc)["result"]["protocolVersion"] == "2025-06-18"
+        send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        send(proc, {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "ask", "arguments": {}}})
+        asked = read(proc)
+        assert asked["method"] == "elicitation/create"
+        send(proc, {"jsonrpc": "2.0", "id": asked["id"], "result": {"action": "decline"}})
+        assert read(proc)["id"] == 3
+    finally:
+        proc.stdin.close()
+        proc.wait(30)
+    assert server.handshake() == {"discover refused": True, "client proposed": "2025-11-25", "answered": "2025-06-18"}
+    assert [e.get("action") for e in server.elicitations()] == ["decline"]

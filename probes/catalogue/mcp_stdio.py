@@ -119,10 +119,17 @@ stdio_process_tree_ends.differs_on(
 _ASK = Elicitation("Name?")  # the tool `ask` sends it when called, and waits for the answer
 _EARLY = Elicitation("Early?", wait=10.0)  # sent while the CLI's first tools/list waits
 _FIELDS = ("mcp_server_name", "message", "mode", "requested_schema")
+# The server speaks the last protocol before 2026-07-28. Over 2026-07-28 a server asks
+# only through a tool's InputRequiredResult, so nothing can be sent while the server is
+# still starting; over the handshake protocols an `elicitation/create` can be, which is
+# what the claim is about. The CLI falls back to the handshake for such a server.
+_PROTOCOL = "2025-06-18"
 
 
 def _eliciting_server(h: Harness) -> Any:
-    return stdio_mcp_server(h.workdir("mcp"), "e", [McpTool("ask", elicit=_ASK)], elicit_at_start=_EARLY)
+    return stdio_mcp_server(
+        h.workdir("mcp"), "e", [McpTool("ask", elicit=_ASK)], elicit_at_start=_EARLY, protocol=_PROTOCOL
+    )
 
 
 def _elicitations(run: Any, server: Any) -> dict[str, Any]:
@@ -143,6 +150,7 @@ def _elicitations(run: Any, server: Any) -> dict[str, Any]:
         and (line.get("request") or {}).get("subtype") == "elicitation"
     ]
     return {
+        "handshake": server.handshake(),
         "answered": dict(sorted(answered.items())),
         "asked the SDK": sorted(forwarded, key=lambda f: str(f.get("message"))),
         "tool called": [c["tool"] for c in server.calls()],
@@ -155,8 +163,8 @@ def _answer(seen: dict[str, Any], message: str) -> Any:
 
 def _early_check(seen: dict[str, Any]) -> Check:
     early = seen["answered"].get(_EARLY.message)
-    if early and early["via"].startswith("none"):
-        return undecidable("the CLI speaks MCP 2026-07-28 to the server: no server request can come before a call")
+    if seen["handshake"] is None:
+        return undecidable(f"the CLI never sent initialize to a server of MCP {_PROTOCOL}, so none could ask early")
     asked_sdk = [f["message"] for f in seen["asked the SDK"]]
     cancelled = early is not None and early["answer"] == {"action": "cancel", "content": None}
     return check(
@@ -240,6 +248,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
 
 elicitation_forwarded_to_host.differs_on(
     {
+        "handshake": {"discover refused": True, "client proposed": "2025-11-25", "answered": _PROTOCOL},
         "capabilities": ["roots"],
         "answered": {
             "Early?": {"via": "elicitation/create", "answer": {"action": "decline", "content": None}},
@@ -282,6 +291,7 @@ async def elicitation_declined_without_handler(h: Harness) -> dict[str, Any]:
         )
         observed = _elicitations(run, server)
         seen[case] = {
+            "handshake": observed["handshake"],
             "answered": observed["answered"].get(_ASK.message),
             "asked the SDK": [f["message"] for f in observed["asked the SDK"]],
             "error": run.error_line,
@@ -308,7 +318,8 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
 elicitation_declined_without_handler.differs_on(
     {
         case: {
-            "answered": {"via": "input_required", "answer": {"action": "cancel", "content": None}},
+            "handshake": {"discover refused": True, "client proposed": "2025-11-25", "answered": _PROTOCOL},
+            "answered": {"via": "elicitation/create", "answer": {"action": "cancel", "content": None}},
             "asked the SDK": ["Name?"],
             "error": None,
         }

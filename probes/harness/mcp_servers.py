@@ -188,6 +188,13 @@ class StdioMcpServer:
         f = self.directory / "client.json"
         return dict(json.loads(f.read_text(encoding="utf-8"))) if f.exists() else None
 
+    def handshake(self) -> dict[str, Any] | None:
+        """With `protocol`: {"discover refused": whether the client first tried the
+        2026-07-28 `server/discover`, "client proposed": the version its `initialize`
+        asked for, "answered": `protocol`}; None until an `initialize` came."""
+        f = self.directory / "handshake.json"
+        return dict(json.loads(f.read_text(encoding="utf-8"))) if f.exists() else None
+
     def elicitations(self) -> list[dict[str, Any]]:
         """Every elicitation the server sent, in order: {"during": "tools/list" or the tool,
         "message", and "action" + "content" (the client's answer), or "error" (a JSON-RPC
@@ -207,6 +214,7 @@ def stdio_mcp_server(
     descendants: bool = False,
     record_env: Sequence[str] = (),
     elicit_at_start: Elicitation | None = None,
+    protocol: str | None = None,
 ) -> StdioMcpServer:
     """Write a stdio MCP server offering `tools` into `directory` (a fresh folder of the
     probe's, `h.workdir("mcp")`) and return it; nothing is started here. With
@@ -219,7 +227,12 @@ def stdio_mcp_server(
     identities (`tree()`). `record_env`
     names variables it writes down as it starts (`environment()`). `elicit_at_start`
     is sent while the client's first tools/list waits, i.e. while the server is still
-    being connected; the client's capabilities are written down then too."""
+    being connected; the client's capabilities are written down then too.
+
+    With `protocol` (e.g. "2025-06-18") the server is one of that older protocol: it
+    refuses the 2026-07-28 `server/discover` as an unknown method, so a client falls
+    back to the `initialize` handshake, which it answers with `protocol` (`handshake()`);
+    then server-to-client requests such as `elicitation/create` are the protocol's way."""
     if not tools:
         raise ValueError("a server offers at least one tool")
     names = [t.name for t in tools]
@@ -236,6 +249,7 @@ def stdio_mcp_server(
                 "descendants": descendants,
                 "recordEnv": list(record_env),
                 "elicitAtStart": elicit_at_start.spec() if elicit_at_start else None,
+                "protocol": protocol,
             }
         ),
         encoding="utf-8",
@@ -440,8 +454,51 @@ except TypeError:  # mcp 1.x: handlers are registered with decorators
         return called(name, arguments)
 
 
+class HandshakeEra:
+    """stdin as a server of an older protocol reads it: a 2026-07-28 `server/discover` is
+    refused as an unknown method (so the client falls back to `initialize`, as it must
+    with any older server), and `initialize` is answered with `protocol`, not what the
+    client proposed. Both are written down (handshake.json)."""
+
+    def __init__(self, lines, out, protocol):
+        self.lines, self.out, self.protocol = lines, out, protocol
+        self.seen = {"discover refused": False, "client proposed": None, "answered": protocol}
+
+    def __aiter__(self):
+        return self.filtered()
+
+    async def filtered(self):
+        async for line in self.lines:
+            try:
+                message = json.loads(line)
+            except ValueError:
+                message = None
+            method = message.get("method") if isinstance(message, dict) else None
+            if method == "server/discover":
+                self.seen["discover refused"] = True
+                unknown = {"code": -32601, "message": "Method not found"}
+                refusal = {"jsonrpc": "2.0", "id": message.get("id"), "error": unknown}
+                await self.out.write(json.dumps(refusal) + "\n")
+                await self.out.flush()
+                continue
+            if method == "initialize":
+                params = message.setdefault("params", {})
+                self.seen["client proposed"] = params.get("protocolVersion")
+                params["protocolVersion"] = self.protocol
+                line = json.dumps(message) + "\n"
+                (home / "handshake.json").write_text(json.dumps(self.seen))
+            yield line
+
+
 async def main():
-    async with stdio_server() as (read, write):
+    streams = stdio_server()
+    if spec.get("protocol"):
+        import io
+
+        stdin = anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+        stdout = anyio.wrap_file(io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8"))
+        streams = stdio_server(HandshakeEra(stdin, stdout, spec["protocol"]), stdout)
+    async with streams as (read, write):
         await server.run(read, write, server.create_initialization_options())
 
 
