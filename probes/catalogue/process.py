@@ -91,56 +91,85 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
 readline_prevrows_stale.differs_on({"callback_lines": [], "error": None})
 
 
-_SIGTERM_STATUSES = (-15, 143)  # the SDK's terminate(): the signal itself, or a CLI that caught it
+# How each host ends in a process of its own (h.host_session), once it has read its result.
+_RETURNED, _KILLED = "host returned without disconnect()", "host SIGKILLed"
 
 
 @behaviour(
     id="process.exit-on-stdin-close",
     claim=(
         "A process driven over stdin/stdout must exit once its stdin closes, or orphans pile up; "
-        "the bundled CLI ends on its own when the SDK closes its stdin, and no CLI process is left "
-        "behind once a query() is done."
+        "the bundled CLI ends on its own when its stdin closes (its host SIGKILLed), and no CLI process "
+        "is left behind once a query() is done, nor when the host returns without disconnect()."
     ),
     source=("004", "Houd de runner netjes"),
     tier="cli",
-    checks=("cli-exits-on-stdin-eof", "no-cli-left-after-query"),
+    checks=("cli-exits-on-stdin-eof", "no-cli-left-after-query", "no-cli-left-after-host-returns"),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.close",
+    timeout=240.0,
 )
 async def exit_on_stdin_close(h: Harness) -> dict[str, Any]:
+    # In this process: the SDK closes stdin and, after a grace period, sends SIGTERM, so how
+    # the CLI ended (exit 0 or the SIGTERM) is a race with that period; only whether
+    # anything was left once the SDK was done is kept.
     run = await h.session("hi", script=["ok"])
-    return {
-        "result_seen": run.result is not None,
-        "exit_code": run.exit_code,
-        # whether any process of the session's tree outlived the SDK (how many varies run to run)
-        "processes_left": bool(run.leftovers),
+    seen: dict[str, Any] = {
+        "query()": {
+            "result seen": run.result is not None,
+            "CLI ended by the time the SDK was done": run.exit_code is not None,
+            "processes left": bool(run.leftovers),
+        }
     }
+    # A host of its own: a SIGKILLed host closes the CLI's stdin and nobody signals the CLI,
+    # so how it ends (waited for, with a ceiling only a hang reaches) is the CLI's alone.
+    # A host that returns may reap the CLI itself, so only whether it is gone is kept.
+    for name, ending in ((_RETURNED, "return"), (_KILLED, "sigkill")):
+        host = await h.host_session("hi", ending=ending, script=["ok"])
+        ended = host.cli_end if ending == "sigkill" or host.cli_end == "still running" else "gone"
+        seen[name] = {
+            "result seen": host.result_seen,
+            "host error": host.error,
+            "CLI": ended if host.cli_started else "never started",
+            "processes left": bool(host.leftovers),
+        }
+    return seen
 
 
 @exit_on_stdin_close.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
-    code = seen["exit_code"]
-    if code in _SIGTERM_STATUSES:
-        own: Check = undecidable(
-            f"the SDK sent SIGTERM right after closing stdin (status {code}), so whether the CLI "
-            "would have ended on the EOF alone was not observed"
-        )
-    else:
-        own = check(
-            code is not None and code >= 0,
-            "the CLI was still running after the SDK was done and the harness killed it"
-            if code is None
-            else f"the CLI ended with status {code}",
-        )
+    query, returned, killed = seen["query()"], seen[_RETURNED], seen[_KILLED]
+
+    def ran(host: dict[str, Any]) -> Check | None:
+        if host["result seen"] and host["CLI"] != "never started":
+            return None
+        return undecidable(f"the host never read its result (CLI {host['CLI']}, error {host['host error']})")
+
     return {
-        "cli-exits-on-stdin-eof": own,
+        "cli-exits-on-stdin-eof": ran(killed)
+        or check(
+            killed["CLI"] != "still running",
+            f"once its host was SIGKILLed (its stdin closed, no signal sent to it) the CLI: {killed['CLI']}",
+        ),
         "no-cli-left-after-query": check(
-            not seen["processes_left"],
-            f"process(es) of the session's tree still ran after the SDK was done (the CLI's own status: {code})",
+            query["CLI ended by the time the SDK was done"] and not query["processes left"],
+            f"once query() was done the CLI had ended: {query['CLI ended by the time the SDK was done']}; "
+            f"process(es) of the session's tree left: {query['processes left']}",
+        ),
+        "no-cli-left-after-host-returns": ran(returned)
+        or check(
+            returned["CLI"] == "gone",
+            f"once its host returned without disconnect() the CLI: {returned['CLI']}",
         ),
     }
 
 
-exit_on_stdin_close.differs_on({"result_seen": True, "exit_code": None, "processes_left": True})
+exit_on_stdin_close.differs_on(
+    {
+        "query()": {"result seen": True, "CLI ended by the time the SDK was done": False, "processes left": True},
+        _RETURNED: {"result seen": True, "host error": None, "CLI": "still running", "processes left": True},
+        _KILLED: {"result seen": True, "host error": None, "CLI": "still running", "processes left": True},
+    }
+)
 
 
 # --- process.error-stderr-placeholder --------------------------------------------------
