@@ -59,7 +59,7 @@ async def test_a_server_with_descendants_names_its_tree_and_sees_who_survives(sp
     server = stdio_mcp_server(space.path("mcp"), "t", [McpTool("x")], descendants=True, record_env=["TOKEN"])
     proc = start(server, TOKEN="${user_config.KEY}")
     try:
-        tree = await server.wait_tree(30)
+        tree = await server.wait_tree(120)
         assert sorted(tree) == ["child", "grandchild", "server"] and tree["server"] == proc.pid
         assert server.alive() == ["child", "grandchild", "server"]
         assert server.environment() == {"TOKEN": "${user_config.KEY}"}  # as the process saw it
@@ -80,7 +80,7 @@ async def test_the_wait_for_the_server_alone_ends_with_it_and_a_settle_ends_when
     server = stdio_mcp_server(space.path("mcp"), "t", [McpTool("x")], descendants=True)
     proc = start(server)
     try:
-        tree = await server.wait_tree(30)
+        tree = await server.wait_tree(120)
         ended = asyncio.Event()
 
         async def end_late() -> None:
@@ -128,7 +128,7 @@ async def test_the_servers_parent_is_the_process_that_started_it(space):
     script = f"exec 3<&0; {argv} <&3 3<&- > /dev/null & wait"
     client = subprocess.Popen(["sh", "-c", script], stdin=subprocess.PIPE)
     try:
-        tree = await server.wait_tree(30)
+        tree = await server.wait_tree(120)
         assert tree and server.parent_alive() and server.alive() == ["child", "grandchild", "server"]
         assert not await server.wait_parent_gone(0.3)
         client.kill()

@@ -151,7 +151,7 @@ class StdioMcpServer:
         server = self._tree().get("server")
         return server is not None and processes.same_process(server["ppid"], server["parent start"])
 
-    async def wait_tree(self, timeout: float = 30.0) -> dict[str, int]:
+    async def wait_tree(self, timeout: float = 120.0) -> dict[str, int]:
         """Wait until a server written with `descendants` has started its child and
         grandchild; their pids ({} if that did not happen within `timeout`)."""
         tree: dict[str, int] = await _poll(self.tree, timeout)
@@ -339,13 +339,14 @@ if spec.get("descendants"):  # a child that starts a grandchild, both in this se
     # Python), then sleeps: the tree names processes that are what they claim to be.
     descendant = [sys.executable, str(home / "descendant.py"), str(home), "child"]
     subprocess.Popen(descendant, stdin=quiet, stdout=quiet, stderr=quiet)
-    waited = time.monotonic() + 30
+    waited = time.monotonic() + 300  # a ceiling only a hang reaches: starting Python is slow under load
     roles = {"child": home / "child.json", "grandchild": home / "grandchild.json"}
     while not all(f.exists() for f in roles.values()) and time.monotonic() < waited:
         time.sleep(0.01)
-    tree = {"server": identity(), **{role: json.loads(f.read_text()) for role, f in roles.items()}}
-    (home / "tree.new").write_text(json.dumps(tree))
-    (home / "tree.new").replace(home / "tree.json")
+    if all(f.exists() for f in roles.values()):  # else no tree: wait_tree() says so
+        tree = {"server": identity(), **{role: json.loads(f.read_text()) for role, f in roles.items()}}
+        (home / "tree.new").write_text(json.dumps(tree))
+        (home / "tree.new").replace(home / "tree.json")
 
 
 def noted(entry):
