@@ -4,12 +4,14 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
+import shlex
 import signal
 import subprocess
 
-from probes.harness import Elicitation, McpTool, stdio_mcp_server
+from probes.harness import Elicitation, McpTool, processes, stdio_mcp_server
 
 INIT = {
     "jsonrpc": "2.0",
@@ -57,7 +59,7 @@ async def test_a_server_with_descendants_names_its_tree_and_sees_who_survives(sp
     server = stdio_mcp_server(space.path("mcp"), "t", [McpTool("x")], descendants=True, record_env=["TOKEN"])
     proc = start(server, TOKEN="${user_config.KEY}")
     try:
-        tree = await server.wait_tree(30)
+        tree = await server.wait_tree(120)
         assert sorted(tree) == ["child", "grandchild", "server"] and tree["server"] == proc.pid
         assert server.alive() == ["child", "grandchild", "server"]
         assert server.environment() == {"TOKEN": "${user_config.KEY}"}  # as the process saw it
@@ -71,27 +73,75 @@ async def test_a_server_with_descendants_names_its_tree_and_sees_who_survives(sp
         end_tree(server, proc)
 
 
-async def test_the_wait_for_a_tree_can_start_when_the_server_ends(space):
-    """A server that ends late (here: killed after 1.5 s, its tree 0.2 s later) is gone with
-    its tree within a short bound counted from its own end, not from the call."""
+async def test_the_wait_for_the_server_alone_ends_with_it_and_a_settle_ends_when_the_tree_is_gone(space):
+    """A server that ends late (here: killed after 1.5 s, its tree 0.2 s later): waiting on
+    the server returns once it is gone, whoever else still runs; waiting on the whole tree
+    returns as soon as the last of it is gone, long before its ceiling."""
     server = stdio_mcp_server(space.path("mcp"), "t", [McpTool("x")], descendants=True)
     proc = start(server)
     try:
-        tree = await server.wait_tree(30)
+        tree = await server.wait_tree(120)
+        ended = asyncio.Event()
 
         async def end_late() -> None:
             await asyncio.sleep(1.5)
             proc.kill()
+            await asyncio.to_thread(proc.wait)
+            ended.set()
             await asyncio.sleep(0.2)
             for role in ("child", "grandchild"):
                 os.kill(tree[role], signal.SIGKILL)
 
         ending = asyncio.create_task(end_late())
-        assert await server.wait_gone(0.5) == ["child", "grandchild", "server"]  # counted from the call
-        assert await server.wait_gone(1.0, server_within=10) == []  # counted from the server's end
+        assert await server.wait_gone(0.5) == ["child", "grandchild", "server"]  # none went yet
+        assert await server.wait_gone(60, ("server",)) == [] and ended.is_set()
+        loop = asyncio.get_running_loop()
+        began = loop.time()
+        assert await server.wait_gone(60) == []
+        assert loop.time() - began < 30  # it ended with the tree, not at its ceiling
         await ending
     finally:
         end_tree(server, proc)
+
+
+async def test_a_process_is_known_by_pid_and_start_time_not_by_its_command_line(space):
+    """The tree is what each process wrote of itself: a pid now held by another process
+    (here: this test's own, with another start time) is not alive, nor is a zombie."""
+    server = stdio_mcp_server(space.path("mcp"), "t", [McpTool("x")])
+    me = {"pid": os.getpid(), "start": processes.start_time(os.getpid())}
+    reused = {"pid": os.getpid(), "start": me["start"] - 1, "ppid": os.getpid(), "parent start": me["start"] - 1}
+    (server.directory / "tree.json").write_text(json.dumps({"server": reused, "child": me, "grandchild": me}))
+    assert server.alive() == ["child", "grandchild"] and not server.parent_alive()
+    zombie = subprocess.Popen(["true"])
+    while processes.start_time(zombie.pid) is not None:  # exited, not yet waited for
+        await asyncio.sleep(0.01)
+    assert not processes.same_process(zombie.pid, me["start"])
+    zombie.wait()
+
+
+async def test_the_servers_parent_is_the_process_that_started_it(space):
+    """`parent_alive` names the client (here: a shell standing in for the CLI), and
+    `wait_parent_gone` returns once that client has ended."""
+    server = stdio_mcp_server(space.path("mcp"), "t", [McpTool("x")], descendants=True)
+    argv = " ".join(shlex.quote(a) for a in (server.command, *server.args))
+    # the server reads the shell's stdin (fd 3: an asynchronous list's own stdin is /dev/null)
+    script = f"exec 3<&0; {argv} <&3 3<&- > /dev/null & wait"
+    client = subprocess.Popen(["sh", "-c", script], stdin=subprocess.PIPE)
+    try:
+        tree = await server.wait_tree(120)
+        assert tree and server.parent_alive() and server.alive() == ["child", "grandchild", "server"]
+        assert not await server.wait_parent_gone(0.3)
+        client.kill()
+        client.wait()
+        assert await server.wait_parent_gone(60)
+        assert "server" in server.alive()  # orphaned, its stdin still open
+    finally:
+        for pid in server.tree().values():
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        client.kill()
+        client.wait()
+        client.stdin.close()
 
 
 async def test_a_server_without_descendants_has_no_tree(space):
@@ -162,3 +212,29 @@ def test_an_unanswered_elicitation_is_noted_after_its_wait(space):
         proc.wait(30)
     [noted] = server.elicitations()
     assert noted == {"during": "ask", "message": "Name?", "via": "elicitation/create", "unanswered": 0.5}
+
+
+def test_a_server_of_an_older_protocol_refuses_discovery_and_answers_its_own_version(space):
+    """A 2026-07-28 client first tries `server/discover`; a server of an older protocol
+    refuses it, answers `initialize` with its version, and asks by `elicitation/create`."""
+    server = stdio_mcp_server(
+        space.path("mcp"), "e", [McpTool("ask", elicit=Elicitation("Name?"))], protocol="2025-06-18"
+    )
+    proc = start(server)
+    try:
+        meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28"}
+        send(proc, {"jsonrpc": "2.0", "id": "d", "method": "server/discover", "params": {"_meta": meta}})
+        assert read(proc) == {"jsonrpc": "2.0", "id": "d", "error": {"code": -32601, "message": "Method not found"}}
+        send(proc, {**INIT, "params": {**INIT["params"], "protocolVersion": "2025-11-25"}})
+        assert read(proc)["result"]["protocolVersion"] == "2025-06-18"
+        send(proc, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        send(proc, {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "ask", "arguments": {}}})
+        asked = read(proc)
+        assert asked["method"] == "elicitation/create"
+        send(proc, {"jsonrpc": "2.0", "id": asked["id"], "result": {"action": "decline"}})
+        assert read(proc)["id"] == 3
+    finally:
+        proc.stdin.close()
+        proc.wait(30)
+    assert server.handshake() == {"discover refused": True, "client proposed": "2025-11-25", "answered": "2025-06-18"}
+    assert [e.get("action") for e in server.elicitations()] == ["decline"]

@@ -1,8 +1,9 @@
 """Area `process`: the CLI as a child process of the host: its stdin, its exit, the terminal.
 
 The two readline claims are about Node's `readline` module, which the Python SDK never
-touches: their Node sub-checks are declared `cannot_decide`, and each carries a Python
-analogue that can be observed (what the analogue is, and why, is said at each).
+touches (the catalogue: not applicable to Python): their sub-checks are declared
+`cannot_decide`; the one thing the SDK does decide beside them (its stderr callback) is a
+control, which never makes a verdict on its own.
 """
 
 from __future__ import annotations
@@ -10,63 +11,41 @@ from __future__ import annotations
 import random
 import re
 import struct
-import sys
 import zlib
 from typing import Any
 
 from probes.behaviour import Check, behaviour, check, undecidable
-from probes.harness import MAIN, Harness, Scenario, StdoutRecording, reply, result_text, tool_use
+from probes.harness import Harness, Scenario, StdoutRecording, reply, tool_use
 
-_NODE_ONLY = "Node's readline module; the Python SDK has no counterpart to run"
-
-QUESTION = "SDKPROBE-QUESTION? "
-QUESTION_CALL_ID = "toolu_double_question"
+_NODE_ONLY = (
+    "Node's readline module, which the Python SDK never runs (the catalogue: not applicable to Python); "
+    "Python's own input() or terminal would be the same on every SDK and CLI release"
+)
 
 
 @behaviour(
     id="process.readline-question-non-tty",
     claim=(
         "Node's readline.question() prints its question to stdout even when stdin is not a terminal, "
-        "where nobody can ever answer it; Python's input() behaves the same way."
+        "where nobody can ever answer it."
     ),
     source=("000", "Terminal"),
-    tier="cli",
-    checks=("node-question-printed-without-tty", "python-input-prompt-printed-without-tty"),
-    requires=("option:tools", "option:allowed_tools"),
+    tier="wire",
+    checks=("node-question-printed-without-tty",),
     cannot_decide=("node-question-printed-without-tty",),
 )
 async def readline_question_non_tty(h: Harness) -> dict[str, Any]:
-    # The CLI's Bash tool runs commands with no terminal on stdin: a scripted call runs
-    # this interpreter's input() there, stdin from /dev/null, and the tool_result shows
-    # what it printed before it failed to read.
-    command = f"{sys.executable} -c 'input(\"{QUESTION}\")' < /dev/null 2>&1; echo exit=$?"
-    call = tool_use("Bash", {"command": command, "description": "ask without a tty"}, QUESTION_CALL_ID)
-    run = await h.session("ask", script=[reply(call), "done"], tools=["Bash"], allowed_tools=["Bash"])
-    block = next((b for r in run.on(MAIN) if (b := r.tool_result(QUESTION_CALL_ID)) is not None), None)
-    out = result_text(block)
-    return {
-        "tool_ran": block is not None and not block.get("is_error"),
-        "prompt_printed": QUESTION.strip() in out,
-        "eof_error": "EOFError" in out,
-        "exit_line": next((line.strip() for line in out.splitlines() if line.strip().startswith("exit=")), None),
-    }
+    # Nothing to run: Python's own input() would behave the same on every SDK and CLI
+    # release, so it would say nothing about either (the catalogue: not SDK behaviour).
+    return {}
 
 
 @readline_question_non_tty.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
-    return {
-        "node-question-printed-without-tty": undecidable(_NODE_ONLY),
-        "python-input-prompt-printed-without-tty": check(
-            seen["tool_ran"] and seen["prompt_printed"],
-            f"the Bash tool ran: {seen['tool_ran']}; prompt printed: {seen['prompt_printed']}, "
-            f"EOFError: {seen['eof_error']}, {seen['exit_line']}",
-        ),
-    }
+    return {"node-question-printed-without-tty": undecidable(_NODE_ONLY)}
 
 
-readline_question_non_tty.differs_on(
-    {"tool_ran": True, "prompt_printed": False, "eof_error": True, "exit_line": "exit=1"}
-)
+readline_question_non_tty.differs_on({})
 
 
 STDERR_LINE = "sdkprobe: the CLI writes to stderr\n"
@@ -76,8 +55,7 @@ STDERR_LINE = "sdkprobe: the CLI writes to stderr\n"
     id="process.readline-prevrows-stale",
     claim=(
         "Node readline's prevRows bookkeeping goes stale when other code writes to the terminal, so an "
-        "interactive chat has to reset it after every such write; in Python the CLI child's stderr is "
-        "what writes behind the host's back, and the stderr callback is how a host learns of each write."
+        "interactive chat has to reset it after every such write."
     ),
     source=("000", "Terminal"),
     tier="wire",
@@ -85,6 +63,9 @@ STDERR_LINE = "sdkprobe: the CLI writes to stderr\n"
     requires=("option:stderr",),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.connect",
     cannot_decide=("node-prevrows-stale-after-foreign-write",),
+    # What a Python chat would need to do that reset: learn of each write the CLI child
+    # makes behind its back, through the stderr callback. It says nothing of stale rows.
+    controls=("cli-stderr-reaches-host-callback",),
 )
 async def readline_prevrows_stale(h: Harness) -> dict[str, Any]:
     lines: list[str] = []
@@ -110,56 +91,85 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
 readline_prevrows_stale.differs_on({"callback_lines": [], "error": None})
 
 
-_SIGTERM_STATUSES = (-15, 143)  # the SDK's terminate(): the signal itself, or a CLI that caught it
+# How each host ends in a process of its own (h.host_session), once it has read its result.
+_RETURNED, _KILLED = "host returned without disconnect()", "host SIGKILLed"
 
 
 @behaviour(
     id="process.exit-on-stdin-close",
     claim=(
         "A process driven over stdin/stdout must exit once its stdin closes, or orphans pile up; "
-        "the bundled CLI ends on its own when the SDK closes its stdin, and no CLI process is left "
-        "behind once a query() is done."
+        "the bundled CLI ends on its own when its stdin closes (its host SIGKILLed), and no CLI process "
+        "is left behind once a query() is done, nor when the host returns without disconnect()."
     ),
     source=("004", "Houd de runner netjes"),
     tier="cli",
-    checks=("cli-exits-on-stdin-eof", "no-cli-left-after-query"),
+    checks=("cli-exits-on-stdin-eof", "no-cli-left-after-query", "no-cli-left-after-host-returns"),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.close",
+    timeout=240.0,
 )
 async def exit_on_stdin_close(h: Harness) -> dict[str, Any]:
+    # In this process: the SDK closes stdin and, after a grace period, sends SIGTERM, so how
+    # the CLI ended (exit 0 or the SIGTERM) is a race with that period; only whether
+    # anything was left once the SDK was done is kept.
     run = await h.session("hi", script=["ok"])
-    return {
-        "result_seen": run.result is not None,
-        "exit_code": run.exit_code,
-        # whether any process of the session's tree outlived the SDK (how many varies run to run)
-        "processes_left": bool(run.leftovers),
+    seen: dict[str, Any] = {
+        "query()": {
+            "result seen": run.result is not None,
+            "CLI ended by the time the SDK was done": run.exit_code is not None,
+            "processes left": bool(run.leftovers),
+        }
     }
+    # A host of its own: a SIGKILLed host closes the CLI's stdin and nobody signals the CLI,
+    # so how it ends (waited for, with a ceiling only a hang reaches) is the CLI's alone.
+    # A host that returns may reap the CLI itself, so only whether it is gone is kept.
+    for name, ending in ((_RETURNED, "return"), (_KILLED, "sigkill")):
+        host = await h.host_session("hi", ending=ending, script=["ok"])
+        ended = host.cli_end if ending == "sigkill" or host.cli_end == "still running" else "gone"
+        seen[name] = {
+            "result seen": host.result_seen,
+            "host error": host.error,
+            "CLI": ended if host.cli_started else "never started",
+            "processes left": bool(host.leftovers),
+        }
+    return seen
 
 
 @exit_on_stdin_close.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
-    code = seen["exit_code"]
-    if code in _SIGTERM_STATUSES:
-        own: Check = undecidable(
-            f"the SDK sent SIGTERM right after closing stdin (status {code}), so whether the CLI "
-            "would have ended on the EOF alone was not observed"
-        )
-    else:
-        own = check(
-            code is not None and code >= 0,
-            "the CLI was still running after the SDK was done and the harness killed it"
-            if code is None
-            else f"the CLI ended with status {code}",
-        )
+    query, returned, killed = seen["query()"], seen[_RETURNED], seen[_KILLED]
+
+    def ran(host: dict[str, Any]) -> Check | None:
+        if host["result seen"] and host["CLI"] != "never started":
+            return None
+        return undecidable(f"the host never read its result (CLI {host['CLI']}, error {host['host error']})")
+
     return {
-        "cli-exits-on-stdin-eof": own,
+        "cli-exits-on-stdin-eof": ran(killed)
+        or check(
+            killed["CLI"] != "still running",
+            f"once its host was SIGKILLed (its stdin closed, no signal sent to it) the CLI: {killed['CLI']}",
+        ),
         "no-cli-left-after-query": check(
-            not seen["processes_left"],
-            f"process(es) of the session's tree still ran after the SDK was done (the CLI's own status: {code})",
+            query["CLI ended by the time the SDK was done"] and not query["processes left"],
+            f"once query() was done the CLI had ended: {query['CLI ended by the time the SDK was done']}; "
+            f"process(es) of the session's tree left: {query['processes left']}",
+        ),
+        "no-cli-left-after-host-returns": ran(returned)
+        or check(
+            returned["CLI"] == "gone",
+            f"once its host returned without disconnect() the CLI: {returned['CLI']}",
         ),
     }
 
 
-exit_on_stdin_close.differs_on({"result_seen": True, "exit_code": None, "processes_left": True})
+exit_on_stdin_close.differs_on(
+    {
+        "query()": {"result seen": True, "CLI ended by the time the SDK was done": False, "processes left": True},
+        _RETURNED: {"result seen": True, "host error": None, "CLI": "still running", "processes left": True},
+        _KILLED: {"result seen": True, "host error": None, "CLI": "still running", "processes left": True},
+    }
+)
 
 
 # --- process.error-stderr-placeholder --------------------------------------------------
@@ -256,6 +266,20 @@ def _noise_png(side: int, seed: int = 7) -> bytes:
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows, 9)) + chunk(b"IEND", b"")
 
 
+# "Buffer size N exceeds limit L": N is what the reader had buffered when it gave up, which
+# moves with how the pipe's reads fell; only whether it exceeded L, and L, are kept.
+_REPORTED_SIZE = re.compile(r"([Bb]uffer size )(\d+)")
+_REPORTED_LIMIT = re.compile(r"[Bb]uffer size (\d+) exceeds limit (\d+)")
+
+
+def _reported_limit(said: str | None) -> dict[str, Any] | None:
+    """The limit an error names and whether the size it names exceeds it (None: no such error)."""
+    found = _REPORTED_LIMIT.search(said or "")
+    if found is None:
+        return None
+    return {"limit": int(found.group(2)), "size over limit": int(found.group(1)) > int(found.group(2))}
+
+
 def _texts(run: Any) -> list[str]:
     """Each yielded text, a long one by its length only."""
     out = []
@@ -290,16 +314,12 @@ async def oversized_stdout_line_fatal(h: Harness) -> dict[str, Any]:
         run = await h.wire("hi", scenario=scenario, **limited)
         original = getattr(run.exception, "original_error", None)
         said = None if original is None else f"{type(original).__name__}: {original}".splitlines()[0]
-        # The size the error reports is what the reader had buffered when it gave up: it moves
-        # with how the pipe's reads fell, so it is kept as a relation to the line's real size.
-        size = re.search(r"[Bb]uffer size (\d+)", said or "")
-        line = max(len(e["text"]) for e in run.events if e["event"] == "out")
         wire[variant] = {
             "texts": _texts(run),
             "result": run.result is not None,
             "error": run.error_line,
-            "original_error": None if said is None else re.sub(r"([Bb]uffer size )\d+", r"\1<N>", said),
-            "reported size": None if size is None else ("the line's" if int(size.group(1)) == line else "other"),
+            "original_error": None if said is None else re.sub(_REPORTED_SIZE, r"\1<N>", said),
+            "limit reported": _reported_limit(said),
         }
 
     # The real CLI reads a 900x900 noise PNG; the default buffer first, 8 MiB only if that died.
@@ -364,7 +384,7 @@ oversized_stdout_line_fatal.differs_on(
                 "result": False,
                 "error": "CLIJSONDecodeError: Failed to decode JSON: JSON message exceeded maximum buffer size",
                 "original_error": "ValueError: Buffer size <N> exceeds limit 1048576",
-                "reported size": "other",
+                "limit reported": {"limit": 1048576, "size over limit": True},
             }
             for variant in ("default", "max_buffer_size 4 MiB")
         },

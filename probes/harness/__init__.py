@@ -4,6 +4,8 @@ A probe receives a `Harness` bound to its own isolated space and to its tier, an
 only its public calls: `wire` (the SDK against the fake CLI) and `session` (the SDK
 against the real CLI and the model double, or the real API for a live behaviour run
 with --live). Both take the prompt first and ClaudeAgentOptions fields as keywords.
+`host_session` runs the host itself in a process of its own, for what becomes of the CLI
+when its host returns without disconnect() or is SIGKILLed.
 The builders of fake-CLI scenarios and model-double scripts are exported from here too.
 """
 
@@ -16,7 +18,7 @@ from typing import Any
 from fake_cli.blocks import image, redacted_thinking, server_tool_use, text, thinking, tool_use, web_search_tool_result
 from fake_cli.scenario import Scenario
 from probes.behaviour import NotApplicable
-from probes.harness import cli_text, real_cli, wire
+from probes.harness import cli_text, host_process, real_cli, wire
 from probes.harness.context_files import (
     auto_memory,
     claude_md,
@@ -27,6 +29,7 @@ from probes.harness.context_files import (
     user_skill,
 )
 from probes.harness.conversation import Conversation, Steps
+from probes.harness.host_process import HostRun
 from probes.harness.isolation import Space
 from probes.harness.mcp_servers import Elicitation, McpTool, StdioMcpServer, stdio_mcp_server
 from probes.harness.model_double import (
@@ -60,6 +63,7 @@ __all__ = [
     "Conversation",
     "Elicitation",
     "Harness",
+    "HostRun",
     "McpTool",
     "PluginFolder",
     "ProbeTimeout",
@@ -184,6 +188,28 @@ class Harness:
             record_stdin=record_stdin,
             on_message=on_message,
             **options,
+        )
+
+    async def host_session(
+        self,
+        prompt: str = "hi",
+        *,
+        ending: str,
+        script: Script | Sequence[Reply | str] | None = None,
+        timeout: float = 60.0,
+    ) -> HostRun:
+        """A host in a process of its own (ClaudeSDKClient: connect, one query read to its
+        result) that then ends as `ending` says, "return" (no disconnect()) or "sigkill";
+        how its CLI ended once it was gone, waited for with `timeout` as the ceiling."""
+        if self.tier != "cli" or self.live:
+            raise TierError("a host process runs the real CLI against the model double: declare tier='cli'")
+        return await host_process.host_session(
+            self.space,
+            prompt,
+            ending=ending,
+            script=script if script is None or isinstance(script, Script) else list(script),
+            cli_path=self.cli_path,
+            timeout=timeout,
         )
 
     async def converse(

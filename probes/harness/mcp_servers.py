@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from probes.harness import processes
 
 EMPTY_OBJECT: dict[str, Any] = {"type": "object", "properties": {}}
 NAME_FORM: dict[str, Any] = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
@@ -112,48 +113,63 @@ class StdioMcpServer:
     def starts(self) -> list[dict[str, Any]]:
         """Every process start of this server, in order: {"pid": n, "setting": the text of
         `setting_file` at that start, or None}."""
+        return [{"pid": s["pid"], "setting": s["setting"]} for s in self._starts()]
+
+    def _starts(self) -> list[dict[str, Any]]:
         log = self.directory / "starts.jsonl"
         if not log.exists():
             return []
         return [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines() if line]
 
     def running(self) -> list[int]:
-        """The pids among `starts()` that still run this server now (a zombie, or a pid
-        reused by another program, does not count): read from the process table."""
-        return [s["pid"] for s in self.starts() if _runs(int(s["pid"]), str(self.args[0]))]
+        """The pids among `starts()` that still run this server now: the process that
+        recorded itself, by pid and start time (a zombie, or a pid since reused, does not count)."""
+        return [s["pid"] for s in self._starts() if processes.same_process(int(s["pid"]), s.get("start"))]
 
     def release(self) -> None:
         """Let a server written with `start_delay` answer at once, however long is left."""
         (self.directory / "release").touch()
 
+    def _tree(self) -> dict[str, dict[str, int]]:
+        f = self.directory / "tree.json"
+        return dict(json.loads(f.read_text(encoding="utf-8"))) if f.exists() else {}
+
     def tree(self) -> dict[str, int]:
         """With `descendants`: the pids of the last server process started and of what it
-        started, {"server", "child", "grandchild"} ({} until all three run)."""
-        f = self.directory / "tree.json"
-        return {k: int(v) for k, v in json.loads(f.read_text(encoding="utf-8")).items()} if f.exists() else {}
+        started, {"server", "child", "grandchild"} ({} until all three run). Each process
+        wrote its own identity once it ran its final program."""
+        return {role: int(me["pid"]) for role, me in self._tree().items()}
 
     def alive(self) -> list[str]:
-        """Which of `tree()` still run, by role, sorted: read from the process table (a
-        zombie, or a pid since reused by another program, does not count)."""
-        programs = {"server": str(self.args[0]), "child": "sleep", "grandchild": "sleep"}
-        return sorted(role for role, pid in self.tree().items() if _runs(pid, programs[role]))
+        """Which of `tree()` still run, by role, sorted: by pid and start time, as each
+        process recorded itself (a zombie, or a pid since reused, does not count)."""
+        return sorted(role for role, me in self._tree().items() if processes.same_process(me["pid"], me["start"]))
 
-    async def wait_tree(self, timeout: float = 30.0) -> dict[str, int]:
+    def parent_alive(self) -> bool:
+        """Whether the process that started the server of `tree()` (the client: the CLI)
+        still runs; False before the tree was written."""
+        server = self._tree().get("server")
+        return server is not None and processes.same_process(server["ppid"], server["parent start"])
+
+    async def wait_tree(self, timeout: float = 120.0) -> dict[str, int]:
         """Wait until a server written with `descendants` has started its child and
         grandchild; their pids ({} if that did not happen within `timeout`)."""
         tree: dict[str, int] = await _poll(self.tree, timeout)
         return tree
 
-    async def wait_gone(self, timeout: float, server_within: float = 0.0) -> list[str]:
-        """Wait until no process of `tree()` runs; the roles still running after `timeout`.
+    async def wait_gone(self, timeout: float, roles: Sequence[str] = ("server", "child", "grandchild")) -> list[str]:
+        """Wait until none of `roles` of `tree()` runs; those still running after `timeout`.
 
-        With `server_within`, first wait up to that long for the server process itself to
-        end: whoever ends it may take seconds on a loaded machine, and `timeout` is then
-        what its descendants get after it, so the answer does not depend on the load."""
-        if server_within:
-            await _poll(lambda: "server" not in self.alive(), server_within)
-        await _poll(lambda: not self.alive(), timeout)
-        return self.alive()
+        Give a ceiling only a hang reaches when waiting for a process that is to end (the
+        server once its client ended it); a settle when asking who survives: the answer
+        is the same however long it took them to go, and it ends early once they have."""
+        await _poll(lambda: not set(roles) & set(self.alive()), timeout)
+        return [role for role in self.alive() if role in roles]
+
+    async def wait_parent_gone(self, timeout: float) -> bool:
+        """Wait until the server's parent (the CLI) has ended; whether it did within `timeout`."""
+        gone: bool = await _poll(lambda: bool(self._tree()) and not self.parent_alive(), timeout)
+        return gone
 
     def environment(self) -> dict[str, str | None]:
         """With `record_env`: those variables as the last server process started saw them
@@ -170,6 +186,13 @@ class StdioMcpServer:
         """The `capabilities` the client sent in `initialize`, as JSON (None until the
         client first listed the tools)."""
         f = self.directory / "client.json"
+        return dict(json.loads(f.read_text(encoding="utf-8"))) if f.exists() else None
+
+    def handshake(self) -> dict[str, Any] | None:
+        """With `protocol`: {"discover refused": whether the client first tried the
+        2026-07-28 `server/discover`, "client proposed": the version its `initialize`
+        asked for, "answered": `protocol`}; None until an `initialize` came."""
+        f = self.directory / "handshake.json"
         return dict(json.loads(f.read_text(encoding="utf-8"))) if f.exists() else None
 
     def elicitations(self) -> list[dict[str, Any]]:
@@ -191,6 +214,7 @@ def stdio_mcp_server(
     descendants: bool = False,
     record_env: Sequence[str] = (),
     elicit_at_start: Elicitation | None = None,
+    protocol: str | None = None,
 ) -> StdioMcpServer:
     """Write a stdio MCP server offering `tools` into `directory` (a fresh folder of the
     probe's, `h.workdir("mcp")`) and return it; nothing is started here. With
@@ -198,11 +222,17 @@ def stdio_mcp_server(
     until that many seconds passed or `release()` was called: a server still starting,
     for as long as a probe needs it to be.
 
-    With `descendants` each process starts a child (`sleep`) that starts a grandchild
-    (`sleep`), in its own session, and writes the three pids (`tree()`). `record_env`
+    With `descendants` each process starts a child that starts a grandchild (both
+    sleeping Pythons, in the server's session and process group), and writes the three
+    identities (`tree()`). `record_env`
     names variables it writes down as it starts (`environment()`). `elicit_at_start`
     is sent while the client's first tools/list waits, i.e. while the server is still
-    being connected; the client's capabilities are written down then too."""
+    being connected; the client's capabilities are written down then too.
+
+    With `protocol` (e.g. "2025-06-18") the server is one of that older protocol: it
+    refuses the 2026-07-28 `server/discover` as an unknown method, so a client falls
+    back to the `initialize` handshake, which it answers with `protocol` (`handshake()`);
+    then server-to-client requests such as `elicitation/create` are the protocol's way."""
     if not tools:
         raise ValueError("a server offers at least one tool")
     names = [t.name for t in tools]
@@ -219,12 +249,14 @@ def stdio_mcp_server(
                 "descendants": descendants,
                 "recordEnv": list(record_env),
                 "elicitAtStart": elicit_at_start.spec() if elicit_at_start else None,
+                "protocol": protocol,
             }
         ),
         encoding="utf-8",
     )
     script = directory / "server.py"
     script.write_text(_SCRIPT, encoding="utf-8")
+    (directory / "descendant.py").write_text(_DESCENDANT, encoding="utf-8")
     return StdioMcpServer(name, directory, sys.executable, (str(script), str(spec), str(directory)))
 
 
@@ -237,15 +269,25 @@ async def _poll(found: Callable[[], Any], timeout: float) -> Any:
     return value
 
 
-def _runs(pid: int, script: str) -> bool:
-    """Whether `pid` is a live (not zombie) process whose command line names `script`."""
-    proc = Path("/proc") / str(pid)
-    try:
-        state = (proc / "stat").read_text().rsplit(")", 1)[1].split()[0]
-        cmdline = (proc / "cmdline").read_bytes().split(b"\0")
-    except (OSError, IndexError):
-        return False
-    return state not in ("Z", "X") and os.fsencode(script) in cmdline
+_DESCENDANT = r'''"""A server's child (which starts the grandchild) or grandchild: it writes its own
+identity once it runs, then sleeps until it is ended."""
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+home, role = Path(sys.argv[1]), sys.argv[2]
+if role == "child":
+    quiet = subprocess.DEVNULL
+    subprocess.Popen([sys.executable, __file__, str(home), "grandchild"], stdin=quiet, stdout=quiet, stderr=quiet)
+fields = Path("/proc/self/stat").read_text().rsplit(")", 1)[1].split()
+me = {"pid": os.getpid(), "start": int(fields[19])}
+(home / f"{role}.new").write_text(json.dumps(me))
+(home / f"{role}.new").replace(home / f"{role}.json")
+time.sleep(600)
+'''
 
 
 _SCRIPT = r'''"""A stdio MCP server written by sdkprobe: tools from spec.json, calls logged to calls.jsonl."""
@@ -260,12 +302,28 @@ import mcp.types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
+
+def started(pid):
+    """When process `pid` started (clock ticks since boot), None if it is gone."""
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def identity():
+    """This process as the harness tells it apart: its pid and start time (a later process
+    reusing the pid starts later), and its parent's (the client that started it)."""
+    ppid = os.getppid()
+    return {"pid": os.getpid(), "start": started("self"), "ppid": ppid, "parent start": started(ppid)}
+
+
 spec = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
 home = Path(sys.argv[2])
 (home / "started").touch()
 setting = home / "setting.txt"
 with (home / "starts.jsonl").open("a", encoding="utf-8") as log:
-    start = {"pid": os.getpid(), "setting": setting.read_text(encoding="utf-8") if setting.exists() else None}
+    start = {**identity(), "setting": setting.read_text(encoding="utf-8") if setting.exists() else None}
     log.write(json.dumps(start) + "\n")
 deadline = time.monotonic() + spec.get("startDelay", 0)
 while time.monotonic() < deadline and not (home / "release").exists():
@@ -276,19 +334,19 @@ if spec.get("recordEnv"):
 if spec.get("descendants"):  # a child that starts a grandchild, both in this server's session
     import subprocess
 
-    grandchild = home / "grandchild.pid"
-    grandchild.unlink(missing_ok=True)
     quiet = subprocess.DEVNULL  # no inherited stdio pipe: the client must see this server's EOF
-    child = subprocess.Popen(
-        ["sh", "-c", 'sleep 600 & echo $! > "$1.new" && mv "$1.new" "$1"; exec sleep 600', "sh", str(grandchild)],
-        stdin=quiet, stdout=quiet, stderr=quiet,
-    )
-    waited = time.monotonic() + 30
-    while not grandchild.exists() and time.monotonic() < waited:
+    # Each descendant writes its own identity once it runs its final program (this
+    # Python), then sleeps: the tree names processes that are what they claim to be.
+    descendant = [sys.executable, str(home / "descendant.py"), str(home), "child"]
+    subprocess.Popen(descendant, stdin=quiet, stdout=quiet, stderr=quiet)
+    waited = time.monotonic() + 300  # a ceiling only a hang reaches: starting Python is slow under load
+    roles = {"child": home / "child.json", "grandchild": home / "grandchild.json"}
+    while not all(f.exists() for f in roles.values()) and time.monotonic() < waited:
         time.sleep(0.01)
-    tree = {"server": os.getpid(), "child": child.pid, "grandchild": int(grandchild.read_text())}
-    (home / "tree.new").write_text(json.dumps(tree))
-    (home / "tree.new").replace(home / "tree.json")
+    if all(f.exists() for f in roles.values()):  # else no tree: wait_tree() says so
+        tree = {"server": identity(), **{role: json.loads(f.read_text()) for role, f in roles.items()}}
+        (home / "tree.new").write_text(json.dumps(tree))
+        (home / "tree.new").replace(home / "tree.json")
 
 
 def noted(entry):
@@ -397,8 +455,51 @@ except TypeError:  # mcp 1.x: handlers are registered with decorators
         return called(name, arguments)
 
 
+class HandshakeEra:
+    """stdin as a server of an older protocol reads it: a 2026-07-28 `server/discover` is
+    refused as an unknown method (so the client falls back to `initialize`, as it must
+    with any older server), and `initialize` is answered with `protocol`, not what the
+    client proposed. Both are written down (handshake.json)."""
+
+    def __init__(self, lines, out, protocol):
+        self.lines, self.out, self.protocol = lines, out, protocol
+        self.seen = {"discover refused": False, "client proposed": None, "answered": protocol}
+
+    def __aiter__(self):
+        return self.filtered()
+
+    async def filtered(self):
+        async for line in self.lines:
+            try:
+                message = json.loads(line)
+            except ValueError:
+                message = None
+            method = message.get("method") if isinstance(message, dict) else None
+            if method == "server/discover":
+                self.seen["discover refused"] = True
+                unknown = {"code": -32601, "message": "Method not found"}
+                refusal = {"jsonrpc": "2.0", "id": message.get("id"), "error": unknown}
+                await self.out.write(json.dumps(refusal) + "\n")
+                await self.out.flush()
+                continue
+            if method == "initialize":
+                params = message.setdefault("params", {})
+                self.seen["client proposed"] = params.get("protocolVersion")
+                params["protocolVersion"] = self.protocol
+                line = json.dumps(message) + "\n"
+                (home / "handshake.json").write_text(json.dumps(self.seen))
+            yield line
+
+
 async def main():
-    async with stdio_server() as (read, write):
+    streams = stdio_server()
+    if spec.get("protocol"):
+        import io
+
+        stdin = anyio.wrap_file(io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace"))
+        stdout = anyio.wrap_file(io.TextIOWrapper(sys.stdout.buffer, encoding="utf-8"))
+        streams = stdio_server(HandshakeEra(stdin, stdout, spec["protocol"]), stdout)
+    async with streams as (read, write):
         await server.run(read, write, server.create_initialization_options())
 
 

@@ -74,6 +74,26 @@ def _stat(pid: int) -> tuple[str, int, int] | None:
     return fields[0], int(fields[1]), int(fields[3])
 
 
+def start_time(pid: int, *, zombie_too: bool = False) -> int | None:
+    """When a live (non-zombie) process started, in clock ticks since boot (None if gone;
+    with `zombie_too`, a zombie not yet reaped is not gone).
+
+    A pid with its start time names one process: a later process given the same pid
+    starts later. A process that records `(pid, start)` once it runs what it claims to
+    (see `same_process`) is then told apart by identity, not by what its command line says."""
+    try:
+        raw = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = raw[raw.rindex(")") + 2 :].split()
+    return None if fields[0] == "X" or (fields[0] == "Z" and not zombie_too) else int(fields[19])
+
+
+def same_process(pid: int, start: int | None) -> bool:
+    """Whether the process that recorded `(pid, start)` still runs (a zombie does not)."""
+    return start is not None and start_time(pid) == start
+
+
 def _has_marker(pid: int, needle: bytes) -> bool:
     try:
         return needle in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")

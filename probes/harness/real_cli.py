@@ -164,13 +164,13 @@ async def session(
         raise RuntimeError("a live session needs ANTHROPIC_API_KEY in the environment")
     if live and script is not None:
         raise NotApplicable("scripted model replies exist only with the model double, not live")
-    double = None if live else ModelDouble(_as_script(script)).start()
+    double = None if live else ModelDouble(as_script(script)).start()
     token = secrets.token_hex(8)
     run = CliRun(sdk_runs.Outcome(), double)
     try:
-        env = _environment(space, double, token, live, options.pop("env", None) or {})
+        env = session_environment(space, double, token, live, options.pop("env", None) or {})
         launcher, pidfile = processes.write_launcher(
-            space.path("launcher"), cli, token, drop=_dropped(env, live), require_loopback=not live
+            space.path("launcher"), cli, token, drop=dropped_variables(env, live), require_loopback=not live
         )
         recorded = None
         if record_stdout:
@@ -249,7 +249,7 @@ async def _run_then_reap(
         ]
 
 
-def _as_script(script: Any) -> Script:
+def as_script(script: Any) -> Script:
     if script is None or isinstance(script, Script):
         return script or Script()
     if isinstance(script, dict):
@@ -257,7 +257,7 @@ def _as_script(script: Any) -> Script:
     return Script(main=list(script))
 
 
-def _environment(
+def session_environment(
     space: Space, double: ModelDouble | None, token: str, live: bool, extra: dict[str, str]
 ) -> dict[str, str]:
     """The env option: isolation, the double, bounded retries; the probe's own `env` over it."""
@@ -299,7 +299,7 @@ def _refuse_remote(env: dict[str, str]) -> None:
         raise RefusedNetwork("a real-looking ANTHROPIC_API_KEY was given to an offline session")
 
 
-def _dropped(env: dict[str, str], live: bool) -> list[str]:
+def dropped_variables(env: dict[str, str], live: bool) -> list[str]:
     """Caller variables the launcher removes before the CLI starts."""
     keep = set(env) | _SDK_OWN | ({"ANTHROPIC_API_KEY"} if live else set())
     return [n for n in os.environ if _CALLER_VARS.match(n) and n not in keep]

@@ -1,0 +1,23 @@
+"""The process area's decisions on what its probes store: nothing Node-only reads
+`holds`, and nothing that moves with how a pipe's reads fell is kept."""
+
+from probes.behaviour import HOLDS, NOT_APPLICABLE
+from probes.catalogue import by_id
+from probes.catalogue.process import STDERR_LINE, _reported_limit
+
+
+def test_the_readline_claims_are_not_applicable_whatever_python_does():
+    question = by_id("process.readline-question-non-tty").judge({})
+    assert question.verdict == NOT_APPLICABLE and "readline" in question.note
+    seen = {"callback_lines": [STDERR_LINE.rstrip("\n")], "error": None}
+    prevrows = by_id("process.readline-prevrows-stale").judge(seen)
+    assert prevrows.verdict == NOT_APPLICABLE  # the stderr callback working is a control, not the claim
+    assert prevrows.checks["cli-stderr-reaches-host-callback"] == HOLDS
+    assert "controls held: cli-stderr-reaches-host-callback" in prevrows.note
+
+
+def test_an_oversized_line_error_is_kept_as_its_limit_not_the_bytes_read():
+    one = _reported_limit("ValueError: Buffer size 1052672 exceeds limit 1048576")
+    other = _reported_limit("ValueError: Buffer size 1200123 exceeds limit 1048576")
+    assert one == other == {"limit": 1048576, "size over limit": True}
+    assert _reported_limit(None) is None and _reported_limit("JSONDecodeError: Expecting value") is None
