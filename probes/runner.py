@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import gc
 import json
 import os
 import platform
@@ -118,13 +119,18 @@ def run_one(b: Behaviour, settings: RunSettings) -> Result:
 
 @contextmanager
 def _stderr_discarded() -> Iterator[None]:
-    """File descriptor 2 (inherited by every process the probe starts) on /dev/null while inside."""
+    """File descriptor 2 (inherited by every process the probe starts) on /dev/null while inside.
+
+    What the probe's closed event loop left to the garbage collector (an SDK transport whose
+    `__del__` complains that its loop is closed) is collected before fd 2 comes back, so
+    that complaint goes nowhere too instead of to the user's terminal at exit."""
     sys.stderr.flush()
     saved, nowhere = os.dup(2), os.open(os.devnull, os.O_WRONLY)
     try:
         os.dup2(nowhere, 2)
         yield
     finally:
+        gc.collect()
         sys.stderr.flush()
         os.dup2(saved, 2)
         os.close(saved)

@@ -218,3 +218,17 @@ def test_what_a_probes_cli_writes_to_stderr_stays_out_of_the_terminal(tmp_path):
     if committed.exists():
         recorded = next(b for b in json.loads(committed.read_text())["behaviours"] if b["id"] == bid)
         assert written[0]["observed"] == recorded["observed"]
+
+
+def test_what_a_probe_leaves_to_the_garbage_collector_stays_out_of_the_terminal(tmp_path):
+    """An SDK transport outliving the probe's event loop complains from its `__del__` ("Event
+    loop is closed"); with -j 1 that ran at interpreter exit, on the user's terminal."""
+    done = subprocess.run(
+        [sys.executable, "-m", "probes.cli", "run", "--only", "process.oversized-stdout-line-fatal"]
+        + ["--out", str(tmp_path), "-j", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr and "Exception ignored" not in done.stderr, done.stderr
