@@ -74,32 +74,28 @@ async def test_a_server_with_descendants_names_its_tree_and_sees_who_survives(sp
 
 
 async def test_the_wait_for_the_server_alone_ends_with_it_and_a_settle_ends_when_the_tree_is_gone(space):
-    """A server that ends late (here: killed after 1.5 s, its tree 0.2 s later): waiting on
-    the server returns once it is gone, whoever else still runs; waiting on the whole tree
-    returns as soon as the last of it is gone, long before its ceiling."""
+    """Waiting on the server returns once it is gone, whoever else still runs; waiting on the
+    whole tree returns as soon as the last of it is gone, long before its ceiling. Each step
+    is started before the kill it waits for, so the order, not a delay, decides."""
     server = stdio_mcp_server(space.path("mcp"), "t", [McpTool("x")], descendants=True)
     proc = start(server)
     try:
         tree = await server.wait_tree(120)
-        ended = asyncio.Event()
-
-        async def end_late() -> None:
-            await asyncio.sleep(1.5)
-            proc.kill()
-            await asyncio.to_thread(proc.wait)
-            ended.set()
-            await asyncio.sleep(0.2)
-            for role in ("child", "grandchild"):
-                os.kill(tree[role], signal.SIGKILL)
-
-        ending = asyncio.create_task(end_late())
-        assert await server.wait_gone(0.5) == ["child", "grandchild", "server"]  # none went yet
-        assert await server.wait_gone(60, ("server",)) == [] and ended.is_set()
+        assert await server.wait_gone(0.5) == ["child", "grandchild", "server"]  # nothing was ended yet
+        for_server = asyncio.create_task(server.wait_gone(60, ("server",)))
+        await asyncio.sleep(0)
+        proc.kill()
+        await asyncio.to_thread(proc.wait)
+        assert await for_server == []
+        assert server.alive() == ["child", "grandchild"]  # the wait on the server alone left them
         loop = asyncio.get_running_loop()
+        for_tree = asyncio.create_task(server.wait_gone(60))
+        await asyncio.sleep(0)
         began = loop.time()
-        assert await server.wait_gone(60) == []
+        for role in ("child", "grandchild"):
+            os.kill(tree[role], signal.SIGKILL)
+        assert await for_tree == []
         assert loop.time() - began < 30  # it ended with the tree, not at its ceiling
-        await ending
     finally:
         end_tree(server, proc)
 

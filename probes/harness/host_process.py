@@ -22,7 +22,6 @@ import os
 import secrets
 import signal
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -135,7 +134,7 @@ async def _observe(run: HostRun, events: Path, statuses: Path, timeout: float, g
         return next((int(s["host"]) for s in _lines(statuses) if "host" in s), None)
 
     # The host has read to the result (or failed, or ended before it did).
-    await _poll(lambda: any("done" in e or "error" in e for e in noted()) or ended(host_pid() or -1), timeout)
+    await processes.until(lambda: any("done" in e or "error" in e for e in noted()) or ended(host_pid() or -1), timeout)
     run.messages = [e["message"] for e in noted() if "message" in e]
     run.error = next((e["error"] for e in noted() if "error" in e), None)
     cli, cli_start = next(((int(e["cli"]), e["start"]) for e in noted() if "cli" in e), (None, None))
@@ -144,11 +143,11 @@ async def _observe(run: HostRun, events: Path, statuses: Path, timeout: float, g
     if run.ending == "sigkill" and host is not None and ended(host) is None:
         os.kill(host, signal.SIGKILL)
     if host is not None:
-        await _poll(lambda: ended(host), timeout)
+        await processes.until(lambda: ended(host), timeout)
         run.host_end = ended(host) or STILL_RUNNING
     if cli is None:
         return
-    gone = await _poll(lambda: processes.start_time(cli, zombie_too=True) != cli_start, gone_within)
+    gone = await processes.until(lambda: processes.start_time(cli, zombie_too=True) != cli_start, gone_within)
     if gone:
         run.cli_end = ended(cli) or REAPED_BY_HOST
 
@@ -159,14 +158,6 @@ def _lines(path: Path) -> list[dict[str, Any]]:
     except OSError:
         return []
     return [json.loads(line) for line in text.splitlines() if line.endswith("}")]
-
-
-async def _poll(found: Callable[[], Any], timeout: float) -> Any:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not (value := found()) and loop.time() < deadline:
-        await asyncio.sleep(0.02)  # polling files and /proc, not a guess at a duration
-    return value
 
 
 _SUPERVISOR = r'''"""Starts the host (argv[2:]) as a child subreaper: every orphan of the host's tree

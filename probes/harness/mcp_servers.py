@@ -13,10 +13,9 @@ The CLI starts the server; the session's reaping ends it with the CLI's tree.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -154,7 +153,7 @@ class StdioMcpServer:
     async def wait_tree(self, timeout: float = 120.0) -> dict[str, int]:
         """Wait until a server written with `descendants` has started its child and
         grandchild; their pids ({} if that did not happen within `timeout`)."""
-        tree: dict[str, int] = await _poll(self.tree, timeout)
+        tree: dict[str, int] = await processes.until(self.tree, timeout)
         return tree
 
     async def wait_gone(self, timeout: float, roles: Sequence[str] = ("server", "child", "grandchild")) -> list[str]:
@@ -163,12 +162,12 @@ class StdioMcpServer:
         Give a ceiling only a hang reaches when waiting for a process that is to end (the
         server once its client ended it); a settle when asking who survives: the answer
         is the same however long it took them to go, and it ends early once they have."""
-        await _poll(lambda: not set(roles) & set(self.alive()), timeout)
+        await processes.until(lambda: not set(roles) & set(self.alive()), timeout)
         return [role for role in self.alive() if role in roles]
 
     async def wait_parent_gone(self, timeout: float) -> bool:
         """Wait until the server's parent (the CLI) has ended; whether it did within `timeout`."""
-        gone: bool = await _poll(lambda: bool(self._tree()) and not self.parent_alive(), timeout)
+        gone: bool = await processes.until(lambda: bool(self._tree()) and not self.parent_alive(), timeout)
         return gone
 
     def environment(self) -> dict[str, str | None]:
@@ -179,7 +178,7 @@ class StdioMcpServer:
 
     async def wait_environment(self, timeout: float = 30.0) -> dict[str, str | None]:
         """`environment()` once a server process has started and written it ({} after `timeout`)."""
-        env: dict[str, str | None] = await _poll(self.environment, timeout)
+        env: dict[str, str | None] = await processes.until(self.environment, timeout)
         return env
 
     def client_capabilities(self) -> dict[str, Any] | None:
@@ -258,15 +257,6 @@ def stdio_mcp_server(
     script.write_text(_SCRIPT, encoding="utf-8")
     (directory / "descendant.py").write_text(_DESCENDANT, encoding="utf-8")
     return StdioMcpServer(name, directory, sys.executable, (str(script), str(spec), str(directory)))
-
-
-async def _poll(found: Callable[[], Any], timeout: float) -> Any:
-    """`found()` once it is truthy, or its last (falsy) value after `timeout`."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not (value := found()) and loop.time() < deadline:
-        await asyncio.sleep(0.02)  # polling files and /proc, not a guess at a duration
-    return value
 
 
 _DESCENDANT = r'''"""A server's child (which starts the grandchild) or grandchild: it writes its own

@@ -22,7 +22,7 @@ import shlex
 import signal
 import sys
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -160,6 +160,16 @@ def strays(scope: str | None = None) -> list[int]:
         if f"\0{MARKER}=".encode() in b"\0" + environ or (b"/sdkprobe-" in cmdline and b"/fake/claude" in cmdline):
             found.append(pid)
     return sorted(found)
+
+
+async def until(found: Callable[[], Any], timeout: float) -> Any:
+    """`found()` once it is truthy, or its last (falsy) value after `timeout`: for waiting on
+    files a process writes and on /proc, where there is no event to wait for."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not (value := found()) and loop.time() < deadline:
+        await asyncio.sleep(0.02)  # polling files and /proc, not a guess at a duration
+    return value
 
 
 # --- exit statuses of the SDK's children ------------------------------------------------
