@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +12,6 @@ from probes.harness import (
     SUBAGENT,
     Harness,
     Script,
-    StdinRecording,
     allow_every_tool,
     reply,
     result_text,
@@ -806,24 +805,23 @@ async def permission_request_callback_fires(h: Harness) -> dict[str, Any]:
         }
 
     headless = await write(["a.txt", "c.txt"], hooks=hooks())
-    # Beside a can_use_tool that denies, but only once the SDK has written the hook's allow
-    # to the CLI (seen in the recording of the CLI's stdin, which holds a line only once the
-    # CLI can read it): the hook's answer is ahead of the callback's on the one stdin, so a
-    # written file means the CLI applied the hook's decision. (The CLI may withdraw the
-    # question once the hook has answered, cancelling the callback; when, is not observed.)
-    # A CLI that never asks the hook leaves the callback to deny at a ceiling only that reaches.
-    stdin = StdinRecording(h.workdir("stdin"))
 
+    # Beside a can_use_tool that denies, but only once the tool has run (its file is on disk)
+    # or at a ceiling only a CLI that waits for the callback reaches. The CLI asks the hook and
+    # the callback at once and takes the first answer; a callback that denied at once would
+    # race the hook's allow. Waiting on the file itself decides on order: written means the
+    # CLI applied the hook's allow while the callback was still pending.
     async def deny_after_hook(name: str, tool_input: dict[str, Any], context: Any) -> Any:
         from claude_agent_sdk import PermissionResultDeny
 
-        try:
-            await stdin.wait_for(_is_permission_request_answer, _ANSWER_CEILING)
-        except RuntimeError:
-            pass
+        target = Path(str(tool_input.get("file_path")))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + _ANSWER_CEILING
+        while not target.exists() and loop.time() < deadline:
+            await asyncio.sleep(0.05)  # waiting on the file itself
         return PermissionResultDeny(message="denied by the probe's can_use_tool")
 
-    beside = await write(["b.txt"], hooks=hooks(), can_use_tool=deny_after_hook, record_stdin=stdin)
+    beside = await write(["b.txt"], hooks=hooks(), can_use_tool=deny_after_hook)
     return {
         "A: PermissionRequest hook alone": headless["a.txt"],
         "B: beside a denying can_use_tool": beside["b.txt"],
@@ -831,12 +829,7 @@ async def permission_request_callback_fires(h: Harness) -> dict[str, Any]:
     }
 
 
-_ANSWER_CEILING = 20.0  # seconds: reached only when the CLI never asks the PermissionRequest hook
-
-
-def _is_permission_request_answer(line: Any) -> bool:
-    """The SDK's control_response carrying a PermissionRequest hook's output."""
-    return isinstance(line, dict) and line.get("type") == "control_response" and "PermissionRequest" in json.dumps(line)
+_ANSWER_CEILING = 20.0  # seconds: reached only when the hook's allow is not applied on its own
 
 
 async def _allow_permission(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
