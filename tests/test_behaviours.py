@@ -8,6 +8,7 @@ nothing to regress against and is skipped with a note on how to record it.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 from pathlib import Path
 
@@ -50,7 +51,14 @@ def test_behaviour_matches_its_report(behaviour, report_snapshot, request):
 def test_decision_can_fail(behaviour):
     """Handed each declared counterexample, the decision says differs, naming values;
     together they make every sub-check differ at least once, except those declared
-    `cannot_decide`, which must then never be decided."""
+    `cannot_decide`, which must then never be decided. A behaviour whose every sub-check is
+    `cannot_decide` (a Node-only claim) has nothing that could differ: it declares no
+    counterexample, and its decision decides nothing on the observation its probe makes."""
+    if set(behaviour.cannot_decide) == set(behaviour.checks):
+        assert not behaviour.counterexamples, f"{behaviour.id} can decide nothing, yet declares a counterexample"
+        v = behaviour.judge(asyncio.run(behaviour.probe(None)))
+        assert v.verdict in (NEEDS_LIVE, NOT_APPLICABLE) and v.note.strip(), v
+        return
     assert behaviour.counterexamples, f"{behaviour.id} declares no observation it differs on (differs_on)"
     made_to_differ = set()
     for observed in behaviour.counterexamples:

@@ -45,8 +45,6 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     return {"node-question-printed-without-tty": undecidable(_NODE_ONLY)}
 
 
-readline_question_non_tty.differs_on({})
-
 
 STDERR_LINE = "sdkprobe: the CLI writes to stderr\n"
 
