@@ -84,6 +84,21 @@ def _mem_server(calls: list[dict[str, Any]]) -> Any:
     return sdk.create_sdk_mcp_server("mem", tools=[plain])
 
 
+async def _call_plain_under(h: Harness, rule: str) -> tuple[list[str], bool]:
+    """One scripted call of `mcp__mem__plain` with allowed_tools=[rule] beside an allow-all
+    can_use_tool: the tools the CLI asked the callback about, and whether the tool ran."""
+    calls: list[dict[str, Any]] = []
+    run = await h.session(
+        "call it",
+        script=[reply(tool_use("mcp__mem__plain", {})), "done"],
+        client=True,  # in-process servers and can_use_tool need streaming mode on old SDKs
+        mcp_servers={"mem": _mem_server(calls)},
+        allowed_tools=[rule],
+        can_use_tool=allow_every_tool,
+    )
+    return [c["tool"] for c in run.callbacks if c["kind"] == "can_use_tool"], bool(calls)
+
+
 def _second_results(run: CliRun) -> list[dict[str, Any]]:
     """The tool_result blocks the main conversation sent back after the scripted tool_use."""
     main = run.on(MAIN)
@@ -301,20 +316,8 @@ _MCP_STAR = "mcp__*"
 )
 async def mcp_star_warning_matches_cli(h: Harness) -> dict[str, Any]:
     wire = await h.wire("hi", client=True, can_use_tool=allow_every_tool, allowed_tools=[_MCP_STAR])
-    calls: list[dict[str, Any]] = []
-    run = await h.session(
-        "call it",
-        script=[reply(tool_use("mcp__mem__plain", {})), "done"],
-        client=True,  # in-process servers and can_use_tool need streaming mode on old SDKs
-        mcp_servers={"mem": _mem_server(calls)},
-        allowed_tools=[_MCP_STAR],
-        can_use_tool=allow_every_tool,
-    )
-    return {
-        "SDK warned": _shadow_warnings(wire),
-        "CLI asked can_use_tool for": [c["tool"] for c in run.callbacks if c["kind"] == "can_use_tool"],
-        "MCP tool ran": bool(calls),
-    }
+    asked, ran = await _call_plain_under(h, _MCP_STAR)
+    return {"SDK warned": _shadow_warnings(wire), "CLI asked can_use_tool for": asked, "MCP tool ran": ran}
 
 
 @mcp_star_warning_matches_cli.decide
@@ -366,19 +369,8 @@ _MCP_RULES: dict[str, tuple[str, bool]] = {
 async def mcp_star_wildcard_invalid(h: Harness) -> dict[str, Any]:
     seen = {}
     for rule, _ in _MCP_RULES.values():
-        calls: list[dict[str, Any]] = []
-        run = await h.session(
-            "call it",
-            script=[reply(tool_use("mcp__mem__plain", {})), "done"],
-            client=True,  # in-process servers and can_use_tool need streaming mode on old SDKs
-            mcp_servers={"mem": _mem_server(calls)},
-            allowed_tools=[rule],
-            can_use_tool=allow_every_tool,
-        )
-        seen[rule] = {
-            "can_use_tool asked for": [c["tool"] for c in run.callbacks if c["kind"] == "can_use_tool"],
-            "ran": bool(calls),
-        }
+        asked, ran = await _call_plain_under(h, rule)
+        seen[rule] = {"can_use_tool asked for": asked, "ran": ran}
     return seen
 
 
