@@ -13,14 +13,15 @@ from typing import Any
 from probes.behaviour import Check, behaviour, check
 from probes.harness import Harness
 
-_OPTION_LINE = re.compile(r"^\s+-")
+# An option starts near the left margin; its description (which may name other flags) is indented far.
+_OPTION_LINE = re.compile(r"^\s{1,6}-")
 
 
 def _help_entry(help_text: str, flag: str) -> str | None:
     """The help text of one option (its line and the indented lines that continue it), one line."""
     lines = help_text.splitlines()
     for i, line in enumerate(lines):
-        if re.match(rf"^\s+(?:-\w, )?{re.escape(flag)}[ ,<]", line + " "):
+        if re.match(rf"^\s{{1,6}}(?:-\w, )?{re.escape(flag)}[ ,<]", line + " "):
             entry = [line]
             for more in lines[i + 1 :]:
                 if not more.strip() or _OPTION_LINE.match(more):
