@@ -14,7 +14,8 @@ HELP = """Options:
 
 def test_an_option_is_found_by_its_own_line_and_ends_at_the_next_option():
     assert _help_entry(HELP, "--tools") == (
-        '--tools <tools...> Specify the list of available tools. Use "" to disable all tools, "default" to use all tools'
+        '--tools <tools...> Specify the list of available tools. Use "" to disable all tools, '
+        '"default" to use all tools'
     )
     assert _help_entry(HELP, "--strict-settings").endswith("ignores user settings files")
     assert _help_entry(HELP, "--nothing") is None
