@@ -49,7 +49,10 @@ def _command(args: argparse.Namespace) -> int:
         return 2
     except KeyboardInterrupt:
         scope.stop()  # already done by the first SIGINT; again for an interrupt raised otherwise
-        print("sdkprobe: interrupted", file=sys.stderr)
+        print("sdkprobe: interrupted", file=sys.stderr, flush=True)
+        # That line is the last word: what the interrupted probe's event loop left behind is
+        # finalised at exit (an SDK transport's "Event loop is closed"), and goes nowhere.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stderr.fileno())
         return 130
     except BrokenPipeError:  # `sdkprobe list | head`: the reader left, which is no error
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

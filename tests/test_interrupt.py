@@ -191,3 +191,37 @@ def test_the_first_ctrl_c_stops_a_history_refresh_and_writes_no_history(tmp_path
     )
     assert len(started.read_text().split()) == 2
     assert not (reports / "history").exists()
+
+
+def test_nothing_follows_the_interrupted_line_not_even_what_is_finalised_at_exit():
+    """An interrupted probe's event loop leaves SDK transports that complain from `__del__`
+    ("Event loop is closed") once the interpreter exits; after `sdkprobe: interrupted` they
+    must go nowhere. Here a command leaves such an object in the interrupt's own frames."""
+    driver = textwrap.dedent(
+        """
+        import sys
+        from probes import cli
+
+        class LateComplaint:
+            def __del__(self):
+                print("Exception ignored: late complaint", file=sys.stderr)
+
+        def interrupted(args):
+            leftover = LateComplaint()  # held by the KeyboardInterrupt's traceback until exit
+            raise KeyboardInterrupt
+
+        cli.cmd_list = interrupted
+        parser_of = cli.build_parser
+
+        def build_parser():
+            parser = parser_of()
+            parser.set_defaults(func=interrupted)
+            return parser
+
+        cli.build_parser = build_parser
+        sys.exit(cli.main(["list"]))
+        """
+    )
+    done = subprocess.run([sys.executable, "-c", driver], capture_output=True, text=True, timeout=CEILING, cwd=ROOT)
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.strip().splitlines() == ["sdkprobe: interrupted"], done.stderr
