@@ -83,8 +83,8 @@ def scope_of(pid: int) -> str | None:
     return None
 
 
-def _table() -> dict[int, int]:
-    """pid -> parent pid of every live, non-zombie process but this one."""
+def process_table() -> dict[int, tuple[int, int]]:
+    """pid -> (parent pid, session id) of every live, non-zombie process but this one."""
     table = {}
     me = os.getpid()
     for entry in os.listdir("/proc"):
@@ -96,26 +96,31 @@ def _table() -> dict[int, int]:
             continue
         fields = raw[raw.rindex(")") + 2 :].split()
         if fields[0] != "Z":
-            table[int(entry)] = int(fields[1])
+            table[int(entry)] = (int(fields[1]), int(fields[3]))
     return table
+
+
+def with_descendants(found: set[int], table: dict[int, tuple[int, int]]) -> set[int]:
+    """`found` and every process of `table` below one of them by the parent chain."""
+    found = set(found)
+    grew = True
+    while grew:
+        below = {pid for pid, (ppid, _) in table.items() if ppid in found and pid not in found}
+        found |= below
+        grew = bool(below)
+    return found
 
 
 def members(scope: str | None = None) -> list[int]:
     """Live processes (not this one) started within `scope` (default: this invocation's)."""
     scope = scope or current()
-    return sorted(pid for pid in _table() if within(scope_of(pid), scope))
+    return sorted(pid for pid in process_table() if within(scope_of(pid), scope))
 
 
 def descendants() -> set[int]:
     """Live processes below this one by their parent chain."""
-    table = _table()
-    found = {pid for pid, ppid in table.items() if ppid == os.getpid()}
-    grew = True
-    while grew:
-        below = {pid for pid, ppid in table.items() if ppid in found and pid not in found}
-        found |= below
-        grew = bool(below)
-    return found
+    table = process_table()
+    return with_descendants({pid for pid, (ppid, _) in table.items() if ppid == os.getpid()}, table)
 
 
 def end(scope: str, *, with_descendants: bool = False) -> list[int]:

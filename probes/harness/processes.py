@@ -27,6 +27,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from probes import scope as invocation
+
 MARKER = "SDKPROBE_RUN"
 REFUSED_EXIT = 97
 
@@ -64,16 +66,6 @@ def launched_pids(pidfile: Path) -> list[int]:
         return []
 
 
-def _stat(pid: int) -> tuple[str, int, int] | None:
-    """(state, ppid, session id) of a live process, None if gone."""
-    try:
-        raw = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    fields = raw[raw.rindex(")") + 2 :].split()
-    return fields[0], int(fields[1]), int(fields[3])
-
-
 def start_time(pid: int, *, zombie_too: bool = False) -> int | None:
     """When a live (non-zombie) process started, in clock ticks since boot (None if gone;
     with `zombie_too`, a zombie not yet reaped is not gone).
@@ -105,21 +97,10 @@ def tree(token: str, roots: Iterable[int] = ()) -> set[int]:
     """Live (non-zombie) processes of one session: marked, in the roots' sessions, or below them."""
     roots = set(roots)
     needle = f"{MARKER}={token}".encode()
-    me = os.getpid()
-    table: dict[int, tuple[str, int, int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit() and int(entry) != me:
-            st = _stat(int(entry))
-            if st is not None and st[0] != "Z":
-                table[int(entry)] = st
-    found = {pid for pid, (_, _, sid) in table.items() if sid in roots or pid in roots}
+    table = invocation.process_table()
+    found = {pid for pid, (_, sid) in table.items() if sid in roots or pid in roots}
     found |= {pid for pid in table if _has_marker(pid, needle)}
-    grew = True
-    while grew:
-        below = {pid for pid, (_, ppid, _) in table.items() if ppid in found and pid not in found}
-        found |= below
-        grew = bool(below)
-    return found
+    return invocation.with_descendants(found, table)
 
 
 def reap(token: str, roots: Iterable[int] = (), timeout: float = 5.0) -> list[int]:
@@ -147,8 +128,6 @@ def strays(scope: str | None = None) -> list[int]:
     cli-tier trees carry the marker variable, fake CLIs run from a probe's `sdkprobe-*` space;
     either counts only with a SDKPROBE_SCOPE value within the scope (see probes.scope), so
     another run on the same machine is none of ours."""
-    from probes import scope as invocation
-
     wanted = scope or invocation.current()
     found = []
     for pid in invocation.members(wanted):
