@@ -26,10 +26,10 @@ from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from probes.areas import BY_NAME as AREAS
-from probes.areas import area_of
-from probes.requirements import Requirement, parse
-from probes.sources import SOURCES
+from sdkprobe.areas import BY_NAME as AREAS
+from sdkprobe.areas import area_of
+from sdkprobe.requirements import Requirement, parse
+from sdkprobe.sources import SOURCES
 
 TIERS = ("wire", "cli", "live")
 
@@ -138,7 +138,7 @@ class Behaviour:
 
     id: str
     claim: str
-    source: tuple[str, str]  # (key in probes.sources, section)
+    source: tuple[str, str]  # (key in sdkprobe.sources, section)
     tier: str
     checks: tuple[str, ...]
     requires: tuple[Requirement, ...]

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from probes import catalogue
-from probes.harness import Harness, Space, sdk
-from probes.report.snapshot import ReportSnapshot
+from sdkprobe import catalogue
+from sdkprobe.harness import Harness, Space, sdk
+from sdkprobe.report.snapshot import ReportSnapshot
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 
@@ -33,8 +33,8 @@ def installed_report() -> Path:
 
 
 def _new_report() -> dict[str, Any]:
-    from probes.report.model import build
-    from probes.runner import RunSettings, run_info
+    from sdkprobe.report.model import build
+    from sdkprobe.runner import RunSettings, run_info
 
     return build([], run_info(RunSettings()))
 

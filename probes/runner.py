@@ -6,7 +6,7 @@ probe observes in its own Space under a timeout, the observation is normalised, 
 behaviour's decision judges it. With jobs > 1 behaviours run in worker processes
 (Python's warning capture is process-wide, so two probes must not share one), each in a
 session of its own: the terminal's Ctrl-C reaches only the main process, which cancels what
-is queued and ends the workers and everything they started (probes.scope).
+is queued and ends the workers and everything they started (sdkprobe.scope).
 
 While a probe runs, file descriptor 2 goes nowhere: what its processes write that the SDK
 does not read (a CLI's stderr, inherited when no stderr callback is set) belongs to the
@@ -31,12 +31,12 @@ from typing import Any
 
 import claude_agent_sdk
 
-from probes import catalogue, scope
-from probes.behaviour import ERROR, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, DeclarationError, NotApplicable, Verdict
-from probes.harness import Harness, Space, sdk
-from probes.requirements import Target
-from probes.result import Result
-from probes.sources import cite
+from sdkprobe import catalogue, scope
+from sdkprobe.behaviour import ERROR, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, DeclarationError, NotApplicable, Verdict
+from sdkprobe.harness import Harness, Space, sdk
+from sdkprobe.requirements import Target
+from sdkprobe.result import Result
+from sdkprobe.sources import cite
 
 
 @dataclass(frozen=True)

@@ -2,8 +2,8 @@
 
 import pytest
 
-from probes import behaviour as declaring
-from probes.behaviour import (
+from sdkprobe import behaviour as declaring
+from sdkprobe.behaviour import (
     DIFFERS,
     HOLDS,
     NEEDS_LIVE,

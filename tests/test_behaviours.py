@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from probes import catalogue
-from probes.behaviour import DIFFERS, ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, Behaviour
-from probes.pytest_plugin import REPORTS, installed_report
-from probes.report.store import load
-from probes.result import Result
-from probes.runner import RunSettings, judge, run_one
+from sdkprobe import catalogue
+from sdkprobe.behaviour import DIFFERS, ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, Behaviour
+from sdkprobe.pytest_plugin import REPORTS, installed_report
+from sdkprobe.report.store import load
+from sdkprobe.result import Result
+from sdkprobe.runner import RunSettings, judge, run_one
 
 
 def result_of(behaviour: Behaviour) -> Result:

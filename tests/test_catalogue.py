@@ -2,9 +2,9 @@
 
 from pathlib import Path
 
-from probes import catalogue
-from probes.areas import AREAS, order
-from probes.report.cells import declaration
+from sdkprobe import catalogue
+from sdkprobe.areas import AREAS, order
+from sdkprobe.report.cells import declaration
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 
@@ -33,7 +33,7 @@ def test_an_id_no_module_declares_links_to_its_areas_main_module():
 
 
 def test_links_are_relative_to_the_matrix_folder_inside_the_project(tmp_path):
-    from probes.report.cells import project_from
+    from sdkprobe.report.cells import project_from
 
     nested = REPORTS / "cli-axis"
     assert project_from(REPORTS) == ".." and project_from(nested) == "../.."

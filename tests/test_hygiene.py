@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from probes.harness import processes, real_cli, reply, sdk, tool_use
-from probes.harness.model_double import result_text
-from probes.harness.sdk import ProbeTimeout
+from sdkprobe.harness import processes, real_cli, reply, sdk, tool_use
+from sdkprobe.harness.model_double import result_text
+from sdkprobe.harness.sdk import ProbeTimeout
 
 MCP_SERVER = Path(__file__).with_name("mcp_child_server.py")
 needs_cli = pytest.mark.skipif(sdk.bundled_cli_path() is None, reason="this SDK wheel bundles no CLI")
@@ -182,8 +182,8 @@ def test_strays_counts_only_this_invocations_processes(tmp_path):
     import signal
     import subprocess
 
-    from probes import scope
-    from probes.harness.processes import MARKER, strays
+    from sdkprobe import scope
+    from sdkprobe.harness.processes import MARKER, strays
 
     fake = tmp_path / "sdkprobe-x" / "fake" / "claude"
     fake.parent.mkdir(parents=True)

@@ -9,8 +9,8 @@ import urllib.request
 
 import pytest
 
-from probes.harness import thinking, tool_use
-from probes.harness.model_double import (
+from sdkprobe.harness import thinking, tool_use
+from sdkprobe.harness.model_double import (
     AUX,
     MAIN,
     SUBAGENT,

@@ -2,9 +2,9 @@
 
 import asyncio
 
-from probes.behaviour import ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, NotApplicable, check
-from probes.requirements import parse
-from probes.runner import RunSettings, run_all, run_one
+from sdkprobe.behaviour import ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, NotApplicable, check
+from sdkprobe.requirements import parse
+from sdkprobe.runner import RunSettings, run_all, run_one
 
 
 def make(probe, tier="wire", timeout=5.0, id="tools.x", decision=None, checks=("it",), requires=()):

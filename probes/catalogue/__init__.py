@@ -1,6 +1,6 @@
 """The behaviours, one module per area. `load()` imports them all and returns them.
 
-A behaviour module uses only `probes.behaviour` (the declaration and the sub-check
+A behaviour module uses only `sdkprobe.behaviour` (the declaration and the sub-check
 verdicts) and the public calls of the `Harness` its probe is given.
 """
 
@@ -9,8 +9,8 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
-from probes.areas import order
-from probes.behaviour import REGISTRY, Behaviour
+from sdkprobe.areas import order
+from sdkprobe.behaviour import REGISTRY, Behaviour
 
 
 def load() -> list[Behaviour]:

@@ -13,8 +13,8 @@ import json
 import types
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check, undecidable
-from probes.harness import (
+from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.harness import (
     MAIN,
     SUBAGENT,
     CliRun,
@@ -27,7 +27,7 @@ from probes.harness import (
     result_text,
     tool_use,
 )
-from probes.harness import tool_use_offered as offered
+from sdkprobe.harness import tool_use_offered as offered
 
 AGENT_TOOL = ("Agent", "Task")  # the API name on new CLIs first, old CLIs second
 AGENT_CALL_ID = "toolu_double_agentcall"

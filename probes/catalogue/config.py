@@ -7,8 +7,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check, needs_live, undecidable
-from probes.harness import (
+from sdkprobe.behaviour import Check, behaviour, check, needs_live, undecidable
+from sdkprobe.harness import (
     MAIN,
     CliRun,
     Harness,

@@ -6,8 +6,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check, undecidable
-from probes.harness import (
+from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.harness import (
     MAIN,
     SUBAGENT,
     Harness,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check, needs_live
-from probes.harness import MAIN, Conversation, Harness, McpTool, plugin_folder, reply, stdio_mcp_server, tool_use
+from sdkprobe.behaviour import Check, behaviour, check, needs_live
+from sdkprobe.harness import MAIN, Conversation, Harness, McpTool, plugin_folder, reply, stdio_mcp_server, tool_use
 
 _PLUGIN = "probe-plugin"
 _SERVER = "pl"

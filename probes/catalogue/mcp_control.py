@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 
 import claude_agent_sdk as sdk
 
-from probes.behaviour import Check, behaviour, check, needs_live, undecidable
-from probes.harness import (
+from sdkprobe.behaviour import Check, behaviour, check, needs_live, undecidable
+from sdkprobe.harness import (
     MAIN,
     CliRun,
     Conversation,

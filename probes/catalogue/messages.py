@@ -9,8 +9,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check
-from probes.harness import (
+from sdkprobe.behaviour import Check, behaviour, check
+from sdkprobe.harness import (
     MAIN,
     Conversation,
     Harness,
@@ -25,7 +25,7 @@ from probes.harness import (
     tool_use,
     web_search_tool_result,
 )
-from probes.harness import text as text_block
+from sdkprobe.harness import text as text_block
 
 
 def _kind(m: Any) -> str:

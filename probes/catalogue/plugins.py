@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check, undecidable
-from probes.harness import MAIN, CliRun, Conversation, Harness, McpTool, plugin_folder, stdio_mcp_server
+from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.harness import MAIN, CliRun, Conversation, Harness, McpTool, plugin_folder, stdio_mcp_server
 
 _PLUGIN = "probe"
 _PREFIX = f"{_PLUGIN}:"

@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check, undecidable
-from probes.harness import MAIN, Conversation, Harness, Scenario, Script, reply, tool_use_offered
+from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.harness import MAIN, Conversation, Harness, Scenario, Script, reply, tool_use_offered
 
 _FIRST = {
     "type": "user",

@@ -6,8 +6,8 @@ import asyncio
 from collections import Counter
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check
-from probes.harness import MAIN, Harness
+from sdkprobe.behaviour import Check, behaviour, check
+from sdkprobe.harness import MAIN, Harness
 
 _TOOLS_SHAPES: dict[str, tuple[Any, str | None]] = {
     # sub-check: (the tools option, or None to leave it out; the --tools value claimed)

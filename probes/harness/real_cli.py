@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from probes.behaviour import NotApplicable
-from probes.harness import processes, recording
-from probes.harness import sdk as sdk_runs
-from probes.harness.isolation import Space
-from probes.harness.model_double import MAIN, ModelDouble, Recorded, Reply, Script
+from sdkprobe.behaviour import NotApplicable
+from sdkprobe.harness import processes, recording
+from sdkprobe.harness import sdk as sdk_runs
+from sdkprobe.harness.isolation import Space
+from sdkprobe.harness.model_double import MAIN, ModelDouble, Recorded, Reply, Script
 
 DUMMY_KEY = "sdkprobe-dummy-key"
 # Without a bound the CLI backs off for minutes on 429/5xx; 0 retries keeps an error
@@ -120,7 +120,7 @@ class CliRun(sdk_runs.OutcomeView):
         return self.double.unscripted if self.double else []
 
 
-Drive = Callable[[Any, sdk_runs.Outcome, "ModelDouble | None"], Awaitable[None]]
+DriveWithDouble = Callable[[Any, sdk_runs.Outcome, "ModelDouble | None"], Awaitable[None]]
 Watch = Callable[[Any, "ModelDouble | None"], None]
 
 
@@ -133,7 +133,7 @@ async def session(
     script: Script | list[Reply | str] | dict[str, list[Reply | str]] | None = None,
     timeout: float = 60.0,
     client: bool = False,
-    drive: Drive | None = None,
+    drive: DriveWithDouble | None = None,
     record_stdout: bool | recording.StdoutRecording = False,
     record_stdin: recording.StdinRecording | None = None,
     on_message: Watch | None = None,

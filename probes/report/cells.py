@@ -14,8 +14,8 @@ from urllib.parse import quote
 
 from tabulate import tabulate
 
-from probes.areas import BY_NAME
-from probes.behaviour import DIFFERS, ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, VERDICTS
+from sdkprobe.areas import BY_NAME
+from sdkprobe.behaviour import DIFFERS, ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, VERDICTS
 
 SYMBOLS: dict[str, str] = {HOLDS: "✅", DIFFERS: "❌", NOT_APPLICABLE: "➖", NEEDS_LIVE: "🔑", ERROR: "💥"}
 ABSENT = "—"  # the behaviour is not in that version's report

@@ -22,15 +22,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from probes import scope
-from probes.versions import requirements
+from sdkprobe import scope
+from sdkprobe.errors import UsageError
+from sdkprobe.releases.versions import requirements
 
-PROJECT = Path(__file__).resolve().parent.parent
+PROJECT = Path(__file__).resolve().parents[2]  # the checkout: probes/releases/envcache.py
 _MARKER = "sdkprobe-env.json"
 INSTALL_TIMEOUT = 1800.0
 
 
-class InstallFailed(Exception):
+class InstallFailed(UsageError):
     """A release's environment could not be installed; the message is one line."""
 
 
