@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import math
 import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +20,8 @@ from sdkprobe.releases import index as release_index
 from sdkprobe.releases.bisect import ReleaseVerdict, bisect, observation_diff, resolver_picks, scan
 from sdkprobe.releases.index import INDEX_URL, IndexUnreachable, Release, fetch_index, parse
 from sdkprobe.releases.versions import PINS, SDK_VERSIONS, pins, requirements
+
+ROOT = str(Path(__file__).resolve().parents[1])
 
 BID = "results.error-names-real-cause"
 
@@ -353,13 +358,67 @@ def test_releases_lists_what_bisect_would_probe(offline, capsys):
     )
 
 
-def test_an_install_that_is_no_checkout_says_so_before_installing(tmp_path):
-    from sdkprobe.releases.envcache import EnvCache, InstallFailed
+def test_sdkprobe_neither_checked_out_nor_installed_says_so_before_installing(tmp_path, monkeypatch):
+    from importlib.metadata import PackageNotFoundError
 
-    cache = EnvCache(root=tmp_path / "envs", project=tmp_path / "site-packages", uv="/bin/false")
-    with pytest.raises(InstallFailed, match=r"is not a checkout \(no pyproject.toml\).*pip install -e"):
+    from sdkprobe.releases import itself
+    from sdkprobe.releases.envcache import EnvCache
+
+    def not_installed(name):
+        raise PackageNotFoundError(name)
+
+    monkeypatch.setattr(itself, "_CHECKOUT", tmp_path / "site-packages")
+    monkeypatch.setattr(itself, "distribution", not_installed)
+    cache = EnvCache(root=tmp_path / "envs", uv="/bin/false")
+    with pytest.raises(itself.NotInstalled, match=r"neither a checkout nor an installed package"):
         cache.ensure("0.2.150")
     assert not (tmp_path / "envs" / "0.2.150").exists()
+
+
+def test_a_plain_install_is_packed_again_into_a_wheel_of_the_same_files(tmp_path):
+    """From no checkout, a release's environment gets this sdkprobe's own files as a wheel:
+    every package file the distribution installed, its metadata, a RECORD whose hashes match."""
+    import base64
+    import hashlib
+    import zipfile
+    from importlib.metadata import PathDistribution
+
+    from sdkprobe.releases.itself import repack
+
+    site = tmp_path / "site"  # a plain (non-editable) install of this checkout, as pip makes one
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--target",
+            str(site),
+            ROOT,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    dist = PathDistribution(next(site.glob("sdkprobe-*.dist-info")))
+    wheel = repack(dist, tmp_path / "cache")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert wheel.name == f"sdkprobe-{dist.version}-py3-none-any.whl"
+    assert any(n.endswith(".dist-info/METADATA") for n in names) and any(n.endswith(".dist-info/WHEEL") for n in names)
+    assert not any(n.endswith(("INSTALLER", "direct_url.json")) or "__pycache__" in n for n in names)
+    z = zipfile.ZipFile(wheel)
+    record = z.read(next(n for n in names if n.endswith("RECORD"))).decode().splitlines()
+    for line in record:
+        name, digest, _ = line.rsplit(",", 2)
+        if digest:
+            data = z.read(name)
+            assert digest == "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    assert "sdkprobe/commands/__init__.py" in names and "sdkprobe/fake_cli/__main__.py" in names
+    assert "sdkprobe/baselines/0.2.181.json" in names
+    assert repack(dist, tmp_path / "cache") == wheel  # the same files, the same wheel: built once
 
 
 # --- the CLI axis --------------------------------------------------------------------

@@ -205,6 +205,7 @@ def test_nothing_follows_the_interrupted_line_not_even_what_is_finalised_at_exit
         """
         import sys
         from sdkprobe import commands
+        from sdkprobe.commands import list_
 
         class LateComplaint:
             def __del__(self):
@@ -214,14 +215,7 @@ def test_nothing_follows_the_interrupted_line_not_even_what_is_finalised_at_exit
             leftover = LateComplaint()  # held by the KeyboardInterrupt's traceback until exit
             raise KeyboardInterrupt
 
-        parser_of = commands.build_parser
-
-        def build_parser():
-            parser = parser_of()
-            parser.set_defaults(func=interrupted)
-            return parser
-
-        commands.build_parser = build_parser
+        list_.cmd_list = interrupted  # what `sdkprobe list` runs
         sys.exit(commands.main(["list"]))
         """
     )

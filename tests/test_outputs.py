@@ -188,16 +188,22 @@ def test_a_write_that_fails_leaves_the_old_report_whole(tmp_path, monkeypatch, c
         ["history"],
     ],
 )
-def test_commands_that_install_releases_refuse_without_a_checkout(argv, tmp_path, monkeypatch, capsys):
-    """From a non-editable install (no pyproject.toml beside the package) no release environment
-    can be installed: one line naming `pip install -e`, exit 2, before the index is asked."""
-    from sdkprobe.releases import envcache
-    from sdkprobe.releases import index as releases
+def test_commands_that_install_releases_refuse_with_no_sdkprobe_to_install(argv, tmp_path, monkeypatch, capsys):
+    """With neither a checkout nor an installed distribution to put into a release's
+    environment: one line, exit 2, before the index is asked."""
+    from importlib.metadata import PackageNotFoundError
 
-    monkeypatch.setattr(envcache, "PROJECT", tmp_path / "site-packages")
+    from sdkprobe.releases import index as releases
+    from sdkprobe.releases import itself
+
+    def not_installed(name):
+        raise PackageNotFoundError(name)
+
+    monkeypatch.setattr(itself, "_CHECKOUT", tmp_path / "site-packages")
+    monkeypatch.setattr(itself, "distribution", not_installed)
     monkeypatch.setattr(releases, "releases", lambda: pytest.fail("asked the index before refusing"))
     assert main(argv) == 2
-    _one_error_line(capsys, "not a checkout", "pip install -e")
+    _one_error_line(capsys, "neither a checkout nor an installed package")
 
 
 # --- probe output stays out of the terminal ------------------------------------------------

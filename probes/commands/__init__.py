@@ -14,6 +14,7 @@ import os
 import sys
 
 from sdkprobe import scope
+from sdkprobe.commands.shared import choose_catalogue
 from sdkprobe.errors import UsageError
 
 # In the order `sdkprobe --help` lists them; each is the module sdkprobe.commands.<name>
@@ -32,6 +33,7 @@ def main(argv: list[str] | None = None) -> int:
 def _command(args: argparse.Namespace) -> int:
     """The one place a command's failure becomes a line and an exit status."""
     try:
+        choose_catalogue(args)
         code: int = args.func(args)
         return code
     except UsageError as exc:  # ReportError, InstallFailed, IndexUnreachable... are UsageErrors

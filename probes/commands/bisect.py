@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from sdkprobe.commands.shared import catalogue_options
 from sdkprobe.errors import UsageError
 from sdkprobe.releases.bisect import (
     Answer,
@@ -55,6 +56,7 @@ def register(subparsers: Any) -> None:
     """Add `bisect` to the `sdkprobe` subparsers."""
     bp = subparsers.add_parser(
         "bisect",
+        parents=[catalogue_options()],
         help="find the release where a behaviour changed",
         description=HELP,
         epilog=EPILOG,
@@ -164,7 +166,7 @@ def _sdk_axis(args: argparse.Namespace, progress: Callable[[str], None]) -> tupl
     from sdkprobe.releases.probe import ReleaseProber
 
     envs = EnvCache()
-    envs.check_checkout()
+    envs.check_source()
     index = releases()
     in_range, notes = select_range(index, args.from_, args.to, args.no_yanked)
     for note in notes:

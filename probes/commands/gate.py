@@ -10,7 +10,7 @@ from typing import Any
 
 from sdkprobe import catalogue
 from sdkprobe.commands import shared  # shared.probe_installed: one seam for tests
-from sdkprobe.commands.shared import release_cli
+from sdkprobe.commands.shared import catalogue_options, release_cli
 from sdkprobe.errors import UsageError
 from sdkprobe.runner import RunSettings
 
@@ -42,6 +42,7 @@ def register(sub: Any) -> None:
     raw = argparse.RawDescriptionHelpFormatter
     gp = sub.add_parser(
         "gate",
+        parents=[catalogue_options()],
         help="fail when behaviours changed against a baseline report",
         description=GATE_HELP,
         epilog=GATE_EPILOG,

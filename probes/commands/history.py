@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from sdkprobe.commands.shared import catalogue_options
 from sdkprobe.errors import UsageError
 from sdkprobe.releases.index import IndexUnreachable, releases
 from sdkprobe.releases.refresh import SCAN_UP_TO, Finder, Gap
@@ -45,6 +46,7 @@ def register(subparsers: Any) -> None:
     """Add `history` to the `sdkprobe` subparsers."""
     hp = subparsers.add_parser(
         "history",
+        parents=[catalogue_options()],
         help="find the exact releases where verdicts changed between listed versions",
         description=HELP,
         epilog=EPILOG,
@@ -89,7 +91,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         raise UsageError(f"no behaviour with id {', '.join(unknown)} (see `sdkprobe list`)")
     # what would keep the refresh from doing its job or writing its file, before any of it
     if not args.merge:
-        EnvCache().check_checkout()
+        EnvCache().check_source()
     check_writable(out)
     reports = load_reports(args.reports)
     old = load(out)

@@ -9,12 +9,13 @@ from typing import Any
 
 from sdkprobe.areas import AREAS
 from sdkprobe.behaviour import TIERS
-from sdkprobe.commands.shared import select
+from sdkprobe.commands.shared import catalogue_options, select
 
 
 def register(sub: Any) -> None:
     lst = sub.add_parser(
         "list",
+        parents=[catalogue_options()],
         help="list the behaviours",
         description="List the behaviours in area order with id, tier, sub-checks, requirements and source. "
         "Filters combine: a behaviour is listed when it matches every one given.",

@@ -9,12 +9,14 @@ from typing import Any
 
 from sdkprobe import catalogue
 from sdkprobe.behaviour import ERROR
+from sdkprobe.commands.shared import catalogue_options
 from sdkprobe.errors import UsageError
 
 
 def register(sub: Any) -> None:
     rj = sub.add_parser(
         "rejudge",
+        parents=[catalogue_options()],
         help="judge the stored observations of reports again, without running anything",
         description="For every <sdk-version>.json report in DIR, hand each behaviour's stored observation "
         "to its decision as declared now and rewrite the verdict, note and sub-checks (and the .md page). "

@@ -6,6 +6,8 @@ import argparse
 from pathlib import Path
 from typing import Any
 
+from sdkprobe.commands.shared import catalogue_options
+
 REPORT_HELP = """\
 Render the compatibility matrix from every <sdk-version>.json report in DIR:
 DIR/COMPATIBILITY.md (one table per area, versions as columns, footnotes where a
@@ -27,6 +29,7 @@ def register(sub: Any) -> None:
     raw = argparse.RawDescriptionHelpFormatter
     rp = sub.add_parser(
         "report",
+        parents=[catalogue_options()],
         help="render the compatibility matrix (Markdown and HTML) from reports",
         description=REPORT_HELP,
         epilog=REPORT_EPILOG,

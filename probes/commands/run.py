@@ -12,7 +12,7 @@ from typing import Any
 from sdkprobe import catalogue, scope
 from sdkprobe.behaviour import ERROR, TIERS, Behaviour
 from sdkprobe.commands import shared  # shared.probe_installed: one seam for tests
-from sdkprobe.commands.shared import release_cli, select
+from sdkprobe.commands.shared import catalogue_options, release_cli, select
 from sdkprobe.errors import UsageError
 from sdkprobe.report.errors import ReportError
 from sdkprobe.runner import RunSettings
@@ -21,6 +21,7 @@ from sdkprobe.runner import RunSettings
 def register(sub: Any) -> None:
     run = sub.add_parser(
         "run",
+        parents=[catalogue_options()],
         allow_abbrev=False,  # --sdk-version is found by its full name to forward the rest as given
         help="run the behaviours on the installed SDK and write its report",
         description="Run the behaviours on the installed SDK, print a table and write "

@@ -3,12 +3,13 @@ installed SDK with progress (as `run` and the gate's fresh candidate do)."""
 
 from __future__ import annotations
 
+import argparse
 import fnmatch
 import sys
 from typing import Any
 
 from sdkprobe import catalogue
-from sdkprobe.areas import AREAS
+from sdkprobe.areas import all_areas
 from sdkprobe.behaviour import Behaviour
 from sdkprobe.errors import UsageError
 from sdkprobe.result import Result
@@ -28,7 +29,7 @@ def select(
     unknown = [i for i in only or [] if i not in known]
     if unknown:
         raise UsageError(f"no behaviour with id {', '.join(unknown)} (see `sdkprobe list`)")
-    names = [a.name for a in AREAS]
+    names = [a.name for a in all_areas()]
     bad_areas = [a for a in areas or [] if a not in names]
     if bad_areas:
         raise UsageError(f"no area {', '.join(bad_areas)}; areas are {', '.join(names)}")
@@ -78,3 +79,26 @@ def release_cli(version: str | None) -> str | None:
         return str(install_cli(version))
     except CliReleaseError as exc:
         raise UsageError(str(exc)) from None
+
+
+def catalogue_options() -> argparse.ArgumentParser:
+    """--catalogue and --no-builtin, for every subcommand that reads behaviours (a parent parser)."""
+    options = argparse.ArgumentParser(add_help=False)
+    options.add_argument(
+        "--catalogue",
+        action="append",
+        default=[],
+        metavar="MODULE",
+        help="also load the behaviours declared in MODULE (importable from the working directory; may repeat); "
+        "modules registered under the entry-point group sdkprobe.catalogue are loaded too",
+    )
+    options.add_argument(
+        "--no-builtin", action="store_true", help="leave sdkprobe's own behaviours out: only the catalogues given"
+    )
+    return options
+
+
+def choose_catalogue(args: argparse.Namespace) -> None:
+    """Apply a subcommand's --catalogue/--no-builtin (kept in the environment for the processes it starts)."""
+    if getattr(args, "catalogue", None) or getattr(args, "no_builtin", False):
+        catalogue.configure(args.catalogue, builtin=not args.no_builtin)
