@@ -16,7 +16,7 @@ import pytest
 
 from sdkprobe import catalogue
 from sdkprobe.behaviour import DIFFERS, ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, Behaviour
-from sdkprobe.pytest_plugin import REPORTS, installed_report
+from sdkprobe.pytest_plugin import installed_report, reports_dir
 from sdkprobe.report.store import load
 from sdkprobe.result import Result
 from sdkprobe.runner import RunSettings, judge, run_one
@@ -74,7 +74,7 @@ def _stored() -> list[tuple[str, dict]]:
     known = {b.id for b in catalogue.load()}
     return [
         (path.stem, entry)
-        for path in sorted(REPORTS.glob("*.json"))
+        for path in sorted(reports_dir().glob("*.json"))
         for entry in load(path)["behaviours"]
         if entry["id"] in known and entry["verdict"] in (HOLDS, DIFFERS)
     ]
