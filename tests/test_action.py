@@ -577,3 +577,77 @@ def test_the_gate_step_for_real_writes_the_candidate_report(action, tmp_path):
     assert report["sdk_version"] == installed
     assert [b["id"] for b in report["behaviours"]] == ["wire.tools-option-to-flag"]
     assert (Path(out["out"]) / f"{installed}.md").is_file()
+
+
+# -- the upgrade-gate example's plan ------------------------------------------------------
+
+
+def plan_script() -> str:
+    """The Python of the plan step of .github/workflows/sdk-upgrade-gate.yml (the `run: |` block
+    after `- id: plan`), taken from the text."""
+    lines = (ROOT / ".github" / "workflows" / "sdk-upgrade-gate.yml").read_text().splitlines()
+    at = lines.index("      - id: plan")
+    run = next(i for i in range(at, len(lines)) if lines[i].strip() == "run: |")
+    return _block(lines[run + 1 :], "|")
+
+
+def commit(repo: Path, files: dict[str, str], message: str) -> str:
+    for name, text in files.items():
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(text)
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    subprocess.run([*git, "add", "-A"], check=True, timeout=60)
+    subprocess.run([*git, "commit", "-q", "-m", message], check=True, timeout=60)
+    return subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+
+
+def lock(version: str) -> str:
+    return f'version = 1\n\n[[package]]\nname = "claude-agent-sdk"\nversion = "{version}"\n'
+
+
+def plan(tmp_path: Path, base: dict[str, str], head: dict[str, str]) -> tuple[dict[str, str], str]:
+    repo = tmp_path / "repo"
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=60)
+    base_sha = commit(repo, base, "base")
+    commit(repo, head, "head")
+    env = {
+        **os.environ,
+        "BASE_SHA": base_sha,
+        "GITHUB_OUTPUT": str(tmp_path / "github-output"),
+        "ACCEPTED": ".sdkprobe/reports",
+        "RELIED_ON": ".sdkprobe/relied-on.txt",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", plan_script()], cwd=repo, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return outputs(tmp_path), done.stdout
+
+
+def test_the_plan_gates_the_upgrade_target_against_the_base_pin(tmp_path):
+    from sdkprobe.releases.versions import SDK_VERSIONS
+
+    out, log = plan(tmp_path, {"uv.lock": lock("0.2.181")}, {"uv.lock": lock("0.2.190")})
+    assert out["changed"] == "true" and "pinned 0.2.181 -> 0.2.190" in log
+    jobs = json.loads(out["jobs"])
+    assert [j["sdk"] for j in jobs] == [*SDK_VERSIONS, "0.2.190"]
+    assert all(j["baseline"] == j["sdk"] for j in jobs[:-1])  # each listed version: its shipped report
+    assert jobs[-1] == {"sdk": "0.2.190", "baseline": "0.2.181"}
+    assert out["relied_on"] == ""
+
+
+def test_the_plan_prefers_accepted_reports_and_finds_the_relied_on_file(tmp_path):
+    accepted = {".sdkprobe/reports/0.2.181.json": "{}", ".sdkprobe/relied-on.txt": "wire.tools-option-to-flag\n"}
+    out, _ = plan(
+        tmp_path,
+        {"requirements.txt": "claude-agent-sdk==0.2.181\n", **accepted},
+        {"requirements.txt": "claude-agent-sdk==0.2.190\n"},
+    )
+    jobs = {j["sdk"]: j["baseline"] for j in json.loads(out["jobs"])}
+    assert jobs["0.2.181"] == jobs["0.2.190"] == ".sdkprobe/reports/0.2.181.json"
+    assert jobs["0.2.189"] == "0.2.189" and out["relied_on"] == ".sdkprobe/relied-on.txt"
+
+
+def test_the_plan_starts_nothing_when_the_pin_did_not_move(tmp_path):
+    out, _ = plan(tmp_path, {"uv.lock": lock("0.2.181")}, {"uv.lock": lock("0.2.181"), "README.md": "x\n"})
+    assert out["changed"] == "false"
