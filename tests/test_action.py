@@ -651,3 +651,27 @@ def test_the_plan_prefers_accepted_reports_and_finds_the_relied_on_file(tmp_path
 def test_the_plan_starts_nothing_when_the_pin_did_not_move(tmp_path):
     out, _ = plan(tmp_path, {"uv.lock": lock("0.2.181")}, {"uv.lock": lock("0.2.181"), "README.md": "x\n"})
     assert out["changed"] == "false"
+
+
+# -- docs/ci.md ---------------------------------------------------------------------------
+
+CI_MD = ROOT / "docs" / "ci.md"
+
+
+def test_docs_describe_every_input(action):
+    section = CI_MD.read_text().split("### Inputs", 1)[1].split("\n#", 1)[0]
+    documented = re.findall(r"^\| `([a-z-]+)` \|", section, re.M)
+    assert documented == list(action["inputs"].children)
+    for name in ("exit-code", "candidate-report", "sdk-version"):
+        assert f"`{name}`" in section
+
+
+def test_the_docs_example_workflow_has_no_findings(tmp_path):
+    """The one-step adoption in docs/ci.md, with the action taken from this folder (`./`)."""
+    blocks = re.findall(r"```yaml\n(.*?)```", CI_MD.read_text(), re.S)
+    assert blocks and "uses: <owner>/sdkprobe@<ref>" in blocks[0]
+    shutil.copy(ACTION, tmp_path / "action.yml")
+    workflow = repository(tmp_path) / "sdk-upgrade-gate.yml"
+    workflow.write_text(blocks[0].replace("<owner>/sdkprobe@<ref>", "./"))
+    findings = actionlint(workflow, cwd=tmp_path)
+    assert not findings, described(findings)
