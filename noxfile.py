@@ -66,13 +66,14 @@ def _probe_versions() -> list[str]:
     return sorted(set(SDK_VERSIONS) | set(extra), key=version_key)
 
 
-def install_project(session: nox.Session, sdk: str) -> None:
-    """This repository and one exact SDK release, resolved together in one call.
+def install_project(session: nox.Session, sdk: str, extra: str = "") -> None:
+    """This repository (with an extra such as `test`) and one exact SDK release, resolved
+    together in one call.
 
     Resolving them together means `-e .` (which only asks for claude-agent-sdk>=0.1.0)
     can never move the SDK off the pinned release.
     """
-    session.install("-e", f"{ROOT}[test]", *requirements(sdk))
+    session.install("-e", f"{ROOT}[{extra}]" if extra else str(ROOT), *requirements(sdk))
 
 
 def _has_option(args: list[str], name: str) -> bool:
@@ -131,7 +132,7 @@ def history(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     """The test suite, as the README runs it, on the default (newest) SDK."""
-    install_project(session, DEFAULT_SDK)
+    install_project(session, DEFAULT_SDK, "test")
     session.run("pytest", "-n", "2", *session.posargs)
 
 
@@ -146,7 +147,7 @@ def lint(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Every script in bench/ (or those named after --); each prints its own figures."""
-    install_project(session, DEFAULT_SDK)
+    install_project(session, DEFAULT_SDK, "test")
     scripts = sorted(glob.glob(str(ROOT / "bench" / "*.py")))
     if session.posargs:
         wanted = {Path(a).stem for a in session.posargs}
