@@ -20,11 +20,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from syrupy.assertion import SnapshotAssertion
 
 from sdkprobe import catalogue
 from sdkprobe.harness import Harness, Space, sdk
-from sdkprobe.report.snapshot import ReportSnapshot
 
 _reports: list[Path] = []  # the folder chosen at configure time (one per pytest process)
 
@@ -73,9 +71,15 @@ def _new_report() -> dict[str, Any]:
 
 
 @pytest.fixture
-def report_snapshot(snapshot: SnapshotAssertion, request: pytest.FixtureRequest) -> SnapshotAssertion:
+def report_snapshot(request: pytest.FixtureRequest) -> Any:
+    """syrupy's `snapshot`, stored in the installed version's report (syrupy comes with
+    `pip install sdkprobe[pytest]`; a project that never asks for this fixture needs none of it)."""
+    try:
+        from sdkprobe.report.snapshot import ReportSnapshot
+    except ImportError as exc:
+        pytest.fail(f"report_snapshot needs syrupy ({exc}): pip install 'sdkprobe[pytest]'", pytrace=False)
     extension = ReportSnapshot.bound(installed_report(), request.node.originalname, _new_report)
-    return snapshot.use_extension(extension)
+    return request.getfixturevalue("snapshot").use_extension(extension)
 
 
 @pytest.fixture

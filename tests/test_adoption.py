@@ -36,7 +36,7 @@ def project(tmp_path_factory):
     venv = root / ".venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=300)
     python = venv / "bin" / "python"
-    packages = [str(ROOT), *requirements(VERSION)]
+    packages = [f"{ROOT}[pytest]", *requirements(VERSION)]
     uv = find_uv()
     command = (
         [uv, "pip", "install", "--quiet", "--python", str(python), *packages]
