@@ -245,7 +245,7 @@ general_purpose_always_spawnable.differs_on(
 )
 async def agent_tool_input_shape(h: Harness) -> dict[str, Any]:
     run = await h.session("hi", script=["ok"], tools=["Task"])
-    first = run.on(MAIN)[0] if run.on(MAIN) else None
+    first = run.first(MAIN)
     name = next((n for n in AGENT_TOOL if first and n in first.tool_names), None)
     schema = (first.tool_schema(name) if first and name else None) or {}
     return {
@@ -913,11 +913,6 @@ def _spawn(subagent_type: str, prompt: str, id: str | None = None, **extra: Any)
     return offered(AGENT_TOOL, {**call, **extra}, id)
 
 
-def _first_of(run: CliRun, prompt: str) -> Any:
-    """The first subagent request whose user text carries `prompt` (None if it never came)."""
-    return next((r for r in run.on(SUBAGENT) if any(prompt in t for t in r.texts("user"))), None)
-
-
 _WATCHED = ("Read", "Bash", *AGENT_TOOL)
 _RO_PROMPT, _NOB_PROMPT = "Read-only task 4417.", "No-Bash task 4418."
 _RO_BASH_ID = "toolu_double_robash"
@@ -954,9 +949,9 @@ async def definition_tool_limits_in_subagent_request(h: Harness) -> dict[str, An
     )
     seen: dict[str, Any] = {}
     for name, prompt in (("ro", _RO_PROMPT), ("nob", _NOB_PROMPT)):
-        first = _first_of(run, prompt)
+        first = run.first(SUBAGENT, carrying=prompt)
         seen[name] = None if first is None else sorted(t for t in first.offered_tools if t in _WATCHED)
-    ro = _first_of(run, _RO_PROMPT)
+    ro = run.first(SUBAGENT, carrying=_RO_PROMPT)
     # the whole offer only for ro, which should be one tool long
     seen["ro offered, all"] = None if ro is None else sorted(ro.offered_tools)
     block = next((b for r in run.on(SUBAGENT) if (b := r.tool_result(_RO_BASH_ID)) is not None), None)
@@ -1054,10 +1049,9 @@ async def subagent_model_resolution(h: Harness) -> dict[str, Any]:
             },
             env=env,
         )
-        main = run.on(MAIN)
         seen[env_case] = {
-            "main": _family(main[0].model) if main else None,
-            **{case: _family(getattr(_first_of(run, prompts[case]), "model", None)) for case in _SPAWNS},
+            "main": _family(getattr(run.first(MAIN), "model", None)),
+            **{case: _family(getattr(run.first(SUBAGENT, carrying=prompts[case]), "model", None)) for case in _SPAWNS},
         }
     return seen
 
@@ -1124,7 +1118,7 @@ async def definition_max_turns_enforced(h: Harness) -> dict[str, Any]:
     return {
         "max_turns": _LIMIT,
         "scripted_tool_calls": scripted,
-        "subagent_requests": len([r for r in run.on(SUBAGENT) if any(_LIM_PROMPT in t for t in r.texts("user"))]),
+        "subagent_requests": len(run.on(SUBAGENT, carrying=_LIM_PROMPT)),
         "agent_tool_result": _first_line(result_text(block), 120) if block else None,
         "agent_tool_result_error": None if block is None else bool(block.get("is_error")),
         "task_messages": sorted({_first_sentence(text) for _, text in _task_texts(run)}),
