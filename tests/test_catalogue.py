@@ -23,6 +23,14 @@ def test_every_module_is_an_area_or_a_topic_of_one_and_every_behaviour_has_a_dec
         assert b.decision is not None, b.id
 
 
+def test_a_support_module_is_no_topic_and_declares_no_behaviour():
+    folder = Path(catalogue.__file__).parent
+    support = sorted(p.stem for p in folder.glob("*.py") if catalogue.is_support(p.stem))
+    assert "agents_support" in support
+    assert all(m.removesuffix(catalogue.SUPPORT) in {a.name for a in AREAS} for m in support), support
+    assert not [b.id for b in catalogue.load() if catalogue.is_support(b.probe.__module__.rsplit(".", 1)[1])]
+
+
 def test_load_orders_by_declared_area_then_id():
     ids = [(order(b.area), b.id) for b in catalogue.load()]
     assert ids == sorted(ids)

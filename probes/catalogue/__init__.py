@@ -5,6 +5,10 @@ A behaviour module uses `sdkprobe.behaviour` (the declaration and the sub-check 
 the public calls of the `Harness` its probe is given, and the SDK's own public types where
 the claim is about them (a `HookMatcher`, an `AgentDefinition`); never a harness internal.
 
+What several behaviours of an area share at length stands in the area's support module,
+`<area>_support.py` (agents_support.py), which declares no behaviour and is no topic: the
+loader leaves it to the modules that import it.
+
 Which catalogues are loaded:
 - sdkprobe's own (this package), unless left out (`--no-builtin`);
 - every module an installed package registers under the entry-point group
@@ -42,9 +46,18 @@ def configure(modules: Iterable[str] = (), builtin: bool = True) -> None:
     os.environ[_BUILTIN] = "1" if builtin else "0"
 
 
+SUPPORT = "_support"  # how the name of one of sdkprobe's support modules ends
+
+
+def is_support(module: str) -> bool:
+    """Whether a module of this package (by name, `agents_support`) holds shared helpers, not behaviours."""
+    return module.endswith(SUPPORT)
+
+
 def modules() -> list[str]:
-    """The modules whose behaviours are selected, sdkprobe's own first."""
-    chosen = [f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__)] if _builtin() else []
+    """The modules whose behaviours are selected, sdkprobe's own first (its support modules not)."""
+    own = [f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__) if not is_support(m.name)]
+    chosen = own if _builtin() else []
     chosen += sorted({ep.value for ep in entry_points(group=GROUP)})
     chosen += [m for m in os.environ.get(_MODULES, "").split(",") if m]
     return list(dict.fromkeys(chosen))
