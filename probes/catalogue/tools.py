@@ -129,6 +129,14 @@ async def _touch_with_callback(h: Harness, case: str, **options: Any) -> tuple[C
     return run, {"can_use_tool asked for": asked, "ran": marker.exists()}
 
 
+_SHADOW_WARNING = "CanUseToolShadowedWarning: "
+
+
+def _shadow_warnings(run: WireCapture) -> list[str]:
+    """The shadowing warnings' first sentences, which say what is shadowed (the advice after is prose)."""
+    return [w[len(_SHADOW_WARNING) :].split(". ")[0] for w in run.warnings if w.startswith(_SHADOW_WARNING)]
+
+
 # --- tools.disallowed-beats-can-use-tool ------------------------------------------------
 
 _DISALLOWED_VARIANTS: dict[str, dict[str, Any]] = {
@@ -245,12 +253,6 @@ _SHADOW_CASES: dict[str, tuple[dict[str, Any], bool]] = {
     "skills-all-warns": ({"skills": "all"}, True),
     "bypass-mode-warns": ({"permission_mode": "bypassPermissions"}, True),
 }
-_SHADOW_WARNING = "CanUseToolShadowedWarning: "
-
-
-def _shadow_warnings(run: WireCapture) -> list[str]:
-    """The shadowing warnings' first sentences, which say what is shadowed (the advice after is prose)."""
-    return [w[len(_SHADOW_WARNING) :].split(". ")[0] for w in run.warnings if w.startswith(_SHADOW_WARNING)]
 
 
 @behaviour(
