@@ -1,10 +1,11 @@
 """The runner turns every way a probe can end into the right verdict, never a crash."""
 
 import asyncio
+from pathlib import Path
 
 from sdkprobe.behaviour import ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, NotApplicable, check
 from sdkprobe.requirements import parse
-from sdkprobe.runner import RunSettings, run_all, run_one
+from sdkprobe.runner import RunSettings, judge, run_all, run_one
 
 
 def make(probe, tier="wire", timeout=5.0, id="tools.x", decision=None, checks=("it",), requires=()):
@@ -73,7 +74,32 @@ def test_a_probe_that_raises_is_an_error_not_a_finding():
 
 def test_a_decision_that_raises_is_an_error():
     r = run_one(make(holds, decision=lambda seen: {"it": check(seen["missing"], "")}), RunSettings())
-    assert r.verdict == ERROR and "the decision broke: KeyError" in r.note
+    assert r.verdict == ERROR and "decision of tools.x raised KeyError 'missing'" in r.note
+
+
+def _(seen):  # named as every decision of the catalogue is
+    return {"it": check(seen["missing"], "")}
+
+
+def _fate(seen):
+    return seen["missing"]
+
+
+def _through_a_helper(seen):
+    return {"it": check(_fate(seen), "")}
+
+
+def test_a_raising_decisions_note_names_the_behaviour_and_its_file_and_line():
+    here = Path(__file__).resolve().relative_to(Path(__file__).resolve().parent.parent).as_posix()
+    r = run_one(make(holds, id="tools.named-by-id", decision=_), RunSettings())
+    line = _.__code__.co_firstlineno + 1
+    assert (r.verdict, r.note) == (ERROR, f"decision of tools.named-by-id raised KeyError 'missing' at {here}:{line}")
+    # raised in a helper of the decision's module: that line, and the helper's name
+    r = run_one(make(holds, decision=_through_a_helper), RunSettings())
+    line = _fate.__code__.co_firstlineno + 1
+    assert r.note == f"decision of tools.x raised KeyError 'missing' at {here}:{line} in _fate"
+    # judged again from a report (sdkprobe rejudge): the same note
+    assert judge(make(holds, decision=_), {}).note.startswith("decision of tools.x raised KeyError 'missing' at ")
 
 
 def test_sub_checks_other_than_the_declared_are_an_error_naming_the_difference():
