@@ -166,9 +166,13 @@ def decision_broke(b: Behaviour, exc: BaseException) -> str:
 
 
 def _shown_path(filename: str) -> str:
-    """A source file as a note names it: from the project's root (probes/catalogue/tools.py), else its name."""
+    """A source file as a note names it: from the project's root (probes/catalogue/tools.py),
+    or (a team's catalogue) from the working directory, else by its name alone."""
     path = Path(filename).resolve()
-    return path.relative_to(_PROJECT).as_posix() if path.is_relative_to(_PROJECT) else path.name
+    for root in (_PROJECT, Path.cwd().resolve()):
+        if path.is_relative_to(root):
+            return path.relative_to(root).as_posix()
+    return path.name
 
 
 def _where(exc: BaseException) -> str:

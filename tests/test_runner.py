@@ -157,3 +157,12 @@ def test_results_come_back_in_the_order_given_with_progress():
     )
     assert [r.id for r in results] == ["wire.b", "tools.a"]
     assert seen == [("wire.b", 1, 2), ("tools.a", 2, 2)]
+
+
+def test_a_team_catalogues_decision_is_named_from_the_working_directory(monkeypatch, tmp_path):
+    import sdkprobe.runner
+
+    monkeypatch.setattr(sdkprobe.runner, "_PROJECT", tmp_path / "elsewhere")  # the file lies outside sdkprobe
+    monkeypatch.chdir(Path(__file__).parent)
+    r = run_one(make(holds, decision=_), RunSettings())
+    assert r.note.endswith(f" at test_runner.py:{_.__code__.co_firstlineno + 1}"), r.note
