@@ -2,8 +2,21 @@
 own modules. `load()` imports them and returns those selected.
 
 A behaviour module uses `sdkprobe.behaviour` (the declaration and the sub-check verdicts),
-the public calls of the `Harness` its probe is given, and the SDK's own public types where
-the claim is about them (a `HookMatcher`, an `AgentDefinition`); never a harness internal.
+the public calls of the `Harness` its probe is given and the public names `sdkprobe.harness`
+exports, never a private one (`_x`) of the harness's modules. Beside those it uses the SDK
+under test's own public API: a probe builds the SDK's types (HookMatcher, AgentDefinition,
+PermissionResultAllow) and calls its functions (tool, create_sdk_mcp_server, list_sessions)
+because the claim is about what the SDK does with them; passed through the harness they
+would be the same objects under a name the claim does not use. It imports them inside the
+probe (or reads them off `claude_agent_sdk` when it runs), so that every module loads on
+every SDK version, and a name that some versions lack is declared in `requires`
+(`api:HookMatcher`), so that those versions are not-applicable rather than an error.
+
+What several behaviours of a module share stands at its head, or at the head of a section
+(`# --- ...`) whose behaviours share it, never inside one behaviour's block; what several
+behaviours of one of sdkprobe's areas share at length, in the area's support module
+`<area>_support.py` (agents_support.py), which declares no behaviour and is no topic: the
+loader leaves it to the modules that import it.
 
 Which catalogues are loaded:
 - sdkprobe's own (this package), unless left out (`--no-builtin`);
@@ -42,9 +55,18 @@ def configure(modules: Iterable[str] = (), builtin: bool = True) -> None:
     os.environ[_BUILTIN] = "1" if builtin else "0"
 
 
+SUPPORT = "_support"  # how the name of one of sdkprobe's support modules ends
+
+
+def is_support(module: str) -> bool:
+    """Whether a module of this package (by name, `agents_support`) holds shared helpers, not behaviours."""
+    return module.endswith(SUPPORT)
+
+
 def modules() -> list[str]:
-    """The modules whose behaviours are selected, sdkprobe's own first."""
-    chosen = [f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__)] if _builtin() else []
+    """The modules whose behaviours are selected, sdkprobe's own first (its support modules not)."""
+    own = [f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__) if not is_support(m.name)]
+    chosen = own if _builtin() else []
     chosen += sorted({ep.value for ep in entry_points(group=GROUP)})
     chosen += [m for m in os.environ.get(_MODULES, "").split(",") if m]
     return list(dict.fromkeys(chosen))

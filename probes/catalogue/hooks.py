@@ -22,6 +22,11 @@ from sdkprobe.harness import (
 _SUBAGENT_PROMPT = "Read the file sub.txt and report what it says."
 
 
+def _mode_refused(mode: str, error: str | None) -> Check:
+    """A permission mode this CLI does not start with (auto on old CLIs) leaves nothing to judge."""
+    return undecidable(f"the CLI did not start with permission_mode {mode!r}: {(error or 'no init').splitlines()[0]}")
+
+
 @behaviour(
     id="hooks.agent-id-only-inside-subagent",
     claim="A hook's input carries agent_id only for tool calls made inside a subagent, never on the main thread.",
@@ -214,11 +219,6 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             f"can_use_tool was asked about {[seen[m]['callbacks'] for m in ran]} in {ran}",
         ),
     }
-
-
-def _mode_refused(mode: str, error: str | None) -> Check:
-    """A permission mode this CLI does not start with (auto on old CLIs) leaves nothing to judge."""
-    return undecidable(f"the CLI did not start with permission_mode {mode!r}: {(error or 'no init').splitlines()[0]}")
 
 
 posttooluse_reports_auto_approved_edits.differs_on(

@@ -200,8 +200,7 @@ async def sdk_tools_deferred_by_default(h: Harness) -> dict[str, Any]:
             allowed_tools=[_SEARCHED],
             env=env,
         )
-        main = run.on(MAIN)
-        first = main[0] if main else None
+        first = run.first(MAIN)
         betas = (first.headers.get("anthropic-beta", "") if first else "").split(",")
         seen[case] = {
             "connected before the turn": list(connected),

@@ -86,11 +86,6 @@ async def _eventually(condition: Callable[[], bool]) -> bool:
     return True
 
 
-def _first_with(run: CliRun, prompt: str) -> Any:
-    """The main conversation's first request that carries `prompt`: the one opening its turn."""
-    return next((r for r in run.on(MAIN) if any(prompt in t for t in r.texts("user"))), None)
-
-
 def _result_of(run: CliRun, tool_use_id: str) -> bool | None:
     """is_error of the tool_result sent for `tool_use_id` (None if none was sent)."""
     for r in run.on(MAIN):
@@ -185,7 +180,7 @@ async def toggle_removes_server_tools(h: Harness) -> dict[str, Any]:
     )
     seen: dict[str, Any] = {}
     for phase in _PHASES:
-        opening = _first_with(run, _prompt(phase))
+        opening = run.first(MAIN, carrying=_prompt(phase))  # the request opening its turn
         seen[phase] = {
             "offered": None if opening is None else sorted(t for t in opening.offered_tools if t in _TOOLS),
             "call is_error": {name: _result_of(run, _use_id(phase, name)) for name in _TOOLS},

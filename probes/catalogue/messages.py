@@ -46,6 +46,17 @@ def _fields(m: Any) -> dict[str, Any]:
     return dict(vars(m)) if hasattr(m, "__dict__") else {}
 
 
+def _strings(value: Any) -> list[str]:
+    """Every string inside `value`, through dicts, lists and tuples."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
 # --- messages.unknown-slash-command-system-message -----------------------------------
 
 _COMMAND = "no-such-command-xyz"
@@ -169,16 +180,6 @@ def _ede_lines(fields: dict[str, Any]) -> list[tuple[str, str]]:
             if _EDE in text:
                 found.append((name, text))
     return found
-
-
-def _strings(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
-    if isinstance(value, (list, tuple)):
-        return [s for v in value for s in _strings(v)]
-    return []
 
 
 @interrupt_ede_diagnostic.decide

@@ -109,11 +109,20 @@ class CliRun(sdk_runs.OutcomeView):
     def offered_tools(self) -> list[str]:
         """The tools the model was offered in the main conversation's first request
         (loaded and deferred; see `Recorded.offered_tools`); [] when there was none."""
-        main = self.on(MAIN)
-        return main[0].offered_tools if main else []
+        first = self.first(MAIN)
+        return first.offered_tools if first else []
 
-    def on(self, route: str) -> list[Recorded]:
-        return self.double.on(route) if self.double else []
+    def on(self, route: str, carrying: str | None = None) -> list[Recorded]:
+        """The requests of one route (MAIN, SUBAGENT, AUX), in order; with `carrying`, only
+        those whose user text contains it (see `Recorded.carries`). Empty when live."""
+        requests = self.double.on(route) if self.double else []
+        return requests if carrying is None else [r for r in requests if r.carries(carrying)]
+
+    def first(self, route: str, carrying: str | None = None) -> Recorded | None:
+        """The first request of `route` (with `carrying`, the first whose user text contains
+        it: a subagent's first request for the prompt it was given, the request that opened
+        a turn), or None when none came."""
+        return next(iter(self.on(route, carrying)), None)
 
     @property
     def unscripted(self) -> list[Recorded]:
