@@ -247,3 +247,16 @@ def test_run_in_a_release_hands_the_same_run_to_its_own_sdkprobe(monkeypatch, tm
     code = main(["run", "--only", "a.b", "--sdk-version", "0.2.150", "--out", out, "-j", "2", "--replace"])
     assert code == 3
     assert said.read_text().split() == [str(env.path), "run", "--only", "a.b", "--out", out, "-j", "2", "--replace"]
+
+
+def test_a_catalogue_that_cannot_be_imported_is_one_line_and_exit_2(monkeypatch, capsys):
+    # configure() keeps the choice in the environment for the processes a command starts:
+    # monkeypatch restores it, so no later test loads this catalogue
+    monkeypatch.setenv("SDKPROBE_CATALOGUE", "")
+    monkeypatch.setenv("SDKPROBE_BUILTIN", "1")
+    assert main(["list", "--catalogue", "no_such_team.behaviours"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err
+        == "sdkprobe list: error: catalogue no_such_team.behaviours: cannot import it: No module named 'no_such_team'\n"
+    )
