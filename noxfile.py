@@ -9,7 +9,7 @@
     nox -s lint bench                      (bench -- NAME ... runs only those scripts)
 
 Each probe session has its own environment with exactly that SDK release (and the pins
-it needs, see probes/versions.py). With `-R` an existing environment is reused without
+it needs, see probes/releases/versions.py). With `-R` an existing environment is reused without
 reinstalling, which is how the whole matrix runs in minutes. Arguments after `--` go to
 `sdkprobe run` (e.g. `-- --tier wire --merge -j 4`, or `-- --out /tmp/r` instead of reports/,
 or `-- --only NEW.ID --merge` to add one new behaviour to every version's report; a run of
@@ -19,6 +19,7 @@ some behaviours over a report holding others needs --merge or --replace).
 from __future__ import annotations
 
 import glob
+import importlib.util
 import os
 import sys
 from pathlib import Path
@@ -26,9 +27,22 @@ from pathlib import Path
 import nox
 
 ROOT = Path(__file__).resolve().parent
-sys.path.insert(0, str(ROOT))
 
-from probes.versions import DEFAULT_SDK, SDK_VERSIONS, is_release, requirements, version_key
+
+def _versions_module():  # type: ignore[no-untyped-def]
+    """probes/releases/versions.py, read by path: nox runs before sdkprobe is installed anywhere,
+    and that module needs only the standard library and packaging."""
+    spec = importlib.util.spec_from_file_location("sdkprobe_versions", ROOT / "probes" / "releases" / "versions.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+_versions = _versions_module()
+DEFAULT_SDK, SDK_VERSIONS = _versions.DEFAULT_SDK, _versions.SDK_VERSIONS
+is_release, requirements, version_key = _versions.is_release, _versions.requirements, _versions.version_key
 
 nox.needs_version = ">=2024.3.2"
 nox.options.default_venv_backend = "uv|virtualenv"
@@ -52,13 +66,14 @@ def _probe_versions() -> list[str]:
     return sorted(set(SDK_VERSIONS) | set(extra), key=version_key)
 
 
-def install_project(session: nox.Session, sdk: str) -> None:
-    """This repository and one exact SDK release, resolved together in one call.
+def install_project(session: nox.Session, sdk: str, extra: str = "") -> None:
+    """This repository (with an extra such as `test`) and one exact SDK release, resolved
+    together in one call.
 
     Resolving them together means `-e .` (which only asks for claude-agent-sdk>=0.1.0)
     can never move the SDK off the pinned release.
     """
-    session.install("-e", str(ROOT), *requirements(sdk))
+    session.install("-e", f"{ROOT}[{extra}]" if extra else str(ROOT), *requirements(sdk))
 
 
 def _has_option(args: list[str], name: str) -> bool:
@@ -117,22 +132,22 @@ def history(session: nox.Session) -> None:
 @nox.session(python=PYTHON)
 def tests(session: nox.Session) -> None:
     """The test suite, as the README runs it, on the default (newest) SDK."""
-    install_project(session, DEFAULT_SDK)
+    install_project(session, DEFAULT_SDK, "test")
     session.run("pytest", "-n", "2", *session.posargs)
 
 
 @nox.session(python=PYTHON)
 def lint(session: nox.Session) -> None:
-    """ruff over the repository, and mypy --strict over probes/ (configured in pyproject.toml)."""
+    """ruff over the repository, and mypy --strict over the sdkprobe package (.ci/typecheck)."""
     session.install("-e", f"{ROOT}[lint]", *requirements(DEFAULT_SDK))
     session.run("ruff", "check", *(session.posargs or ["."]))
-    session.run("mypy")
+    session.run("python", str(ROOT / ".ci" / "typecheck"))
 
 
 @nox.session(python=PYTHON)
 def bench(session: nox.Session) -> None:
     """Every script in bench/ (or those named after --); each prints its own figures."""
-    install_project(session, DEFAULT_SDK)
+    install_project(session, DEFAULT_SDK, "test")
     scripts = sorted(glob.glob(str(ROOT / "bench" / "*.py")))
     if session.posargs:
         wanted = {Path(a).stem for a in session.posargs}

@@ -21,14 +21,13 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cli_turn import one_bare
 
-from probes.catalogue import load as all_behaviours
-from probes.harness import real_cli, sdk
-from probes.harness.model_double import ModelDouble, Script, reply
-from probes.runner import RunSettings, run_all
+from sdkprobe.catalogue import load as all_behaviours
+from sdkprobe.harness import real_cli, sdk
+from sdkprobe.harness.model_double import ModelDouble, Script, reply
+from sdkprobe.runner import RunSettings, run_all
 
 _TURN_LOG = "SDKPROBE_BENCH_TURNS"
 

@@ -24,14 +24,12 @@ from pathlib import Path
 
 from tabulate import tabulate
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from probes.harness import (
+from sdkprobe.harness import (
     real_cli,  # noqa: E402
     sdk,  # noqa: E402
 )
-from probes.harness.isolation import Space  # noqa: E402
-from probes.harness.model_double import ModelDouble, Script  # noqa: E402
+from sdkprobe.harness.isolation import Space  # noqa: E402
+from sdkprobe.harness.model_double import ModelDouble, Script  # noqa: E402
 
 
 def rss_kib(pid: int | str) -> int:

@@ -25,9 +25,8 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
 
-from probes.versions import SDK_VERSIONS
+from sdkprobe.releases.versions import SDK_VERSIONS
 
 
 def nox_command() -> list[str] | None:

@@ -18,8 +18,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from probes.harness import sdk
-from probes.harness.wire import capture
+from sdkprobe.harness import sdk
+from sdkprobe.harness.wire import capture
 
 # The timer-based fake: answer initialize (the Python SDK waits for that), record argv
 # and stdin, and exit after a fixed 2 s whatever happened.

@@ -12,6 +12,7 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 
@@ -49,7 +50,11 @@ def matches(value: Any, pattern: Any) -> bool:
     """True when `pattern` is contained in `value` (dicts compare as subsets)."""
     if isinstance(pattern, dict):
         return isinstance(value, dict) and all(k in value and matches(value[k], v) for k, v in pattern.items())
-    return value == pattern
+    return bool(value == pattern)
+
+
+def matching(pattern: Any) -> Callable[[dict[str, Any]], bool]:
+    return lambda line: matches(line, pattern)
 
 
 class Stdin:
@@ -82,7 +87,7 @@ class Stdin:
             self._cond.notify_all()
 
     def _answer(self, req: dict[str, Any]) -> None:
-        subtype = (req.get("request") or {}).get("subtype")
+        subtype = str((req.get("request") or {}).get("subtype"))
         rule = self._control.get(subtype, {"response": {}})
         if rule.get("silent"):
             return
@@ -93,7 +98,7 @@ class Stdin:
             body.update(subtype="success", response=rule.get("response", {}))
         self._out.send({"type": "control_response", "response": body})
 
-    def wait(self, predicate, start: int = 0) -> int | None:
+    def wait(self, predicate: Callable[[dict[str, Any]], bool], start: int = 0) -> int | None:
         """Index of the first line at or after `start` that satisfies predicate; None on EOF."""
         with self._cond:
             while True:
@@ -135,7 +140,7 @@ def play(scenario: dict[str, Any], argv: list[str], capture: Capture) -> int:
             sys.stderr.write(step["text"])
             sys.stderr.flush()
         elif op == "await":
-            found = stdin.wait(lambda line, pattern=step["match"]: matches(line, pattern), cursor)
+            found = stdin.wait(matching(step["match"]), cursor)
             if found is None:
                 capture.event("await_failed", match=step["match"])
                 break
@@ -145,14 +150,12 @@ def play(scenario: dict[str, Any], argv: list[str], capture: Capture) -> int:
         elif op == "request":
             rid = step["request_id"]
             out.send({"type": "control_request", "request_id": rid, "request": step["request"]})
-            answered = stdin.wait(
-                lambda line, rid=rid: matches(line, {"type": "control_response", "response": {"request_id": rid}})
-            )
+            answered = stdin.wait(matching({"type": "control_response", "response": {"request_id": rid}}))
             capture.event("request_done", request_id=rid, answered=answered is not None)
         elif op == "sleep":
             time.sleep(step["seconds"])
         elif op == "exit":
-            return step["code"]
+            return int(step["code"])
     stdin.wait_eof()
     return 0
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from fake_cli.blocks import as_block
+from .blocks import as_block
 
 DEFAULT_CLI_VERSION = "2.1.332"
 SESSION_ID = "fake-session"

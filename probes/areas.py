@@ -1,7 +1,8 @@
-"""The twelve areas a behaviour id may start with, in the order reports show them.
+"""The areas a behaviour id may start with, in the order reports show them.
 
-An id is `area.name`. Declaring a behaviour whose prefix is not listed here fails at
-import, so a typo cannot open a thirteenth group in the matrix.
+An id is `area.name`. sdkprobe's twelve are listed here; a team's catalogue declares its
+own with `declare_area(...)` before its behaviours. Declaring a behaviour whose prefix is
+not declared fails at import, so a typo cannot open a new group in the matrix.
 """
 
 from __future__ import annotations
@@ -38,6 +39,23 @@ AREAS: tuple[Area, ...] = (
 BY_NAME: dict[str, Area] = {a.name: a for a in AREAS}
 
 
+def declare_area(name: str, title: str, covers: str) -> Area:
+    """Add a team's own area (after sdkprobe's, in the order declared). Declaring it again
+    with the same words is a no-op; with other words, or one of sdkprobe's names, a ValueError."""
+    area = Area(name, title, covers)
+    if not name.isidentifier() or name != name.lower():
+        raise ValueError(f"an area name is one lower-case word, not {name!r}")
+    if BY_NAME.get(name, area) != area:
+        raise ValueError(f"area {name!r} is declared already, as {BY_NAME[name]}")
+    BY_NAME[name] = area
+    return area
+
+
+def all_areas() -> list[Area]:
+    """sdkprobe's areas, then those declared by a team's catalogue."""
+    return list(BY_NAME.values())
+
+
 def area_of(behaviour_id: str) -> str:
     """The area part of an id (`tools` for `tools.mcp-tool-naming`)."""
     return behaviour_id.split(".", 1)[0]
@@ -45,5 +63,5 @@ def area_of(behaviour_id: str) -> str:
 
 def order(area: str) -> tuple[int, str]:
     """Sort key: declared areas in their order, anything else (an old report's) after them."""
-    names = [a.name for a in AREAS]
+    names = list(BY_NAME)
     return (names.index(area), "") if area in names else (len(names), area)

@@ -26,10 +26,12 @@ from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from probes.areas import BY_NAME as AREAS
-from probes.areas import area_of
-from probes.requirements import Requirement, parse
-from probes.sources import SOURCES
+from sdkprobe.areas import BY_NAME as AREAS
+from sdkprobe.areas import area_of
+from sdkprobe.areas import declare_area as declare_area  # with `behaviour`: what a team's catalogue needs
+from sdkprobe.requirements import Requirement, parse
+from sdkprobe.sources import SOURCES
+from sdkprobe.sources import declare_source as declare_source
 
 TIERS = ("wire", "cli", "live")
 
@@ -138,7 +140,7 @@ class Behaviour:
 
     id: str
     claim: str
-    source: tuple[str, str]  # (key in probes.sources, section)
+    source: tuple[str, str]  # (key in sdkprobe.sources, section)
     tier: str
     checks: tuple[str, ...]
     requires: tuple[Requirement, ...]
@@ -234,11 +236,16 @@ def behaviour(
     if not _ID.match(id):
         raise fail("an id is area.lower-case-words, like tools.mcp-tool-naming")
     if area_of(id) not in AREAS:
-        raise fail(f"area {area_of(id)!r} is not declared in probes/areas.py ({', '.join(AREAS)})")
+        raise fail(
+            f"area {area_of(id)!r} is not declared ({', '.join(AREAS)}; a catalogue adds its own with declare_area)"
+        )
     if tier not in TIERS:
         raise fail(f"tier must be one of {', '.join(TIERS)}, not {tier!r}")
     if not isinstance(source, tuple) or len(source) != 2 or source[0] not in SOURCES:
-        raise fail(f"source must be (key, section) with a key of probes/sources.py, not {source!r}")
+        raise fail(
+            f"source must be (key, section) with a key of sdkprobe's sources or one declared with declare_source, "
+            f"not {source!r}"
+        )
     if isinstance(checks, str) or not checks or len(set(checks)) != len(checks):
         raise fail("checks must be a tuple of distinct sub-check names, at least one")
     bad = [c for c in checks if not _CHECK.match(c)]

@@ -6,7 +6,7 @@ probe observes in its own Space under a timeout, the observation is normalised, 
 behaviour's decision judges it. With jobs > 1 behaviours run in worker processes
 (Python's warning capture is process-wide, so two probes must not share one), each in a
 session of its own: the terminal's Ctrl-C reaches only the main process, which cancels what
-is queued and ends the workers and everything they started (probes.scope).
+is queued and ends the workers and everything they started (sdkprobe.scope).
 
 While a probe runs, file descriptor 2 goes nowhere: what its processes write that the SDK
 does not read (a CLI's stderr, inherited when no stderr callback is set) belongs to the
@@ -27,16 +27,22 @@ import traceback
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import claude_agent_sdk
 
-from probes import catalogue, scope
-from probes.behaviour import ERROR, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, DeclarationError, NotApplicable, Verdict
-from probes.harness import Harness, Space, sdk
-from probes.requirements import Target
-from probes.result import Result
-from probes.sources import cite
+import sdkprobe
+from sdkprobe import catalogue, scope
+from sdkprobe.behaviour import ERROR, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, DeclarationError, NotApplicable, Verdict
+from sdkprobe.harness import Harness, Space, sdk
+from sdkprobe.requirements import Target
+from sdkprobe.result import Result
+from sdkprobe.sources import cite
+
+# The folder holding the sdkprobe package (the repository, for an editable install): notes
+# name source files from here.
+_PROJECT = Path(sdkprobe.__file__).resolve().parent.parent
 
 
 @dataclass(frozen=True)
@@ -74,7 +80,7 @@ def judge(b: Behaviour, observed: Any) -> Verdict:
     except DeclarationError as exc:
         return Verdict(ERROR, str(exc))
     except Exception as exc:
-        return Verdict(ERROR, f"the decision broke: {_where(exc)}")
+        return Verdict(ERROR, decision_broke(b, exc))
 
 
 def run_one(b: Behaviour, settings: RunSettings) -> Result:
@@ -135,6 +141,38 @@ def _stderr_discarded() -> Iterator[None]:
         os.dup2(saved, 2)
         os.close(saved)
         os.close(nowhere)
+
+
+def decision_broke(b: Behaviour, exc: BaseException) -> str:
+    """The note for a decision that raised: "decision of tools.x raised KeyError 'a' at
+    probes/catalogue/tools.py:151". Every decision is a function named `_`, so the note names
+    the behaviour, and the place by file and line: the innermost frame, from the decision
+    down, in the decision's own folder (its module, or a helper there or in the area's
+    support module, whose name is added: "in _fate")."""
+    code = getattr(b.decision, "__code__", None)
+    frames = list(traceback.extract_tb(exc.__traceback__))
+    if code is not None:
+        own = (code.co_filename, code.co_name)
+        start = next((i for i, f in enumerate(frames) if (f.filename, f.name) == own), None)
+        if start is not None:
+            folder = Path(code.co_filename).parent
+            frames = [f for f in frames[start:] if Path(f.filename).parent == folder]
+    where = ""
+    if frames:
+        where = f" at {_shown_path(frames[-1].filename)}:{frames[-1].lineno}"
+        if code is not None and frames[-1].name != code.co_name:
+            where += f" in {frames[-1].name}"
+    return " ".join(f"decision of {b.id} raised {type(exc).__name__} {exc}{where}".split())
+
+
+def _shown_path(filename: str) -> str:
+    """A source file as a note names it: from the project's root (probes/catalogue/tools.py),
+    or (a team's catalogue) from the working directory, else by its name alone."""
+    path = Path(filename).resolve()
+    for root in (_PROJECT, Path.cwd().resolve()):
+        if path.is_relative_to(root):
+            return path.relative_to(root).as_posix()
+    return path.name
 
 
 def _where(exc: BaseException) -> str:

@@ -74,6 +74,18 @@ SOURCES: dict[str, Source] = {
 }
 
 
+def declare_source(key: str, title: str, url: str | None = None) -> Source:
+    """Add a source of a team's own claims (its design note, an issue of its own tracker).
+    Declaring it again with the same title and URL is a no-op; otherwise a ValueError."""
+    source = Source(key, title, url)
+    if not key or not title.strip():
+        raise ValueError("a source has a key and a title")
+    if SOURCES.get(key, source) != source:
+        raise ValueError(f"source {key!r} is declared already, as {SOURCES[key]}")
+    SOURCES[key] = source
+    return source
+
+
 def cite(key: str, section: str) -> dict[str, str | None]:
     """A behaviour's citation as a report stores it; KeyError names the unknown key."""
     try:

@@ -4,8 +4,8 @@ import os
 
 import pytest
 
-from probes import scope
-from probes.harness.processes import strays
+from sdkprobe import scope
+from sdkprobe.harness.processes import strays
 
 # One scope for the whole test run, entered before xdist starts its workers (they inherit it):
 # the guard below counts what this run started, not another run's on the same machine.
@@ -26,7 +26,7 @@ def pytest_sessionfinish(session, exitstatus):
 @pytest.fixture
 def double():
     """make(script) -> a started ModelDouble; every one made is stopped after the test."""
-    from probes.harness.model_double import ModelDouble
+    from sdkprobe.harness.model_double import ModelDouble
 
     started: list[ModelDouble] = []
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from probes.report.schema import SCHEMA_VERSION, validate
+from sdkprobe.report.schema import SCHEMA_VERSION, validate
 
 DOC_TITLE = "tools vs allowedTools, and what a subagent definition silently accepts (design document 003)"
 ISSUE_URL = "https://github.com/anthropics/claude-agent-sdk-python/issues/362"

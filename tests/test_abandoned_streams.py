@@ -10,9 +10,9 @@ from typing import Any
 
 import pytest
 
-from probes.harness import Conversation, reply
-from probes.harness.model_double import ModelDouble, Script
-from probes.harness.sdk import Outcome
+from sdkprobe.harness import Conversation, reply
+from sdkprobe.harness.model_double import ModelDouble, Script
+from sdkprobe.harness.sdk import Outcome
 
 _BODY = {"model": "m", "max_tokens": 32000, "stream": True, "messages": [{"role": "user", "content": "hi"}]}
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from probes import behaviour as declaring
-from probes.behaviour import (
+from sdkprobe import behaviour as declaring
+from sdkprobe.behaviour import (
     DIFFERS,
     HOLDS,
     NEEDS_LIVE,
@@ -93,7 +93,7 @@ def declare(**overrides):
         ({"id": "nowhere.toy-claim"}, "area 'nowhere' is not declared"),
         ({"id": "Tools.Toy"}, "an id is area.lower-case-words"),
         ({"tier": "nowhere"}, "tier must be one of"),
-        ({"source": ("999", "s")}, "a key of probes/sources.py"),
+        ({"source": ("999", "s")}, "a key of sdkprobe's sources or one declared with declare_source"),
         ({"checks": ()}, "at least one"),
         ({"checks": "it"}, "a tuple"),
         ({"checks": ("it", "it")}, "distinct"),
@@ -109,6 +109,33 @@ def test_a_bad_declaration_fails_where_it_is_made(overrides, message, monkeypatc
     monkeypatch.setattr(declaring, "REGISTRY", {})
     with pytest.raises(DeclarationError, match=message):
         declare(**overrides)
+
+
+def test_a_teams_own_area_and_source_are_declared_once_and_then_accepted(monkeypatch):
+    """declare_area/declare_source let a catalogue of a team's own use its own words: the same
+    declaration again is a no-op (a module imported twice), other words under a taken name are refused."""
+    from sdkprobe import areas, sources
+
+    monkeypatch.setattr(declaring, "REGISTRY", {})
+    monkeypatch.setattr(areas, "BY_NAME", dict(areas.BY_NAME))
+    monkeypatch.setattr(sources, "SOURCES", dict(sources.SOURCES))
+    monkeypatch.setattr(declaring, "AREAS", areas.BY_NAME)
+    monkeypatch.setattr(declaring, "SOURCES", sources.SOURCES)
+    with pytest.raises(DeclarationError, match="area 'myapp' is not declared"):
+        declare(id="myapp.toy-claim")
+    declaring.declare_area("myapp", "What myapp relies on", "its options")
+    declaring.declare_area("myapp", "What myapp relies on", "its options")
+    declaring.declare_source("myapp-notes", "myapp's notes")
+    declare(id="myapp.toy-claim", source=("myapp-notes", "Limits"))
+    assert [a.name for a in areas.all_areas()][-1] == "myapp" and areas.order("myapp") == (12, "")
+    with pytest.raises(ValueError, match="declared already"):
+        declaring.declare_area("myapp", "Other words", "its options")
+    with pytest.raises(ValueError, match="declared already"):
+        declaring.declare_area("tools", "Tools offered", "mine now")
+    with pytest.raises(ValueError, match="declared already"):
+        declaring.declare_source("003", "another document")
+    with pytest.raises(ValueError, match="one lower-case word"):
+        declaring.declare_area("My App", "t", "c")
 
 
 def test_declared_twice_or_decided_twice_is_refused(monkeypatch):

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pytest
 
-from probes import catalogue
-from probes.behaviour import DIFFERS, ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, Behaviour
-from probes.pytest_plugin import REPORTS, installed_report
-from probes.report.store import load
-from probes.result import Result
-from probes.runner import RunSettings, judge, run_one
+from sdkprobe import catalogue
+from sdkprobe.behaviour import DIFFERS, ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, Behaviour
+from sdkprobe.pytest_plugin import installed_report, reports_dir
+from sdkprobe.report.store import load
+from sdkprobe.result import Result
+from sdkprobe.runner import RunSettings, judge, run_one
 
 
 def result_of(behaviour: Behaviour) -> Result:
@@ -74,7 +74,7 @@ def _stored() -> list[tuple[str, dict]]:
     known = {b.id for b in catalogue.load()}
     return [
         (path.stem, entry)
-        for path in sorted(REPORTS.glob("*.json"))
+        for path in sorted(reports_dir().glob("*.json"))
         for entry in load(path)["behaviours"]
         if entry["id"] in known and entry["verdict"] in (HOLDS, DIFFERS)
     ]

@@ -6,14 +6,22 @@ from __future__ import annotations
 
 import math
 import os
+import subprocess
+import sys
 import threading
+from pathlib import Path
 
 import pytest
 
-from probes import bisect_command, cli, releases_command
-from probes.bisect import Outcome, bisect, observation_diff, resolver_picks, scan
-from probes.releases import INDEX_URL, IndexUnreachable, Release, fetch_index, parse
-from probes.versions import PINS, SDK_VERSIONS, pins, requirements
+from sdkprobe import commands
+from sdkprobe.commands import bisect as bisect_command
+from sdkprobe.commands import releases as releases_command
+from sdkprobe.releases import index as release_index
+from sdkprobe.releases.bisect import ReleaseVerdict, bisect, observation_diff, resolver_picks, scan
+from sdkprobe.releases.index import INDEX_URL, IndexUnreachable, Release, fetch_index, parse
+from sdkprobe.releases.versions import PINS, SDK_VERSIONS, pins, requirements
+
+ROOT = str(Path(__file__).resolve().parents[1])
 
 BID = "results.error-names-real-cause"
 
@@ -29,12 +37,12 @@ class Scripted:
         self.verdicts = verdicts
         self.calls: list[str] = []
 
-    def __call__(self, version: str) -> Outcome:
+    def __call__(self, version: str) -> ReleaseVerdict:
         self.calls.append(version)
         v = self.verdicts[version]
         if v is None:
-            return Outcome(version, skipped="install failed: uv exited 1: boom")
-        return Outcome(version, verdict=v, note=f"note {v}", checks={"c": v}, observed={"seen": v})
+            return ReleaseVerdict(version, skipped="install failed: uv exited 1: boom")
+        return ReleaseVerdict(version, verdict=v, note=f"note {v}", checks={"c": v}, observed={"seen": v})
 
 
 def step(vs: list[str], at: int, before: str = "differs", after: str = "holds") -> dict[str, str | None]:
@@ -73,7 +81,7 @@ def test_both_ends_can_be_probed_at_once_with_the_same_answer():
     verdicts = step(vs, 17)
     both = threading.Barrier(2, timeout=10)
 
-    def probe(version: str) -> Outcome:
+    def probe(version: str) -> ReleaseVerdict:
         if version in (vs[0], vs[-1]):
             both.wait()  # breaks (raises) unless the two ends are probed at the same time
         return Scripted(verdicts)(version)
@@ -144,9 +152,9 @@ def test_no_release_giving_a_verdict_is_no_answer():
 def test_check_follows_one_sub_check_not_the_verdict():
     vs = releases_named(8)
 
-    def probe(v: str) -> Outcome:
+    def probe(v: str) -> ReleaseVerdict:
         moved = vs.index(v) >= 3
-        return Outcome(v, verdict="differs", checks={"a": "differs", "b": "holds" if moved else "differs"})
+        return ReleaseVerdict(v, verdict="differs", checks={"a": "differs", "b": "holds" if moved else "differs"})
 
     assert not bisect(vs, probe).changes
     assert [(a.version, b.version) for a, b in bisect(vs, probe, check="b").changes] == [(vs[2], vs[3])]
@@ -180,13 +188,13 @@ def test_a_change_on_a_yanked_release_names_the_first_one_a_resolver_picks():
 
 def test_no_yanked_leaves_them_out_and_refuses_a_yanked_end():
     index = [Release("0.1.7", False, False), *(Release(v, y, True) for v, y in [("0.1.8", True), ("0.1.19", False)])]
-    chosen, notes = bisect_command.select_range(index, None, None, no_yanked=True)
+    chosen, notes = release_index.select_range(index, None, None, no_yanked=True)
     assert [r.version for r in chosen] == ["0.1.19"]
     assert any("bundles no CLI" in n for n in notes) and any("yanked" in n for n in notes)
-    chosen, _ = bisect_command.select_range(index, None, None, no_yanked=False)
+    chosen, _ = release_index.select_range(index, None, None, no_yanked=False)
     assert [r.version for r in chosen] == ["0.1.8", "0.1.19"]
-    with pytest.raises(bisect_command.BadRange, match="yanked"):
-        bisect_command.select_range(index, "0.1.8", None, no_yanked=True)
+    with pytest.raises(release_index.BadRange, match="yanked"):
+        release_index.select_range(index, "0.1.8", None, no_yanked=True)
 
 
 def test_the_index_page_gives_yanked_flags_and_which_wheels_bundle_a_cli():
@@ -243,7 +251,9 @@ def offline(monkeypatch, tmp_path):
     monkeypatch.setattr(bisect_command, "releases", lambda: INDEX)
     monkeypatch.setattr(releases_command, "releases", lambda: INDEX)
     calls: list[str] = []
-    monkeypatch.setattr("probes.release_probe.ReleaseProber", fake_prober(step([r.version for r in INDEX], 2), calls))
+    monkeypatch.setattr(
+        "sdkprobe.releases.probe.ReleaseProber", fake_prober(step([r.version for r in INDEX], 2), calls)
+    )
     return calls
 
 
@@ -254,7 +264,7 @@ def fake_prober(verdicts: dict[str, str | None], calls: list[str]) -> type:
         def __init__(self, *_args: object) -> None:
             self.runs = 0
 
-        def __call__(self, version: str) -> Outcome:
+        def __call__(self, version: str) -> ReleaseVerdict:
             calls.append(version)
             self.runs += 1
             return Scripted(verdicts)(version)
@@ -273,7 +283,7 @@ def fake_prober(verdicts: dict[str, str | None], calls: list[str]) -> type:
     ],
 )
 def test_bad_input_exits_2_with_one_line(argv, message, offline, capsys):
-    assert cli.main(["bisect", *argv]) == 2
+    assert commands.main(["bisect", *argv]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err
     assert offline == []
@@ -284,15 +294,15 @@ def test_an_unreachable_index_exits_2_with_one_line(monkeypatch, capsys):
         raise IndexUnreachable("cannot read the release list from X (JSON simple API): refused")
 
     monkeypatch.setattr(bisect_command, "releases", down)
-    assert cli.main(["bisect", BID]) == 2
+    assert commands.main(["bisect", BID]) == 2
     assert (
         capsys.readouterr().err.strip()
-        == "sdkprobe: error: cannot read the release list from X (JSON simple API): refused"
+        == "sdkprobe bisect: error: cannot read the release list from X (JSON simple API): refused"
     )
 
 
 def test_the_command_prints_the_pair_both_verdicts_and_what_moved(offline, capsys):
-    assert cli.main(["bisect", BID, "--from", "0.2.82", "--to", "0.2.86"]) == 0
+    assert commands.main(["bisect", BID, "--from", "0.2.82", "--to", "0.2.86"]) == 0
     out = capsys.readouterr().out
     assert "changed between 0.2.83 and 0.2.84:" in out
     assert "0.2.83 (yanked): differs - note differs" in out and "0.2.84 (yanked): holds - note holds" in out
@@ -301,7 +311,7 @@ def test_the_command_prints_the_pair_both_verdicts_and_what_moved(offline, capsy
 
 
 def test_the_command_without_yanked_releases(offline, capsys):
-    assert cli.main(["bisect", BID, "--no-yanked"]) == 0
+    assert commands.main(["bisect", BID, "--no-yanked"]) == 0
     assert "changed between 0.2.82 and 0.2.85:" in capsys.readouterr().out
     assert "0.2.83" not in offline and "0.2.84" not in offline
 
@@ -310,19 +320,19 @@ def test_the_command_reuses_committed_reports_unless_fresh(offline, tmp_path, ca
     import sample_reports as sample
     from sample_reports import info, result
 
-    from probes.report import write
+    from sdkprobe.report import write
 
     folder = tmp_path / "committed"
     for version, verdict in (("0.2.82", "differs"), ("0.2.86", "holds")):
         write(sample.report([result(BID, verdict)], info(version, "2.1.0")), folder)
-    assert cli.main(["bisect", BID, "--reports", str(folder)]) == 0
+    assert commands.main(["bisect", BID, "--reports", str(folder)]) == 0
     captured = capsys.readouterr()
     assert "changed between 0.2.83 and 0.2.84:" in captured.out
     assert "0.2.82" not in offline and "0.2.86" not in offline
     assert "reusing the verdicts of 2 releases from their reports" in captured.err
     assert "and 2 verdicts from reports over 5 releases" in captured.err
     offline.clear()
-    assert cli.main(["bisect", BID, "--reports", str(folder), "--fresh"]) == 0
+    assert commands.main(["bisect", BID, "--reports", str(folder), "--fresh"]) == 0
     assert "0.2.82" in offline and "0.2.86" in offline
 
 
@@ -330,31 +340,85 @@ def test_a_malformed_report_to_reuse_is_one_line(offline, tmp_path, capsys):
     folder = tmp_path / "committed"
     folder.mkdir()
     (folder / "0.2.82.json").write_text("{not json")
-    assert cli.main(["bisect", BID, "--reports", str(folder)]) == 2
+    assert commands.main(["bisect", BID, "--reports", str(folder)]) == 2
     err = capsys.readouterr().err.strip()
     assert "0.2.82.json" in err and err.endswith("(--fresh reuses no report)") and "\n" not in err
     assert offline == []
 
 
 def test_releases_lists_what_bisect_would_probe(offline, capsys):
-    assert cli.main(["releases", "--from", "0.2.83", "--json"]) == 0
+    assert commands.main(["releases", "--from", "0.2.83", "--json"]) == 0
     assert capsys.readouterr().out.strip() == '["0.2.83", "0.2.84", "0.2.85", "0.2.86"]'
-    assert cli.main(["releases", "--no-yanked"]) == 0
+    assert commands.main(["releases", "--no-yanked"]) == 0
     assert capsys.readouterr().out.split() == ["0.2.82", "0.2.85", "0.2.86"]
-    assert cli.main(["releases", "--to", "0.2.99"]) == 2
+    assert commands.main(["releases", "--to", "0.2.99"]) == 2
     assert (
         capsys.readouterr().err.strip()
-        == "sdkprobe: error: --to 0.2.99: no such release of claude-agent-sdk on the index"
+        == "sdkprobe releases: error: --to 0.2.99: no such release of claude-agent-sdk on the index"
     )
 
 
-def test_an_install_that_is_no_checkout_says_so_before_installing(tmp_path):
-    from probes.envcache import EnvCache, InstallFailed
+def test_sdkprobe_neither_checked_out_nor_installed_says_so_before_installing(tmp_path, monkeypatch):
+    from importlib.metadata import PackageNotFoundError
 
-    cache = EnvCache(root=tmp_path / "envs", project=tmp_path / "site-packages", uv="/bin/false")
-    with pytest.raises(InstallFailed, match=r"is not a checkout \(no pyproject.toml\).*pip install -e"):
+    from sdkprobe.releases import itself
+    from sdkprobe.releases.envcache import EnvCache
+
+    def not_installed(name):
+        raise PackageNotFoundError(name)
+
+    monkeypatch.setattr(itself, "_CHECKOUT", tmp_path / "site-packages")
+    monkeypatch.setattr(itself, "distribution", not_installed)
+    cache = EnvCache(root=tmp_path / "envs", uv="/bin/false")
+    with pytest.raises(itself.NotInstalled, match=r"neither a checkout nor an installed package"):
         cache.ensure("0.2.150")
     assert not (tmp_path / "envs" / "0.2.150").exists()
+
+
+def test_a_plain_install_is_packed_again_into_a_wheel_of_the_same_files(tmp_path):
+    """From no checkout, a release's environment gets this sdkprobe's own files as a wheel:
+    every package file the distribution installed, its metadata, a RECORD whose hashes match."""
+    import base64
+    import hashlib
+    import zipfile
+    from importlib.metadata import PathDistribution
+
+    from sdkprobe.releases.itself import repack
+
+    site = tmp_path / "site"  # a plain (non-editable) install of this checkout, as pip makes one
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "-q",
+            "--no-deps",
+            "--target",
+            str(site),
+            ROOT,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    dist = PathDistribution(next(site.glob("sdkprobe-*.dist-info")))
+    wheel = repack(dist, tmp_path / "cache")
+    names = zipfile.ZipFile(wheel).namelist()
+    assert wheel.name == f"sdkprobe-{dist.version}-py3-none-any.whl"
+    assert any(n.endswith(".dist-info/METADATA") for n in names) and any(n.endswith(".dist-info/WHEEL") for n in names)
+    assert not any(n.endswith(("INSTALLER", "direct_url.json")) or "__pycache__" in n for n in names)
+    z = zipfile.ZipFile(wheel)
+    record = z.read(next(n for n in names if n.endswith("RECORD"))).decode().splitlines()
+    for line in record:
+        name, digest, _ = line.rsplit(",", 2)
+        if digest:
+            data = z.read(name)
+            assert digest == "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    assert "sdkprobe/commands/__init__.py" in names and "sdkprobe/fake_cli/__main__.py" in names
+    assert "sdkprobe/baselines/0.2.181.json" in names
+    assert repack(dist, tmp_path / "cache") == wheel  # the same files, the same wheel: built once
 
 
 # --- the CLI axis --------------------------------------------------------------------
@@ -366,19 +430,19 @@ CLI_RELEASES = ["2.1.200", "2.1.201", "2.1.202", "2.1.203", "2.1.204", "2.1.205"
 @pytest.fixture
 def cli_offline(monkeypatch):
     """--axis cli with a fixed npm release list and a scripted prober: no npm, no installs."""
-    from probes import cli_releases
-    from probes.harness import sdk
+    from sdkprobe.harness import sdk
+    from sdkprobe.releases import claude_code
 
-    monkeypatch.setattr(cli_releases, "release_list", lambda: CLI_RELEASES)
+    monkeypatch.setattr(claude_code, "release_list", lambda: CLI_RELEASES)
     monkeypatch.setattr(sdk, "bundled_cli_version", lambda: "2.1.201")
     calls: list[str] = []
     verdicts = step(CLI_RELEASES, 4, before="holds", after="differs")
-    monkeypatch.setattr("probes.release_probe.CliReleaseProber", fake_prober(verdicts, calls))
+    monkeypatch.setattr("sdkprobe.releases.probe.CliReleaseProber", fake_prober(verdicts, calls))
     return calls
 
 
 def test_the_cli_axis_bisects_cli_releases_from_the_bundled_one(cli_offline, capsys):
-    assert cli.main(["bisect", "--axis", "cli", CLI_BID]) == 0
+    assert commands.main(["bisect", "--axis", "cli", CLI_BID]) == 0
     out = capsys.readouterr().out
     assert "across 5 CLI releases (with the installed SDK), 2.1.201 to 2.1.205:" in out
     assert "changed between 2.1.203 and 2.1.204:" in out and "(yanked)" not in out
@@ -397,20 +461,20 @@ def test_the_cli_axis_bisects_cli_releases_from_the_bundled_one(cli_offline, cap
     ],
 )
 def test_bad_cli_axis_input_exits_2_with_one_line(argv, message, cli_offline, capsys):
-    assert cli.main(["bisect", "--axis", "cli", *argv]) == 2
+    assert commands.main(["bisect", "--axis", "cli", *argv]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err
     assert cli_offline == []
 
 
 def test_a_cli_release_that_cannot_be_had_is_skipped_with_its_reason(monkeypatch):
-    from probes import cli_releases
-    from probes.release_probe import CliReleaseProber
+    from sdkprobe.releases import claude_code
+    from sdkprobe.releases.probe import CliReleaseProber
 
     def no_build(version: str, progress: object = None) -> object:
-        raise cli_releases.CliReleaseError(f"CLI version {version} has no build for linux-x64 (it has darwin-arm64)")
+        raise claude_code.CliReleaseError(f"CLI version {version} has no build for linux-x64 (it has darwin-arm64)")
 
-    monkeypatch.setattr(cli_releases, "install_cli", no_build)
+    monkeypatch.setattr(claude_code, "install_cli", no_build)
     said: list[str] = []
     prober = CliReleaseProber(CLI_BID, said.append)
     outcome = prober("2.1.203")
@@ -425,8 +489,8 @@ def test_a_cli_release_that_cannot_be_had_is_skipped_with_its_reason(monkeypatch
 @pytest.mark.skipif(os.environ.get("SDKPROBE_SLOW") != "1", reason="installs two SDK releases: set SDKPROBE_SLOW=1")
 def test_two_real_releases_from_the_cache_show_the_change():
     """0.2.139 raises a bare Exception for an error result, 0.2.140 a ProcessError naming the cause."""
-    from probes.envcache import EnvCache
-    from probes.release_probe import ReleaseProber
+    from sdkprobe.releases.envcache import EnvCache
+    from sdkprobe.releases.probe import ReleaseProber
 
     prober = ReleaseProber(BID, EnvCache(), lambda _: None)
     answer = bisect(["0.2.139", "0.2.140"], prober)
@@ -441,7 +505,7 @@ def test_two_real_releases_from_the_cache_show_the_change():
 def test_two_real_cli_releases_under_the_installed_sdk_show_the_change():
     """Under SDK 0.2.189, CLI 2.1.301 still lets auto mode's classifier grade the Agent call
     (blocked: the double gives it no grade), 2.1.302 refuses the zero-tool agent itself."""
-    from probes.release_probe import CliReleaseProber
+    from sdkprobe.releases.probe import CliReleaseProber
 
     prober = CliReleaseProber(CLI_BID, lambda _: None)
     answer = bisect(["2.1.301", "2.1.302"], prober)

@@ -1,10 +1,11 @@
 """The catalogue keeps its conventions, and every declaration is complete."""
 
+import ast
 from pathlib import Path
 
-from probes import catalogue
-from probes.areas import AREAS, order
-from probes.report.cells import declaration
+from sdkprobe import catalogue
+from sdkprobe.areas import AREAS, order
+from sdkprobe.report.cells import declaration
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 
@@ -23,6 +24,14 @@ def test_every_module_is_an_area_or_a_topic_of_one_and_every_behaviour_has_a_dec
         assert b.decision is not None, b.id
 
 
+def test_a_support_module_is_no_topic_and_declares_no_behaviour():
+    folder = Path(catalogue.__file__).parent
+    support = sorted(p.stem for p in folder.glob("*.py") if catalogue.is_support(p.stem))
+    assert "agents_support" in support
+    assert all(m.removesuffix(catalogue.SUPPORT) in {a.name for a in AREAS} for m in support), support
+    assert not [b.id for b in catalogue.load() if catalogue.is_support(b.probe.__module__.rsplit(".", 1)[1])]
+
+
 def test_load_orders_by_declared_area_then_id():
     ids = [(order(b.area), b.id) for b in catalogue.load()]
     assert ids == sorted(ids)
@@ -33,7 +42,7 @@ def test_an_id_no_module_declares_links_to_its_areas_main_module():
 
 
 def test_links_are_relative_to_the_matrix_folder_inside_the_project(tmp_path):
-    from probes.report.cells import project_from
+    from sdkprobe.report.cells import project_from
 
     nested = REPORTS / "cli-axis"
     assert project_from(REPORTS) == ".." and project_from(nested) == "../.."
@@ -41,3 +50,29 @@ def test_links_are_relative_to_the_matrix_folder_inside_the_project(tmp_path):
         Path(catalogue.__file__).parent / "hooks.py"
     )
     assert project_from(tmp_path) == ".."  # elsewhere: as from reports/, never this machine's path
+
+
+def test_behaviour_modules_import_what_the_catalogues_rule_allows():
+    """probes/catalogue/__init__.py: sdkprobe.behaviour, sdkprobe.harness's public names, an
+    area's support module, and the SDK's own public API, its names imported where used
+    (never at a module's top, which would break loading on a version without them)."""
+    allowed = {"sdkprobe.behaviour", "sdkprobe.harness"}
+    for path in sorted(Path(catalogue.__file__).parent.glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        top = set(tree.body)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                mods = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                mods = [node.module]
+                assert not [a.name for a in node.names if a.name.startswith("_")], (path.name, node.module)
+                if node.module.startswith("claude_agent_sdk"):
+                    assert node not in top, f"{path.name}: from {node.module} import ... at the module's top"
+            else:
+                continue
+            for mod in mods:
+                if mod.startswith("sdkprobe"):
+                    support = mod.startswith("sdkprobe.catalogue.") and catalogue.is_support(mod.rsplit(".", 1)[1])
+                    assert mod in allowed or support or path.stem == "__init__", (path.name, mod)
+                if mod.startswith("claude_agent_sdk"):
+                    assert not any(part.startswith("_") for part in mod.split(".")), (path.name, mod)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from probes.cli import build_parser
+from sdkprobe.commands import build_parser
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOWN = [*sorted((ROOT / ".github" / "workflows").glob("*.yml")), ROOT / "docs" / "ci.md"]

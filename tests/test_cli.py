@@ -6,11 +6,11 @@ import sys
 
 import pytest
 
-from probes.cli import main
+from sdkprobe.commands import main
 
 
 def sdkprobe(*args):
-    return subprocess.run([sys.executable, "-m", "probes.cli", *args], capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-m", "sdkprobe", *args], capture_output=True, text=True, timeout=120)
 
 
 @pytest.mark.parametrize(
@@ -68,7 +68,7 @@ def test_run_rejects_a_cli_that_is_not_executable(tmp_path):
 
 
 def test_list_json_shows_what_each_behaviour_declares(capsys):
-    from probes import catalogue
+    from sdkprobe import catalogue
 
     assert main(["list", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
@@ -83,7 +83,7 @@ def test_list_json_shows_what_each_behaviour_declares(capsys):
 
 
 def test_list_filters_combine(capsys):
-    from probes import catalogue
+    from sdkprobe import catalogue
 
     assert main(["list", "--json", "--requires", "option:allowed", "--tier", "cli"]) == 0
     listed = [r["id"] for r in json.loads(capsys.readouterr().out)]
@@ -110,7 +110,7 @@ def test_list_unknown_area(capsys):
 
 def test_run_refused_by_the_report_writer_exits_2_with_one_line(tmp_path, monkeypatch, capsys):
     """A report the writer refuses (here: it would publish a home directory) is bad input."""
-    import probes.report as report
+    import sdkprobe.report as report
 
     real_build = report.build
 
@@ -124,7 +124,7 @@ def test_run_refused_by_the_report_writer_exits_2_with_one_line(tmp_path, monkey
     code = main(["run", "--only", "wire.tools-option-to-flag", "--out", str(tmp_path), "-j", "1"])
     assert code == 2 and list(tmp_path.iterdir()) == []
     last = capsys.readouterr().err.splitlines()[-1]
-    assert last.startswith("sdkprobe: error: refusing to write report") and "/home/" in last
+    assert last.startswith("sdkprobe run: error: refusing to write report") and "/home/" in last
 
 
 @pytest.mark.parametrize("command", ["run", "list", "capture", "bisect", "history"])
@@ -155,7 +155,7 @@ def test_help_lists_every_option(command):
 
 def test_rejudge_rewrites_what_a_changed_decision_says_and_nothing_else(tmp_path, capsys):
     """A stored observation is judged again by the decision as declared now."""
-    from probes.report import build, load, write
+    from sdkprobe.report import build, load, write
 
     entry = {
         "id": "wire.tools-option-to-flag",
@@ -192,10 +192,10 @@ def test_rejudge_rewrites_what_a_changed_decision_says_and_nothing_else(tmp_path
 
 def test_run_merge_puts_its_results_into_the_existing_report(tmp_path, capsys):
     """`--merge` adds or replaces only the behaviours run; a report of other run conditions is refused."""
-    from probes.harness import sdk
-    from probes.report import load
-    from probes.report.store import dumps
-    from probes.runner import RunSettings, run_info
+    from sdkprobe.harness import sdk
+    from sdkprobe.report import load
+    from sdkprobe.report.store import dumps
+    from sdkprobe.runner import RunSettings, run_info
 
     info = run_info(RunSettings())
     other = {
@@ -222,18 +222,19 @@ def test_run_merge_puts_its_results_into_the_existing_report(tmp_path, capsys):
 
 
 def test_run_in_a_release_not_on_the_index_exits_2_with_one_line(monkeypatch, tmp_path, capsys):
-    from probes import releases
+    from sdkprobe.releases import index as releases
 
     monkeypatch.setattr(releases, "releases", lambda: [releases.Release("0.2.150", False, True)])
     assert main(["run", "--sdk-version", "0.2.999", "--out", str(tmp_path)]) == 2
     err = capsys.readouterr().err.strip()
-    assert err == "sdkprobe: error: --sdk-version 0.2.999: no such release of claude-agent-sdk on the index"
+    assert err == "sdkprobe run: error: --sdk-version 0.2.999: no such release of claude-agent-sdk on the index"
 
 
 def test_run_in_a_release_hands_the_same_run_to_its_own_sdkprobe(monkeypatch, tmp_path):
-    """The release's environment runs `sdkprobe run` with the options given (not --sdk-version);
-    its exit status is the command's."""
-    from probes import envcache, releases
+    """The release's environment runs `sdkprobe run` with the arguments as given, less
+    --sdk-version (forwarded, not rebuilt: a new flag cannot be dropped); its exit status is the command's."""
+    from sdkprobe.releases import envcache
+    from sdkprobe.releases import index as releases
 
     env = envcache.Env("0.2.150", tmp_path / "env")
     env.bin.mkdir(parents=True)
@@ -242,15 +243,20 @@ def test_run_in_a_release_hands_the_same_run_to_its_own_sdkprobe(monkeypatch, tm
     env.sdkprobe.chmod(0o755)
     monkeypatch.setattr(releases, "releases", lambda: [releases.Release("0.2.150", True, True)])
     monkeypatch.setattr(envcache.EnvCache, "ensure", lambda self, version, progress: env)
-    code = main(["run", "--sdk-version", "0.2.150", "--only", "a.b", "--out", str(tmp_path / "out"), "-j", "2"])
+    out = str(tmp_path / "out")
+    code = main(["run", "--only", "a.b", "--sdk-version", "0.2.150", "--out", out, "-j", "2", "--replace"])
     assert code == 3
-    assert said.read_text().split() == [
-        str(env.path),
-        "run",
-        "--out",
-        str((tmp_path / "out").resolve()),
-        "-j",
-        "2",
-        "--only",
-        "a.b",
-    ]
+    assert said.read_text().split() == [str(env.path), "run", "--only", "a.b", "--out", out, "-j", "2", "--replace"]
+
+
+def test_a_catalogue_that_cannot_be_imported_is_one_line_and_exit_2(monkeypatch, capsys):
+    # configure() keeps the choice in the environment for the processes a command starts:
+    # monkeypatch restores it, so no later test loads this catalogue
+    monkeypatch.setenv("SDKPROBE_CATALOGUE", "")
+    monkeypatch.setenv("SDKPROBE_BUILTIN", "1")
+    assert main(["list", "--catalogue", "no_such_team.behaviours"]) == 2
+    err = capsys.readouterr().err
+    assert (
+        err
+        == "sdkprobe list: error: catalogue no_such_team.behaviours: cannot import it: No module named 'no_such_team'\n"
+    )

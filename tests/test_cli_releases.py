@@ -14,9 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from probes import cli_releases
-from probes.cli import main
-from probes.cli_releases import Build, CliReleaseError, build_for, install_cli, platform_key
+from sdkprobe.commands import main
+from sdkprobe.errors import UsageError
+from sdkprobe.releases import claude_code
+from sdkprobe.releases.claude_code import Build, CliReleaseError, build_for, install_cli, platform_key
 
 REGISTRY = Path(__file__).with_name("npm_registry")
 
@@ -55,14 +56,14 @@ def cache(tmp_path, monkeypatch):
     """An empty cache; Node's path as this machine has it, or a stand-in where it has none
     (installing a cli.js release only names Node in its launcher; running it needs Node)."""
     monkeypatch.setenv("SDKPROBE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(cli_releases, "_node", lambda: cli_releases.shutil.which("node") or "/usr/bin/node")
+    monkeypatch.setattr(claude_code, "_node", lambda: claude_code.shutil.which("node") or "/usr/bin/node")
     return tmp_path / "cache" / "cli"
 
 
 def test_a_cli_js_release_without_node_is_one_line(tmp_path, monkeypatch):
     monkeypatch.setenv("SDKPROBE_CACHE", str(tmp_path / "cache"))
-    monkeypatch.setattr(cli_releases, "_npm", FakeNpm({"cli.js": ""}))
-    monkeypatch.setattr(cli_releases.shutil, "which", lambda name: None)
+    monkeypatch.setattr(claude_code, "_npm", FakeNpm({"cli.js": ""}))
+    monkeypatch.setattr(claude_code.shutil, "which", lambda name: None)
     with pytest.raises(CliReleaseError, match=r"^this CLI release is a cli\.js, which needs Node; no `node` on PATH$"):
         install_cli("2.1.50", lambda _: None)
 
@@ -116,13 +117,13 @@ def test_platform_key_names_the_machine_as_npm_does():
 
 def test_a_cli_js_release_gets_a_node_launcher_and_is_reused(cache, monkeypatch):
     npm = FakeNpm({"cli.js": "console.log('2.1.50 (Claude Code)')\n"})
-    monkeypatch.setattr(cli_releases, "_npm", npm)
+    monkeypatch.setattr(claude_code, "_npm", npm)
     lines: list[str] = []
     path = install_cli("2.1.50", lines.append)
     assert path == cache / "2.1.50" / "claude" and os.access(path, os.X_OK)
     assert "cli.js" in path.read_text() and any("fetching @anthropic-ai/claude-code@2.1.50" in x for x in lines)
     assert not [p for p in cache.iterdir() if p.name.startswith(".")]  # no work folder left
-    if cli_releases.shutil.which("node"):
+    if claude_code.shutil.which("node"):
         out = subprocess.run([str(path)], capture_output=True, text=True, timeout=60)
         assert out.stdout.strip() == "2.1.50 (Claude Code)"
     calls = len(npm.calls)
@@ -131,16 +132,16 @@ def test_a_cli_js_release_gets_a_node_launcher_and_is_reused(cache, monkeypatch)
 
 
 def test_a_native_release_is_its_binary(cache, monkeypatch):
-    monkeypatch.setattr(cli_releases, "_npm", FakeNpm({"claude": "#!/bin/sh\necho 2.1.300\n"}))
-    monkeypatch.setattr(cli_releases, "platform_key", lambda: "linux-x64")
+    monkeypatch.setattr(claude_code, "_npm", FakeNpm({"claude": "#!/bin/sh\necho 2.1.300\n"}))
+    monkeypatch.setattr(claude_code, "platform_key", lambda: "linux-x64")
     path = install_cli("2.1.300", lambda _: None)
     assert path == cache / "2.1.300" / "package" / "claude" and os.access(path, os.X_OK)
     assert json.loads((cache / "2.1.300" / "install.json").read_text())["kind"] == "native"
 
 
 def test_a_package_without_its_entry_installs_nothing(cache, monkeypatch):
-    monkeypatch.setattr(cli_releases, "_npm", FakeNpm({"README.md": "no binary"}))
-    monkeypatch.setattr(cli_releases, "platform_key", lambda: "linux-x64")
+    monkeypatch.setattr(claude_code, "_npm", FakeNpm({"README.md": "no binary"}))
+    monkeypatch.setattr(claude_code, "platform_key", lambda: "linux-x64")
     with pytest.raises(CliReleaseError, match="has no claude"):
         install_cli("2.1.300", lambda _: None)
     assert list(cache.iterdir()) == []
@@ -148,7 +149,7 @@ def test_a_package_without_its_entry_installs_nothing(cache, monkeypatch):
 
 def test_a_broken_cache_entry_is_named_not_reused(cache, monkeypatch):
     (cache / "2.1.50" / "package").mkdir(parents=True)  # no install.json: not a finished install
-    monkeypatch.setattr(cli_releases, "_npm", FakeNpm({"cli.js": ""}))
+    monkeypatch.setattr(claude_code, "_npm", FakeNpm({"cli.js": ""}))
     with pytest.raises(CliReleaseError, match="is there but incomplete; remove it"):
         install_cli("2.1.50", lambda _: None)
     assert sorted(p.name for p in cache.iterdir()) == ["2.1.50"]
@@ -167,10 +168,11 @@ def test_a_broken_cache_entry_is_named_not_reused(cache, monkeypatch):
 )
 @pytest.mark.parametrize("command", ["run", "gate"])
 def test_a_bad_cli_version_is_one_line_and_exit_2(command, version, message, cache, tmp_path, monkeypatch, capsys):
-    from probes import cli
 
-    monkeypatch.setattr(cli_releases, "_npm", FakeNpm())
-    monkeypatch.setattr(cli, "probe_installed", lambda *a: pytest.fail("probed with a bad CLI version"))
+    monkeypatch.setattr(claude_code, "_npm", FakeNpm())
+    monkeypatch.setattr(
+        "sdkprobe.commands.shared.probe_installed", lambda *a: pytest.fail("probed with a bad CLI version")
+    )
     baseline = Path(__file__).parents[1] / "reports" / "0.2.189.json"
     args = {
         "run": ["run", "--only", "wire.tools-option-to-flag", "--out", str(tmp_path / "out")],
@@ -178,7 +180,7 @@ def test_a_bad_cli_version_is_one_line_and_exit_2(command, version, message, cac
     }[command]
     assert main([*args, "--cli-version", version]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith("sdkprobe: error: ") and message in err
+    assert err.count("\n") == 1 and err.startswith(f"sdkprobe {command}: error: ") and message in err
     assert not (tmp_path / "out").exists()
 
 
@@ -196,16 +198,15 @@ def test_gate_cli_version_needs_a_fresh_candidate(tmp_path, capsys):
 
 def test_run_and_gate_probe_against_the_installed_release(cache, tmp_path, monkeypatch):
     """Both hand the release's executable to the probes as --cli does."""
-    from probes import cli
 
-    monkeypatch.setattr(cli_releases, "_npm", FakeNpm({"cli.js": ""}))
+    monkeypatch.setattr(claude_code, "_npm", FakeNpm({"cli.js": ""}))
     seen: list[str | None] = []
 
     def fake(behaviours, settings, jobs, info=None):
         seen.append(settings.cli_path)
-        raise cli.BadInput("stop here")
+        raise UsageError("stop here")
 
-    monkeypatch.setattr(cli, "probe_installed", fake)
+    monkeypatch.setattr("sdkprobe.commands.shared.probe_installed", fake)
     assert main(["run", "--only", "wire.tools-option-to-flag", "--out", str(tmp_path), "--cli-version", "2.1.50"]) == 2
     baseline = str(Path(__file__).parents[1] / "reports" / "0.2.189.json")
     assert main(["gate", "--baseline", baseline, "--cli-version", "2.1.50"]) == 2
@@ -218,7 +219,7 @@ def test_run_and_gate_probe_against_the_installed_release(cache, tmp_path, monke
 @pytest.mark.skipif(os.environ.get("SDKPROBE_SLOW") != "1", reason="fetches ~150 MB from npm: SDKPROBE_SLOW=1")
 @pytest.mark.parametrize("version", ["2.1.50", "2.1.300"])  # a cli.js release and a native one
 def test_a_real_release_installs_and_says_its_version(version, cache):
-    from probes.harness import sdk
+    from sdkprobe.harness import sdk
 
     path = install_cli(version, lambda _: None)
     assert sdk.cli_version(str(path)) == version
@@ -227,14 +228,14 @@ def test_a_real_release_installs_and_says_its_version(version, cache):
 def test_the_release_list_is_plain_releases_oldest_first(monkeypatch):
     answer = json.dumps(["2.1.10", "0.2.9", "2.1.9", "2.1.100-beta.1", "1.0.0"])
     monkeypatch.setattr(
-        cli_releases, "_npm", lambda args, timeout, tick=None: subprocess.CompletedProcess(args, 0, answer, "")
+        claude_code, "_npm", lambda args, timeout, tick=None: subprocess.CompletedProcess(args, 0, answer, "")
     )
-    assert cli_releases.release_list() == ["0.2.9", "1.0.0", "2.1.9", "2.1.10"]
+    assert claude_code.release_list() == ["0.2.9", "1.0.0", "2.1.9", "2.1.10"]
 
 
 def test_an_unreadable_release_list_is_one_line(monkeypatch):
     monkeypatch.setattr(
-        cli_releases,
+        claude_code,
         "_npm",
         lambda args, timeout, tick=None: subprocess.CompletedProcess(
             args, 1, "", "npm ERR! network\nnpm ERR! ETIMEDOUT"
@@ -243,4 +244,4 @@ def test_an_unreadable_release_list_is_one_line(monkeypatch):
     with pytest.raises(
         CliReleaseError, match=r"^npm view @anthropic-ai/claude-code versions failed: npm ERR! ETIMEDOUT$"
     ):
-        cli_releases.release_list()
+        claude_code.release_list()

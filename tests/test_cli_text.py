@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from probes.harness import Harness, ProbeTimeout, TierError, cli_text, sdk
+from sdkprobe.harness import Harness, ProbeTimeout, TierError, cli_text, sdk
 
 
 def _script(tmp_path: Path, body: str) -> Path:

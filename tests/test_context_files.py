@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
-from probes.harness import MAIN, auto_memory, git_repo, global_config, project_settings, real_cli, sdk, user_settings
-from probes.harness.context_files import project_key
+from sdkprobe.harness import MAIN, auto_memory, git_repo, global_config, project_settings, real_cli, sdk, user_settings
+from sdkprobe.harness.context_files import project_key
 
 
 def test_settings_and_global_config_are_written_where_the_cli_reads_them(space):

@@ -9,9 +9,9 @@ import urllib.request
 
 import pytest
 
-from fake_cli.scenario import Scenario
-from probes.harness import Conversation, Harness, StdinRecording, StdoutRecording, reply, sdk
-from probes.harness.model_double import ModelDouble, Script
+from sdkprobe.fake_cli.scenario import Scenario
+from sdkprobe.harness import Conversation, Harness, StdinRecording, StdoutRecording, reply, sdk
+from sdkprobe.harness.model_double import ModelDouble, Script
 
 needs_cli = pytest.mark.skipif(sdk.bundled_cli_path() is None, reason="this SDK wheel bundles no CLI")
 

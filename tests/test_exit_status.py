@@ -18,10 +18,10 @@ from subprocess import PIPE
 import anyio
 import pytest
 
-from fake_cli.scenario import Scenario
-from probes.harness import processes, real_cli, wire
-from probes.harness import sdk as sdk_info
-from probes.harness.model_double import Script, http_error
+from sdkprobe.fake_cli.scenario import Scenario
+from sdkprobe.harness import processes, real_cli, wire
+from sdkprobe.harness import sdk as sdk_info
+from sdkprobe.harness.model_double import Script, http_error
 
 needs_cli = pytest.mark.skipif(sdk_info.bundled_cli_path() is None, reason="this SDK wheel bundles no CLI")
 

@@ -14,9 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sample_reports import info, result
 
-from probes.behaviour import VERDICTS
-from probes.cli import main as cli_main
-from probes.report import ReportError, build, compare, read_relied_on, write
+from sdkprobe.behaviour import VERDICTS
+from sdkprobe.commands import main as cli_main
+from sdkprobe.report import ReportError, build, compare, read_relied_on, write
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -188,7 +188,7 @@ def files(tmp_path):
 def test_gate_command_exit_codes(files):
     def gate(*args):
         return subprocess.run(
-            [sys.executable, "-m", "probes.cli", "gate", *map(str, args)],
+            [sys.executable, "-m", "sdkprobe", "gate", *map(str, args)],
             capture_output=True,
             text=True,
             cwd=ROOT,
@@ -237,13 +237,13 @@ def test_gate_without_candidate_probes_the_installed_sdk_as_run_does(files, monk
     """The fresh candidate comes through `run`'s own code path, with the gate's -j."""
     calls = []
 
-    def fake(behaviours, settings, jobs):
+    def fake(behaviours, settings, jobs, info=None):
         calls.append(([b.id for b in behaviours], settings.cli_path, jobs))
         return json.loads(files["changed"].read_text())
 
-    from probes import catalogue, cli
+    from sdkprobe import catalogue
 
-    monkeypatch.setattr(cli, "probe_installed", fake)
+    monkeypatch.setattr("sdkprobe.commands.shared.probe_installed", fake)
     assert cli_main(["gate", "--baseline", str(files["base"]), "-j", "3"]) == 1
     assert calls == [([b.id for b in catalogue.load()], None, 3)] and "hooks.fire" in capsys.readouterr().out
 
@@ -255,14 +255,14 @@ def test_help_is_complete(name, capsys):
     assert exc.value.code == 0
     text = capsys.readouterr().out
     expected = {
-        "gate": ["--baseline", "--candidate", "--relied-on", "--strict", "--jobs", "exit status"],
+        "gate": ["--baseline", "--candidate", "--relied-on", "--strict", "--jobs", "--out", "exit status"],
         "report": ["DIR", "COMPATIBILITY.md", "compatibility.html", "exit status"],
     }
     assert all(word in text for word in expected[name])
 
 
 def test_a_list_of_names_moves_as_what_came_and_went():
-    from probes.report.diff import differences
+    from sdkprobe.report.diff import differences
 
     assert differences({"t": ["Bash", "Read", "Edit"]}, {"t": ["Read", "Edit", "Agent"]}) == [
         'observed.t: +"Agent" -"Bash"'

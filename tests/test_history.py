@@ -13,14 +13,15 @@ import pytest
 import sample_reports as sample
 from sample_reports import info, result
 
-from probes import cli, history_command
-from probes.bisect import Outcome
-from probes.history import Finder, refresh
-from probes.releases import Release
-from probes.report import render_matrix, write
-from probes.report.grid import from_reports, load_reports
-from probes.report.history import HISTORY_PATH, History, Step, dumps, load, steps
-from probes.report.history import write as write_history
+from sdkprobe import commands
+from sdkprobe.commands import history as history_command
+from sdkprobe.releases.bisect import ReleaseVerdict
+from sdkprobe.releases.index import Release
+from sdkprobe.releases.refresh import Finder, refresh
+from sdkprobe.report import render_matrix, write
+from sdkprobe.report.grid import from_reports, load_reports
+from sdkprobe.report.history import HISTORY_PATH, History, Step, dumps, load, steps
+from sdkprobe.report.history import write as write_history
 
 ERR = "results.error-names-real-cause"
 PERMS = "perms.can-use-tool-with-string-prompt"
@@ -52,13 +53,13 @@ class Scripted:
         """The prober of one behaviour, logging into the same calls."""
         return type(self)(self.at, self.skip, self.calls, bid, self.before)
 
-    def __call__(self, version: str) -> Outcome:
+    def __call__(self, version: str) -> ReleaseVerdict:
         self.calls.append((self.bid, version))
         if version in self.skip:
-            return Outcome(version, skipped="install failed: uv exited 1: boom")
+            return ReleaseVerdict(version, skipped="install failed: uv exited 1: boom")
         self.runs += 1
         v = self.before if _key(version) < _key(self.at[self.bid]) else "holds"
-        return Outcome(
+        return ReleaseVerdict(
             version, verdict=v, note=f"note {v}", checks={"typed": v, "same": "holds"}, observed={"raised": v}
         )
 
@@ -130,11 +131,11 @@ class TwoChanges:
     def __init__(self) -> None:
         self.runs = 0
 
-    def __call__(self, version: str) -> Outcome:
+    def __call__(self, version: str) -> ReleaseVerdict:
         self.runs += 1
         n = _key(version)
         v = "not-applicable" if n < 100 else "differs" if n < 120 else "holds"
-        return Outcome(version, verdict=v, note=f"note {v}", checks={"typed": v}, observed={"raised": v})
+        return ReleaseVerdict(version, verdict=v, note=f"note {v}", checks={"typed": v}, observed={"raised": v})
 
 
 def test_a_step_with_two_changes_records_both_and_the_matrix_words_them(tmp_path):
@@ -203,12 +204,12 @@ class ByChecks:
         self.runs = 0
         self.calls: list[str] = []
 
-    def __call__(self, version: str) -> Outcome:
+    def __call__(self, version: str) -> ReleaseVerdict:
         self.runs += 1
         self.calls.append(version)
         checks = self.checks_of(version)
         v = verdict_of(checks)
-        return Outcome(version, verdict=v, note=f"note {v}", checks=checks, observed=checks)
+        return ReleaseVerdict(version, verdict=v, note=f"note {v}", checks=checks, observed=checks)
 
 
 def by_checks_reports(tmp: Path, bid: str, checks_of) -> list[dict]:
@@ -357,7 +358,7 @@ def test_a_gap_lists_the_verdict_and_every_judged_sub_check_both_neighbours_have
 
 
 class Refuses(Scripted):
-    def __call__(self, version: str) -> Outcome:
+    def __call__(self, version: str) -> ReleaseVerdict:
         raise AssertionError(f"probed {version}, though every entry was current")
 
 
@@ -455,10 +456,10 @@ def _fixed_pairs(reports):
     entries = {r["sdk_version"]: {b["id"]: b for b in r["behaviours"]} for r in reports}
 
     class Flip(Scripted):
-        def __call__(self, version: str) -> Outcome:
+        def __call__(self, version: str) -> ReleaseVerdict:
             self.runs += 1
             v = "differs" if 90 < _key(version) <= 150 else "holds"
-            return Outcome(version, verdict=v, checks={"typed": v, "same": "holds"})
+            return ReleaseVerdict(version, verdict=v, checks={"typed": v, "same": "holds"})
 
     return Finder(INDEX, entries, Flip({}).for_id)
 
@@ -467,7 +468,7 @@ def test_a_malformed_history_is_one_line(tmp_path):
     reports_dir(tmp_path, {ERR: ["differs", "holds", "holds", "holds"]})
     (tmp_path / HISTORY_PATH).parent.mkdir()
     (tmp_path / HISTORY_PATH).write_text('{"schema": 1}')
-    assert cli.main(["report", str(tmp_path)]) == 2
+    assert commands.main(["report", str(tmp_path)]) == 2
 
 
 # --- the command ---------------------------------------------------------------------
@@ -485,23 +486,23 @@ def offline(monkeypatch):
             self.bid = bid
             self.runs = 0
 
-        def __call__(self, version: str) -> Outcome:
+        def __call__(self, version: str) -> ReleaseVerdict:
             self.runs += 1
             return prober.for_id(self.bid)(version)
 
-    monkeypatch.setattr("probes.release_probe.ReleaseProber", FakeProber)
+    monkeypatch.setattr("sdkprobe.releases.probe.ReleaseProber", FakeProber)
     return prober
 
 
 def test_the_command_writes_the_file_and_keeps_it_on_a_second_run(tmp_path, offline, capsys):
     reports_dir(tmp_path, {ERR: ["differs", "holds", "holds", "holds"], PERMS: ["holds", "holds", "holds", "differs"]})
     out = tmp_path.parent / f"{tmp_path.name}-history.json"  # not among the reports, which are every *.json
-    assert cli.main(["history", "--reports", str(tmp_path), "--out", str(out), "--only", ERR]) == 0
+    assert commands.main(["history", "--reports", str(tmp_path), "--out", str(out), "--only", ERR]) == 0
     text = capsys.readouterr().out
     assert f"{ERR} (sub-check typed): differs up to 0.2.116, holds from 0.2.117 on (found by bisect" in text
     assert [e.step.id for e in verdict_entries(load(out))] == [ERR]
     calls = len(offline.calls)
-    assert cli.main(["history", "--reports", str(tmp_path), "--out", str(out)]) == 0
+    assert commands.main(["history", "--reports", str(tmp_path), "--out", str(out)]) == 0
     assert "(kept)" in capsys.readouterr().out
     assert [e.step.id for e in verdict_entries(load(out))] == [PERMS, ERR]
     assert {b for b, _ in offline.calls[calls:]} == {PERMS}  # ERR's entry was kept, not bisected again
@@ -515,27 +516,29 @@ def test_parts_written_by_separate_jobs_merge_without_probing(tmp_path, offline,
     )
     parts = [tmp_path / "part-err.json", tmp_path / "part-perms.json"]
     for bid, part in zip((ERR, PERMS), parts, strict=True):
-        assert cli.main(["history", "--reports", str(reports), "--out", str(part), "--only", bid]) == 0
+        assert commands.main(["history", "--reports", str(reports), "--out", str(part), "--only", bid]) == 0
     whole = tmp_path / "whole.json"
-    assert cli.main(["history", "--reports", str(reports), "--out", str(whole)]) == 0
+    assert commands.main(["history", "--reports", str(reports), "--out", str(whole)]) == 0
     calls = len(offline.calls)
     merged = tmp_path / "merged.json"
-    assert cli.main(["history", "--reports", str(reports), "--out", str(merged), "--merge", *map(str, parts)]) == 0
+    assert commands.main(["history", "--reports", str(reports), "--out", str(merged), "--merge", *map(str, parts)]) == 0
     assert len(offline.calls) == calls
     assert merged.read_bytes() == whole.read_bytes()
     capsys.readouterr()
     # a part missing a change leaves it unresolved (exit 1), a missing part is bad input (exit 2)
     assert (
-        cli.main(["history", "--reports", str(reports), "--out", str(tmp_path / "m2.json"), "--merge", str(parts[0])])
+        commands.main(
+            ["history", "--reports", str(reports), "--out", str(tmp_path / "m2.json"), "--merge", str(parts[0])]
+        )
         == 1
     )
-    assert cli.main(["history", "--reports", str(reports), "--merge", str(tmp_path / "nope.json")]) == 2
+    assert commands.main(["history", "--reports", str(reports), "--merge", str(tmp_path / "nope.json")]) == 2
     assert "--merge " in capsys.readouterr().err and len(offline.calls) == calls
 
 
 def test_the_command_refuses_an_unknown_id(tmp_path, offline, capsys):
     reports_dir(tmp_path, {ERR: ["differs", "holds", "holds", "holds"]})
-    assert cli.main(["history", "--reports", str(tmp_path), "--only", "no.such-id"]) == 2
+    assert commands.main(["history", "--reports", str(tmp_path), "--only", "no.such-id"]) == 2
     assert "no behaviour with id no.such-id" in capsys.readouterr().err
     assert not (tmp_path / HISTORY_PATH).exists() and not offline.calls
 

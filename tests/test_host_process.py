@@ -4,8 +4,8 @@ the CLI ends when its host returns or is SIGKILLed, and leaves nothing running."
 from __future__ import annotations
 
 from fake_cli import launcher
-from fake_cli.scenario import Scenario
-from probes.harness import host_process, processes
+from sdkprobe.fake_cli.scenario import Scenario
+from sdkprobe.harness import host_process, processes
 
 
 def fake_cli(space, scenario: Scenario) -> str:

@@ -20,8 +20,8 @@ from pathlib import Path
 import pytest
 import sample_reports as sample
 
-from probes.areas import AREAS
-from probes.report import render_matrix, write
+from sdkprobe.areas import AREAS
+from sdkprobe.report import render_matrix, write
 
 CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
 needs_chromium = pytest.mark.skipif(

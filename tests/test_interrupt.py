@@ -2,7 +2,7 @@
 one line is printed, nothing is written, and the exit status is 130.
 
 Each command runs as a user runs it: a subprocess leading its own process group, sent SIGINT
-as a terminal sends it (to the whole group), under a scope of its own (probes.scope) so what
+as a terminal sends it (to the whole group), under a scope of its own (sdkprobe.scope) so what
 it left behind can be told from what other tests run beside it.
 """
 
@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from probes import scope
-from probes.harness.processes import strays
+from sdkprobe import scope
+from sdkprobe.harness.processes import strays
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORT = ROOT / "reports" / "0.2.189.json"
@@ -88,11 +88,11 @@ def _run_until_interrupted(argv, wait_for, what, **kw):
 
 @pytest.mark.skipif(not REPORT.exists(), reason="needs the committed 0.2.189 report")
 def test_the_first_ctrl_c_stops_a_gates_fresh_run(tmp_path):
-    from probes.harness import sdk
+    from sdkprobe.harness import sdk
 
     if sdk.sdk_version() != "0.2.189":
         pytest.skip("the gate's baseline is the installed version's report")
-    argv = [sys.executable, "-m", "probes.cli", "gate", "--baseline", str(REPORT), "-j", "2"]
+    argv = [sys.executable, "-m", "sdkprobe", "gate", "--baseline", str(REPORT), "-j", "2"]
     out, lines = _run_until_interrupted(argv, strays, "a probe's CLI start")
     assert out == ""  # no comparison printed
     assert all(line.startswith(("claude-agent-sdk ", "[")) for line in lines)
@@ -101,7 +101,7 @@ def test_the_first_ctrl_c_stops_a_gates_fresh_run(tmp_path):
 @pytest.mark.skipif(not REPORT.exists(), reason="needs the committed 0.2.189 report")
 @pytest.mark.parametrize("jobs", ["2", "1"])
 def test_the_first_ctrl_c_stops_a_run_and_writes_nothing(tmp_path, jobs):
-    from probes.harness import sdk
+    from sdkprobe.harness import sdk
 
     if sdk.sdk_version() != "0.2.189":
         pytest.skip("the copy of the committed report must be the installed version's")
@@ -110,7 +110,7 @@ def test_the_first_ctrl_c_stops_a_run_and_writes_nothing(tmp_path, jobs):
     before = REPORT.read_bytes()
     (out_dir / REPORT.name).write_bytes(before)
     own = f"{scope.current()}/interrupt-{secrets.token_hex(4)}"
-    argv = [sys.executable, "-m", "probes.cli", "run", "--only", *SLOW, "--out", str(out_dir), "--merge", "-j", jobs]
+    argv = [sys.executable, "-m", "sdkprobe", "run", "--only", *SLOW, "--out", str(out_dir), "--merge", "-j", jobs]
     proc = _start(argv, own)
     try:
         _wait_for(lambda: strays(own), "a probe's CLI start")
@@ -132,7 +132,11 @@ DRIVER = """
 import sys
 from pathlib import Path
 
-from probes import cli, envcache, releases
+from sdkprobe import commands
+
+from sdkprobe.releases import envcache
+
+from sdkprobe.releases import index as releases
 
 tmp = Path(sys.argv[1])
 env = envcache.Env("0.2.150", tmp / "env")
@@ -151,7 +155,7 @@ index = [releases.Release(v, False, True) for v in ("0.2.140", "0.2.150", "0.2.1
 releases.releases = lambda: index
 envcache.EnvCache.ensure = lambda self, version, progress=None: env
 envcache.EnvCache.wanted = lambda self, version: {}
-sys.exit(cli.main(sys.argv[2:]))
+sys.exit(commands.main(sys.argv[2:]))
 """
 
 
@@ -200,7 +204,8 @@ def test_nothing_follows_the_interrupted_line_not_even_what_is_finalised_at_exit
     driver = textwrap.dedent(
         """
         import sys
-        from probes import cli
+        from sdkprobe import commands
+        from sdkprobe.commands import list_
 
         class LateComplaint:
             def __del__(self):
@@ -210,16 +215,8 @@ def test_nothing_follows_the_interrupted_line_not_even_what_is_finalised_at_exit
             leftover = LateComplaint()  # held by the KeyboardInterrupt's traceback until exit
             raise KeyboardInterrupt
 
-        cli.cmd_list = interrupted
-        parser_of = cli.build_parser
-
-        def build_parser():
-            parser = parser_of()
-            parser.set_defaults(func=interrupted)
-            return parser
-
-        cli.build_parser = build_parser
-        sys.exit(cli.main(["list"]))
+        list_.cmd_list = interrupted  # what `sdkprobe list` runs
+        sys.exit(commands.main(["list"]))
         """
     )
     done = subprocess.run([sys.executable, "-c", driver], capture_output=True, text=True, timeout=CEILING, cwd=ROOT)

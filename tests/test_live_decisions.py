@@ -1,7 +1,7 @@
 """Live behaviours' decisions: what an offline CLI says is never taken for what the live part decides."""
 
-from probes import catalogue
-from probes.behaviour import HOLDS, NEEDS_LIVE
+from sdkprobe import catalogue
+from sdkprobe.behaviour import HOLDS, NEEDS_LIVE
 
 _UNAVAILABLE = (
     "Auto mode is unavailable: its safety check does not run for this session, so Bash was not run. "

@@ -7,7 +7,7 @@ from starlette.applications import Starlette
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from probes.harness.loopback import LoopbackServer
+from sdkprobe.harness.loopback import LoopbackServer
 
 
 def _app() -> Starlette:

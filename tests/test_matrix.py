@@ -12,10 +12,10 @@ import pytest
 import sample_reports as sample
 from sample_reports import info, result
 
-from probes.areas import AREAS
-from probes.cli import main as cli_main
-from probes.report import ReportError, render_matrix, render_page, write
-from probes.report.grid import describe_change, from_reports
+from sdkprobe.areas import AREAS
+from sdkprobe.commands import main as cli_main
+from sdkprobe.report import ReportError, render_matrix, render_page, write
+from sdkprobe.report.grid import describe_change, from_reports
 
 ISSUE_LINK = f"[py#362]({sample.ISSUE_URL})"
 

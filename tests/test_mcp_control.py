@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from probes.harness import Conversation, McpTool, stdio_mcp_server
-from probes.harness.sdk import Outcome
+from sdkprobe.harness import Conversation, McpTool, stdio_mcp_server
+from sdkprobe.harness.sdk import Outcome
 
 _INIT = {
     "jsonrpc": "2.0",

@@ -8,9 +8,9 @@ import subprocess
 
 import pytest
 
-from probes.harness import McpTool, real_cli, reply, sdk, stdio_mcp_server, tool_use
-from probes.harness.model_double import AUX, MAIN
-from probes.harness.model_double.routing import Router
+from sdkprobe.harness import McpTool, real_cli, reply, sdk, stdio_mcp_server, tool_use
+from sdkprobe.harness.model_double import AUX, MAIN
+from sdkprobe.harness.model_double.routing import Router
 
 RECORD = {"type": "object", "propertyNames": {"type": "string"}, "additionalProperties": {"type": "string"}}
 needs_cli = pytest.mark.skipif(sdk.bundled_cli_path() is None, reason="this SDK wheel bundles no CLI")

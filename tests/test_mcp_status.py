@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from probes.harness import Conversation, sdk
+from sdkprobe.harness import Conversation, sdk
 
 _LISTED = {"mcpServers": [{"name": "io", "status": "connected"}]}
 

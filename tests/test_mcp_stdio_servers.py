@@ -11,7 +11,7 @@ import shlex
 import signal
 import subprocess
 
-from probes.harness import Elicitation, McpTool, processes, stdio_mcp_server
+from sdkprobe.harness import Elicitation, McpTool, processes, stdio_mcp_server
 
 INIT = {
     "jsonrpc": "2.0",

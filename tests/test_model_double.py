@@ -9,8 +9,8 @@ import urllib.request
 
 import pytest
 
-from probes.harness import thinking, tool_use
-from probes.harness.model_double import (
+from sdkprobe.harness import thinking, tool_use
+from sdkprobe.harness.model_double import (
     AUX,
     MAIN,
     SUBAGENT,
@@ -234,6 +234,32 @@ def test_accessors_read_tools_deferred_list_and_results(double):
     assert r.tool_schema("Read")["properties"] == {"file_path": {}}
     assert r.system_text == "You are a probe."
     assert r.tool_result("t1")["content"] == "data" and r.tool_results == [r.tool_result("t1")]
+
+
+def test_a_run_finds_the_first_request_of_a_route_carrying_a_text(double):
+    from sdkprobe.harness import CliRun
+    from sdkprobe.harness.sdk import Outcome
+
+    script = Script(
+        main=[reply(tool_use("Agent", {"prompt": "task 7", "subagent_type": "a"})), "main 2"],
+        subagent=["first", "second"],
+    )
+    d = double(script)
+    post(d, "/v1/messages", body("hello"))
+    post(d, "/v1/messages", body("task 7"))  # the subagent's first request
+    post(  # its second: the prompt again, with a reply in between
+        d,
+        "/v1/messages",
+        {**body("task 7"), "messages": [*body("task 7")["messages"], {"role": "assistant", "content": "first"}]},
+    )
+    run = CliRun(Outcome(), d)
+    sub = d.on(SUBAGENT)
+    assert [r.route for r in d.messages_requests] == [MAIN, SUBAGENT, SUBAGENT]
+    assert sub[0].carries("task 7") and not sub[0].carries("task 7", role="assistant")
+    assert run.first(MAIN) is d.on(MAIN)[0] and run.first(SUBAGENT, carrying="task 7") is sub[0]
+    assert run.on(SUBAGENT, carrying="task 7") == sub and run.on(SUBAGENT, carrying="task 8") == []
+    assert run.first(SUBAGENT, carrying="hello") is None and run.first(AUX) is None
+    assert CliRun(Outcome(), None).first(MAIN) is None  # live: no double, no requests
 
 
 async def test_wait_for_a_request(double):

@@ -5,7 +5,7 @@ from dataclasses import dataclass
 from hypothesis import given
 from hypothesis import strategies as st
 
-from probes.harness.normalise import normalise
+from sdkprobe.harness.normalise import normalise
 
 
 def test_paths_ids_keys_and_timings_are_replaced():

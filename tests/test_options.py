@@ -2,7 +2,7 @@
 
 import pytest
 
-from probes.harness.options import check_json_options
+from sdkprobe.harness.options import check_json_options
 
 
 @pytest.mark.parametrize(

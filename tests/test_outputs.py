@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from probes.cli import main
+from sdkprobe.commands import main
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
@@ -19,8 +19,8 @@ ONE = "wire.tools-option-to-flag"
 
 
 def _installed_stem():
-    from probes.report.store import file_stem
-    from probes.runner import RunSettings, run_info
+    from sdkprobe.report.store import file_stem
+    from sdkprobe.runner import RunSettings, run_info
 
     return file_stem(run_info(RunSettings()))
 
@@ -28,15 +28,16 @@ def _installed_stem():
 @pytest.fixture
 def no_probing(monkeypatch):
     """Fail the test if a probe would run."""
-    from probes import cli
 
-    monkeypatch.setattr(cli, "probe_installed", lambda *a, **k: pytest.fail("probed before refusing"))
+    monkeypatch.setattr(
+        "sdkprobe.commands.shared.probe_installed", lambda *a, **k: pytest.fail("probed before refusing")
+    )
 
 
 def _report_with_two(tmp_path):
     """DIR/<installed>.json holding ONE and another behaviour, as a full report holds many."""
-    from probes.report import build, write
-    from probes.runner import RunSettings, run_info
+    from sdkprobe.report import build, write
+    from sdkprobe.runner import RunSettings, run_info
 
     def entry(bid, area):
         return {
@@ -85,8 +86,8 @@ def test_merge_and_replace_do_not_go_together(tmp_path, capsys):
 
 
 def test_a_partial_run_of_only_what_the_report_holds_needs_no_flag(tmp_path):
-    from probes.report import build, write
-    from probes.runner import RunSettings, run_info
+    from sdkprobe.report import build, write
+    from sdkprobe.runner import RunSettings, run_info
 
     write(build([], run_info(RunSettings())), tmp_path)
     assert main(["run", "--only", ONE, "--out", str(tmp_path), "-j", "1"]) == 0
@@ -152,7 +153,7 @@ def test_report_whose_matrix_path_is_a_folder_writes_nothing(tmp_path, capsys):
 
 
 def test_history_out_that_cannot_be_made_is_found_before_anything(monkeypatch, capsys):
-    from probes import releases
+    from sdkprobe.releases import index as releases
 
     monkeypatch.setattr(releases, "releases", lambda: pytest.fail("asked the index before checking --out"))
     assert main(["history", "--out", "/sys/nope/h.json"]) == 2
@@ -187,15 +188,22 @@ def test_a_write_that_fails_leaves_the_old_report_whole(tmp_path, monkeypatch, c
         ["history"],
     ],
 )
-def test_commands_that_install_releases_refuse_without_a_checkout(argv, tmp_path, monkeypatch, capsys):
-    """From a non-editable install (no pyproject.toml beside the package) no release environment
-    can be installed: one line naming `pip install -e`, exit 2, before the index is asked."""
-    from probes import envcache, releases
+def test_commands_that_install_releases_refuse_with_no_sdkprobe_to_install(argv, tmp_path, monkeypatch, capsys):
+    """With neither a checkout nor an installed distribution to put into a release's
+    environment: one line, exit 2, before the index is asked."""
+    from importlib.metadata import PackageNotFoundError
 
-    monkeypatch.setattr(envcache, "PROJECT", tmp_path / "site-packages")
+    from sdkprobe.releases import index as releases
+    from sdkprobe.releases import itself
+
+    def not_installed(name):
+        raise PackageNotFoundError(name)
+
+    monkeypatch.setattr(itself, "_CHECKOUT", tmp_path / "site-packages")
+    monkeypatch.setattr(itself, "distribution", not_installed)
     monkeypatch.setattr(releases, "releases", lambda: pytest.fail("asked the index before refusing"))
     assert main(argv) == 2
-    _one_error_line(capsys, "not a checkout", "pip install -e")
+    _one_error_line(capsys, "neither a checkout nor an installed package")
 
 
 # --- probe output stays out of the terminal ------------------------------------------------
@@ -206,7 +214,7 @@ def test_what_a_probes_cli_writes_to_stderr_stays_out_of_the_terminal(tmp_path):
     does not read; it is not the run's to print. The observation is what the report records."""
     bid = "process.error-stderr-placeholder"
     done = subprocess.run(
-        [sys.executable, "-m", "probes.cli", "run", "--only", bid, "--out", str(tmp_path), "-j", "1"],
+        [sys.executable, "-m", "sdkprobe", "run", "--only", bid, "--out", str(tmp_path), "-j", "1"],
         capture_output=True,
         text=True,
         timeout=300,
@@ -224,7 +232,7 @@ def test_what_a_probe_leaves_to_the_garbage_collector_stays_out_of_the_terminal(
     """An SDK transport outliving the probe's event loop complains from its `__del__` ("Event
     loop is closed"); with -j 1 that ran at interpreter exit, on the user's terminal."""
     done = subprocess.run(
-        [sys.executable, "-m", "probes.cli", "run", "--only", "process.oversized-stdout-line-fatal"]
+        [sys.executable, "-m", "sdkprobe", "run", "--only", "process.oversized-stdout-line-fatal"]
         + ["--out", str(tmp_path), "-j", "1"],
         capture_output=True,
         text=True,

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from probes.harness import Conversation, Harness, plugin_folder, sdk
+from sdkprobe.harness import Conversation, Harness, plugin_folder, sdk
 
 
 def test_a_link_to_a_plugin_can_be_removed_and_put_back(space):

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from probes.harness import McpTool, plugin_folder, real_cli, sdk, stdio_mcp_server
+from sdkprobe.harness import McpTool, plugin_folder, real_cli, sdk, stdio_mcp_server
 
 
 def test_layout_is_written(space):

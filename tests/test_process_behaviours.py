@@ -1,9 +1,9 @@
 """The process area's decisions on what its probes store: nothing Node-only reads
 `holds`, and nothing that moves with how a pipe's reads fell is kept."""
 
-from probes.behaviour import HOLDS, NOT_APPLICABLE
-from probes.catalogue import by_id
-from probes.catalogue.process import STDERR_LINE, _reported_limit
+from sdkprobe.behaviour import HOLDS, NOT_APPLICABLE
+from sdkprobe.catalogue import by_id
+from sdkprobe.catalogue.process import STDERR_LINE, _reported_limit
 
 
 def test_the_readline_claims_are_not_applicable_whatever_python_does():

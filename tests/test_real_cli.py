@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from probes.harness import AUX, MAIN, SUBAGENT, http_error, real_cli, reply, sdk, tool_use
-from probes.harness.model_double import result_text
+from sdkprobe.harness import AUX, MAIN, SUBAGENT, http_error, real_cli, reply, sdk, tool_use
+from sdkprobe.harness.model_double import result_text
 
 pytestmark = pytest.mark.skipif(sdk.bundled_cli_path() is None, reason="this SDK wheel bundles no CLI")
 

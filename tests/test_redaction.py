@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from probes import cli
-from probes.harness import real_cli, reply, sdk, tool_use
-from probes.harness.isolation import Space
+from sdkprobe import commands
+from sdkprobe.harness import real_cli, reply, sdk, tool_use
+from sdkprobe.harness.isolation import Space
 
 CLI_TRACERS = ["tools.allowed-tools-does-not-restrict", "results.success-subtype-with-is-error"]
 
@@ -56,7 +56,7 @@ def test_a_canary_key_reaches_no_file_and_reports_repeat_exactly(tmp_path, monke
         assert "ANTHROPIC_API_KEY=" + real_cli.DUMMY_KEY in run.requests[1].tool_results[0]["content"]
         reports = [tmp_path / "first", tmp_path / "second"]
         for out in reports:
-            assert cli.main(["run", "--only", *CLI_TRACERS, "--out", str(out), "-j", "1"]) == 0
+            assert commands.main(["run", "--only", *CLI_TRACERS, "--out", str(out), "-j", "1"]) == 0
         written = [p for s in spaces for p in s.root.rglob("*") if p.is_file()]
         assert any(p.suffix == ".jsonl" for p in written)  # transcripts were written and searched
         assert files_containing([s.root for s in spaces] + reports, canary) == []

@@ -11,7 +11,7 @@ import urllib.error
 import urllib.request
 from urllib.parse import parse_qs, urlencode, urlparse
 
-from probes.harness import McpTool, RemoteMcpServer, mcp_oauth_store
+from sdkprobe.harness import McpTool, RemoteMcpServer, mcp_oauth_store
 
 _DIRECT = urllib.request.build_opener(urllib.request.ProxyHandler({}))
 

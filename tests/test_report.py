@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sample_reports import info, result
 
-from probes.behaviour import TIERS, VERDICTS
-from probes.report import (
+from sdkprobe.behaviour import TIERS, VERDICTS
+from sdkprobe.report import (
     ReportError,
     build,
     dumps,
@@ -21,8 +21,8 @@ from probes.report import (
     render_table,
     write,
 )
-from probes.report.schema import SCHEMA_PATH, SCHEMA_VERSION
-from probes.result import STORED_FIELDS, Result
+from sdkprobe.report.schema import SCHEMA_PATH, SCHEMA_VERSION
+from sdkprobe.result import STORED_FIELDS, Result
 
 # --- schema -----------------------------------------------------------------------------
 

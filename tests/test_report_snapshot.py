@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from sample_reports import info, report, result
 
-from probes.report.store import dumps, load
+from sdkprobe.report.store import dumps, load
 
 pytest_plugins = ["pytester"]
 
@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from probes.report.model import build
-from probes.report.snapshot import ReportSnapshot
+from sdkprobe.report.model import build
+from sdkprobe.report.snapshot import ReportSnapshot
 
 ENTRIES = json.loads(Path("entries.json").read_text())
 

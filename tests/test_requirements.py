@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from probes.requirements import Target, parse
+from sdkprobe.requirements import Target, parse
 
 
 @dataclasses.dataclass

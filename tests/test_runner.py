@@ -1,10 +1,11 @@
 """The runner turns every way a probe can end into the right verdict, never a crash."""
 
 import asyncio
+from pathlib import Path
 
-from probes.behaviour import ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, NotApplicable, check
-from probes.requirements import parse
-from probes.runner import RunSettings, run_all, run_one
+from sdkprobe.behaviour import ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, NotApplicable, check
+from sdkprobe.requirements import parse
+from sdkprobe.runner import RunSettings, judge, run_all, run_one
 
 
 def make(probe, tier="wire", timeout=5.0, id="tools.x", decision=None, checks=("it",), requires=()):
@@ -73,7 +74,32 @@ def test_a_probe_that_raises_is_an_error_not_a_finding():
 
 def test_a_decision_that_raises_is_an_error():
     r = run_one(make(holds, decision=lambda seen: {"it": check(seen["missing"], "")}), RunSettings())
-    assert r.verdict == ERROR and "the decision broke: KeyError" in r.note
+    assert r.verdict == ERROR and "decision of tools.x raised KeyError 'missing'" in r.note
+
+
+def _(seen):  # named as every decision of the catalogue is
+    return {"it": check(seen["missing"], "")}
+
+
+def _fate(seen):
+    return seen["missing"]
+
+
+def _through_a_helper(seen):
+    return {"it": check(_fate(seen), "")}
+
+
+def test_a_raising_decisions_note_names_the_behaviour_and_its_file_and_line():
+    here = Path(__file__).resolve().relative_to(Path(__file__).resolve().parent.parent).as_posix()
+    r = run_one(make(holds, id="tools.named-by-id", decision=_), RunSettings())
+    line = _.__code__.co_firstlineno + 1
+    assert (r.verdict, r.note) == (ERROR, f"decision of tools.named-by-id raised KeyError 'missing' at {here}:{line}")
+    # raised in a helper of the decision's module: that line, and the helper's name
+    r = run_one(make(holds, decision=_through_a_helper), RunSettings())
+    line = _fate.__code__.co_firstlineno + 1
+    assert r.note == f"decision of tools.x raised KeyError 'missing' at {here}:{line} in _fate"
+    # judged again from a report (sdkprobe rejudge): the same note
+    assert judge(make(holds, decision=_), {}).note.startswith("decision of tools.x raised KeyError 'missing' at ")
 
 
 def test_sub_checks_other_than_the_declared_are_an_error_naming_the_difference():
@@ -131,3 +157,12 @@ def test_results_come_back_in_the_order_given_with_progress():
     )
     assert [r.id for r in results] == ["wire.b", "tools.a"]
     assert seen == [("wire.b", 1, 2), ("tools.a", 2, 2)]
+
+
+def test_a_team_catalogues_decision_is_named_from_the_working_directory(monkeypatch, tmp_path):
+    import sdkprobe.runner
+
+    monkeypatch.setattr(sdkprobe.runner, "_PROJECT", tmp_path / "elsewhere")  # the file lies outside sdkprobe
+    monkeypatch.chdir(Path(__file__).parent)
+    r = run_one(make(holds, decision=_), RunSettings())
+    assert r.note.endswith(f" at test_runner.py:{_.__code__.co_firstlineno + 1}"), r.note

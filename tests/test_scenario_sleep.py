@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from fake_cli.scenario import Scenario
-from probes.harness import wire
+from sdkprobe.fake_cli.scenario import Scenario
+from sdkprobe.harness import wire
 
 
 async def test_sleep_lets_the_sdk_answer_before_the_next_step(space):

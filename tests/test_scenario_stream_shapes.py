@@ -5,9 +5,9 @@ crash with a diagnostic on stderr. Each test shows the feature reaches the SDK a
 
 from __future__ import annotations
 
-from fake_cli.blocks import image, redacted_thinking, server_tool_use, web_search_tool_result
-from fake_cli.scenario import Scenario
-from probes.harness import wire
+from sdkprobe.fake_cli.blocks import image, redacted_thinking, server_tool_use, web_search_tool_result
+from sdkprobe.fake_cli.scenario import Scenario
+from sdkprobe.harness import wire
 
 
 async def test_emit_times_sends_the_same_line_that_many_times(space):
@@ -22,8 +22,13 @@ async def test_emit_times_sends_the_same_line_that_many_times(space):
 
 async def test_rate_limit_event_and_unknown_types_are_emitted_as_built(space):
     scenario = (
-        Scenario().wait_for_user().init().rate_limit_event().rate_limit_event(omit=("uuid",))
-        .emit({"type": "future_thing"}).result()
+        Scenario()
+        .wait_for_user()
+        .init()
+        .rate_limit_event()
+        .rate_limit_event(omit=("uuid",))
+        .emit({"type": "future_thing"})
+        .result()
     )
     run = await wire.capture(space.path("w"), scenario)
     out = [e["message"] for e in run.events if e["event"] == "out"]
@@ -47,7 +52,11 @@ async def test_unmodelled_blocks_reach_the_wire_verbatim(space):
     run = await wire.capture(space.path("w"), scenario)
     out = {e["message"]["type"]: e["message"] for e in run.events if e["event"] == "out"}
     assert [b["type"] for b in out["assistant"]["message"]["content"]] == [
-        "redacted_thinking", "text", "image", "server_tool_use", "web_search_tool_result"
+        "redacted_thinking",
+        "text",
+        "image",
+        "server_tool_use",
+        "web_search_tool_result",
     ]
     assert out["assistant"]["message"]["content"][0] == {"type": "redacted_thinking", "data": "opaque"}
     assert [b["type"] for b in out["user"]["message"]["content"]] == ["text", "image"]

@@ -8,8 +8,8 @@ import urllib.request
 
 import pytest
 
-from probes.harness import Harness, reply, sdk, structured_output
-from probes.harness.model_double import ModelDouble, Script
+from sdkprobe.harness import Harness, reply, sdk, structured_output
+from sdkprobe.harness.model_double import ModelDouble, Script
 
 _SCHEMA = {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}
 

@@ -9,7 +9,7 @@ import json
 
 from test_model_double import body, post
 
-from probes.harness.model_double import Script, reply
+from sdkprobe.harness.model_double import Script, reply
 
 
 def _turn(results: list[str], *, ids: tuple[str, ...] = ("t1", "t2")) -> dict:

@@ -8,8 +8,8 @@ import urllib.request
 
 import pytest
 
-from probes.harness import tool_use_offered
-from probes.harness.model_double import ModelDouble, Script, reply
+from sdkprobe.harness import tool_use_offered
+from sdkprobe.harness.model_double import ModelDouble, Script, reply
 
 
 def served_tool_names(tools: list[str], *, stream: bool, deferred: str = "") -> list[str]:

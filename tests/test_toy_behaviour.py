@@ -8,14 +8,14 @@ import sys
 
 import pytest
 
-from probes import behaviour as declaring
-from probes.cli import main as sdkprobe
-from probes.report import build, load, render_matrix, write
-from probes.runner import RunSettings, judge, run_one
+from sdkprobe import behaviour as declaring
+from sdkprobe.commands import main as sdkprobe
+from sdkprobe.report import build, load, render_matrix, write
+from sdkprobe.runner import RunSettings, judge, run_one
 
 TOY = """
-from probes.behaviour import behaviour, check
-from probes.harness import Harness
+from sdkprobe.behaviour import behaviour, check
+from sdkprobe.harness import Harness
 
 
 @behaviour(

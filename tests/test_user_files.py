@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from probes.harness import MAIN, Harness, claude_md, reply, result_text, sdk, tool_use, user_skill
+from sdkprobe.harness import MAIN, Harness, claude_md, reply, result_text, sdk, tool_use, user_skill
 
 
 def test_files_land_where_the_cli_looks(tmp_path):

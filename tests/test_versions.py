@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from probes.versions import DEFAULT_SDK, PINS, SDK_VERSIONS, requirements, version_key
+from sdkprobe.releases.versions import DEFAULT_SDK, PINS, SDK_VERSIONS, requirements, version_key
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,7 +53,7 @@ def test_requirements_pin_the_exact_release_with_its_extras():
 
 def test_versions_module_imports_without_the_sdk():
     code = (
-        "import sys; import probes.versions as v; "
+        "import sys; import sdkprobe.releases.versions as v; "
         "assert 'claude_agent_sdk' not in sys.modules; print(len(v.SDK_VERSIONS))"
     )
     out = subprocess.run(

@@ -6,9 +6,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from fake_cli.blocks import tool_use
-from fake_cli.scenario import Scenario
-from probes.harness import sdk, wire
+from sdkprobe.fake_cli.blocks import tool_use
+from sdkprobe.fake_cli.scenario import Scenario
+from sdkprobe.harness import sdk, wire
 
 FAST = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 tool_names = st.lists(st.from_regex(r"[A-Z][A-Za-z]{0,11}", fullmatch=True), min_size=1, max_size=5)
@@ -162,7 +162,7 @@ async def test_client_control_requests_are_answered_by_the_fake(space):
 async def test_fake_answers_version_probe(tmp_path):
     import subprocess
 
-    from fake_cli.launcher import install
+    from sdkprobe.fake_cli.launcher import install
 
     launcher, _ = install(tmp_path, Scenario(cli_version="9.9.9").to_json())
     out = subprocess.run([str(launcher), "-v"], capture_output=True, text=True, timeout=10)
@@ -231,7 +231,7 @@ async def test_print_mode_prompt_counts_as_the_user_turn(tmp_path):
     import json
     import subprocess
 
-    from fake_cli.launcher import install
+    from sdkprobe.fake_cli.launcher import install
 
     launcher, _ = install(tmp_path, Scenario().turn("from argv").to_json())
     out = subprocess.run(
@@ -271,7 +271,7 @@ def test_flag_reads_both_spellings_and_flag_spelling_tells_them_apart():
 
 
 async def test_harness_calls_take_the_prompt_first_and_refuse_a_wrong_call_in_one_line(harness):
-    from probes.harness import UnknownOption
+    from sdkprobe.harness import UnknownOption
 
     run = await harness.wire("hello", tools=["Read"])
     assert [m["message"]["content"] for m in run.user_messages] == ["hello"] and run.flag("--tools") == "Read"
@@ -284,7 +284,7 @@ async def test_harness_calls_take_the_prompt_first_and_refuse_a_wrong_call_in_on
 
 
 async def test_one_vocabulary_of_blocks_for_the_fake_cli_and_the_model_double(harness):
-    from probes.harness import reply, text, tool_use
+    from sdkprobe.harness import reply, text, tool_use
 
     scenario = Scenario().wait_for_user().init().assistant(text("a"), tool_use("Bash", {"command": "ls"})).result()
     run = await harness.wire("hi", scenario=scenario)

@@ -1,25 +1,112 @@
-"""The behaviours, one module per area. `load()` imports them all and returns them.
+"""The behaviours: sdkprobe's own, one module per area here, and any a team declares in its
+own modules. `load()` imports them and returns those selected.
 
-A behaviour module uses only `probes.behaviour` (the declaration and the sub-check
-verdicts) and the public calls of the `Harness` its probe is given.
+A behaviour module uses `sdkprobe.behaviour` (the declaration and the sub-check verdicts),
+the public calls of the `Harness` its probe is given and the public names `sdkprobe.harness`
+exports, never a private one (`_x`) of the harness's modules. Beside those it uses the SDK
+under test's own public API: a probe builds the SDK's types (HookMatcher, AgentDefinition,
+PermissionResultAllow) and calls its functions (tool, create_sdk_mcp_server, list_sessions)
+because the claim is about what the SDK does with them; passed through the harness they
+would be the same objects under a name the claim does not use. It imports them inside the
+probe (or reads them off `claude_agent_sdk` when it runs), so that every module loads on
+every SDK version, and a name that some versions lack is declared in `requires`
+(`api:HookMatcher`), so that those versions are not-applicable rather than an error.
+
+What several behaviours of a module share stands at its head, or at the head of a section
+(`# --- ...`) whose behaviours share it, never inside one behaviour's block; what several
+behaviours of one of sdkprobe's areas share at length, in the area's support module
+`<area>_support.py` (agents_support.py), which declares no behaviour and is no topic: the
+loader leaves it to the modules that import it.
+
+Which catalogues are loaded:
+- sdkprobe's own (this package), unless left out (`--no-builtin`);
+- every module an installed package registers under the entry-point group
+  `sdkprobe.catalogue` (`myapp = "myapp.behaviours"`);
+- every module named with `--catalogue MODULE` (importable from the working directory).
+The choice is kept in the environment (SDKPROBE_CATALOGUE, SDKPROBE_BUILTIN), so the
+processes a command starts (pool workers, a release's own sdkprobe) load the same set.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
+import sys
+from collections.abc import Iterable
+from importlib.metadata import entry_points
 
-from probes.areas import order
-from probes.behaviour import REGISTRY, Behaviour
+from sdkprobe.areas import order
+from sdkprobe.behaviour import REGISTRY, Behaviour, DeclarationError
+from sdkprobe.errors import UsageError
+
+GROUP = "sdkprobe.catalogue"
+_MODULES = "SDKPROBE_CATALOGUE"  # comma-separated module names given with --catalogue
+_BUILTIN = "SDKPROBE_BUILTIN"  # "0": sdkprobe's own behaviours left out
+
+
+class CatalogueError(UsageError):
+    """A catalogue module that cannot be imported, or a selection that leaves nothing."""
+
+
+def configure(modules: Iterable[str] = (), builtin: bool = True) -> None:
+    """Choose the catalogues for this process and every process it starts."""
+    os.environ[_MODULES] = ",".join(modules)
+    os.environ[_BUILTIN] = "1" if builtin else "0"
+
+
+SUPPORT = "_support"  # how the name of one of sdkprobe's support modules ends
+
+
+def is_support(module: str) -> bool:
+    """Whether a module of this package (by name, `agents_support`) holds shared helpers, not behaviours."""
+    return module.endswith(SUPPORT)
+
+
+def modules() -> list[str]:
+    """The modules whose behaviours are selected, sdkprobe's own first (its support modules not)."""
+    own = [f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__) if not is_support(m.name)]
+    chosen = own if _builtin() else []
+    chosen += sorted({ep.value for ep in entry_points(group=GROUP)})
+    chosen += [m for m in os.environ.get(_MODULES, "").split(",") if m]
+    return list(dict.fromkeys(chosen))
 
 
 def load() -> list[Behaviour]:
-    """Every declared behaviour, in area order, then by id."""
-    for module in pkgutil.iter_modules(__path__):
-        importlib.import_module(f"{__name__}.{module.name}")
-    return sorted(REGISTRY.values(), key=lambda b: (order(b.area), b.id))
+    """Every selected behaviour, in area order, then by id."""
+    wanted = modules()
+    for name in wanted:
+        _import(name)
+    own = tuple(wanted)
+    return sorted(
+        (b for b in REGISTRY.values() if _module_of(b) in own),
+        key=lambda b: (order(b.area), b.id),
+    )
 
 
 def by_id(bid: str) -> Behaviour:
-    load()
-    return REGISTRY[bid]
+    for b in load():
+        if b.id == bid:
+            return b
+    raise KeyError(bid)
+
+
+def _builtin() -> bool:
+    return os.environ.get(_BUILTIN, "1") != "0"
+
+
+def _module_of(b: Behaviour) -> str:
+    return str(getattr(b.probe, "__module__", ""))
+
+
+def _import(name: str) -> None:
+    if name in sys.modules:
+        return
+    if os.getcwd() not in sys.path:  # a team's module in its own project, as pytest finds tests
+        sys.path.append(os.getcwd())
+    try:
+        importlib.import_module(name)
+    except ImportError as exc:
+        raise CatalogueError(f"catalogue {name}: cannot import it: {exc}") from None
+    except DeclarationError as exc:
+        raise CatalogueError(f"catalogue {name}: {exc}") from None

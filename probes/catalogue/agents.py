@@ -1,118 +1,45 @@
 """Area `agents`: subagent definitions, the Agent tool, and what a subagent may use.
 
-The agent tool is `Task` in `init.tools` and in the `tools` option on every CLI, but the
-Messages API calls it `Task` on CLI 2.1.37 and older and `Agent` by 2.1.97; scripts name
-it with `tool_use_offered`, so one script drives both. Subagents may run in the
-background, so the double's subagent queue answers them whenever they ask.
+Subagents may run in the background, so the double's subagent queue answers them
+whenever they ask. What several of these behaviours share (agent calls that name the
+agent tool for old and new CLIs alike, a subagent that runs Bash, the definitions as the
+CLI received them) is in agents_support.py.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import types
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check, undecidable
-from probes.harness import (
+from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.catalogue.agents_support import (
+    AGENT_CALL_ID,
+    AGENT_TOOL,
+    PRESET,
+    agent_call,
+    agent_result,
+    bash_run,
+    first_line,
+    first_sentence,
+    is_task_message,
+    sent_agents,
+    spawn,
+    subagent_runs_bash,
+    subclassed,
+    task_texts,
+)
+from sdkprobe.harness import (
     MAIN,
     SUBAGENT,
     CliRun,
     Conversation,
     Harness,
     Script,
-    WireCapture,
-    allow_every_tool,
     reply,
     result_text,
     tool_use,
 )
-from probes.harness import tool_use_offered as offered
-
-AGENT_TOOL = ("Agent", "Task")  # the API name on new CLIs first, old CLIs second
-AGENT_CALL_ID = "toolu_double_agentcall"
-SUB_BASH_ID = "toolu_double_subbash"
-MARKER = "SUBAGENT-REPORT-5521"  # what a subagent answers, to find where its report went
-PRESET = {"type": "preset", "preset": "claude_code"}
-
-
-def _agent_call(subagent_type: str, prompt: str = "Carry out the delegated task") -> dict[str, Any]:
-    return offered(
-        AGENT_TOOL, {"description": "delegate", "prompt": prompt, "subagent_type": subagent_type}, AGENT_CALL_ID
-    )
-
-
-def _agent_result(run: CliRun) -> dict[str, Any] | None:
-    """The tool_result the CLI gave the main conversation for the scripted agent call."""
-    for r in run.on(MAIN):
-        block = r.tool_result(AGENT_CALL_ID)
-        if block is not None:
-            return block
-    return None
-
-
-def _first_line(s: str, limit: int = 90) -> str:
-    line = s.strip().splitlines()[0] if s.strip() else ""
-    return line if len(line) <= limit else line[:limit] + "..."
-
-
-def _first_sentence(s: str) -> str:
-    """Up to the first full stop: an error without the list of names that follows it."""
-    line = _first_line(s, 200)
-    return line.split(". ", 1)[0].rstrip(".") + "." if line else ""
-
-
-def _is_task_message(m: Any) -> bool:
-    return type(m).__name__.startswith("Task") or str(getattr(m, "subtype", "")).startswith("task_")
-
-
-def _task_texts(run: CliRun) -> list[tuple[str, str]]:
-    """(subtype, text) of the task messages: a notification's summary, an update's error."""
-    out = []
-    for m in run.messages:
-        data = getattr(m, "data", None)
-        if not _is_task_message(m) or not isinstance(data, dict):
-            continue
-        patch = data.get("patch")
-        patch = patch if isinstance(patch, dict) else {}
-        for text in (data.get("summary"), data.get("error"), patch.get("error")):
-            if isinstance(text, str) and text:
-                out.append((str(data.get("subtype")), text))
-    return out
-
-
-def _streamed(prompt: str) -> list[dict[str, Any]]:
-    """A prompt as streaming input, which can_use_tool needs on older SDKs."""
-    return [{"type": "user", "message": {"role": "user", "content": prompt}, "parent_tool_use_id": None}]
-
-
-async def _subagent_runs_bash(
-    h: Harness, agent: Any, mark: str, *, origin: bool = False, **options: Any
-) -> dict[str, Any]:
-    """Spawn `agent` (as type `runner`), have it call Bash to create `mark` in the cwd, and
-    say whether can_use_tool (recording, allowing) was asked and whether the command ran;
-    with `origin`, also on which routes the double saw the Bash call's tool_result come
-    back (the subagent's own conversation, when the call was the subagent's)."""
-    bash = tool_use("Bash", {"command": f"echo ran > {mark}", "description": "mark"}, SUB_BASH_ID)
-    run = await h.session(
-        _streamed("delegate"),
-        script=Script(main=[reply(_agent_call("runner")), "main done"], subagent=[reply(bash), "runner done"]),
-        tools=["Bash", "Task"],
-        can_use_tool=allow_every_tool,
-        agents={"runner": agent},
-        **options,
-    )
-    seen = {
-        "runner_listed": "runner" in (run.init.get("agents") or []),
-        "error": run.error,
-        "subagent_requests": len(run.on(SUBAGENT)),
-        "can_use_tool_asked": sorted({str(c["tool"]) for c in run.callbacks if c["kind"] == "can_use_tool"}),
-        "bash_ran": (h.cwd / mark).exists(),
-    }
-    if origin:
-        seen["bash_result_came_back_on"] = sorted({str(r.route) for r in run.requests if r.tool_result(SUB_BASH_ID)})
-    return seen
-
 
 # --- spawning ---------------------------------------------------------------------
 
@@ -132,19 +59,19 @@ async def _subagent_runs_bash(
 async def subagent_tools_within_session_tools(h: Harness) -> dict[str, Any]:
     run = await h.session(
         "delegate",
-        script=Script(main=[reply(_agent_call("runner")), "main done"], subagent=["runner done"]),
+        script=Script(main=[reply(agent_call("runner")), "main done"], subagent=["runner done"]),
         tools=["Read", "Task"],
         agents={"runner": {"description": "runs commands", "prompt": "You run commands.", "tools": ["Bash"]}},
     )
-    block = _agent_result(run)
+    block = agent_result(run)
     places = [("tool_result", result_text(block))] if block else []
-    places += _task_texts(run)
+    places += task_texts(run)
     refusals = sorted({(where, line) for where, text in places for line in text.splitlines() if "zero tools" in line})
     sub = run.on(SUBAGENT)
     return {
         "refusal": refusals[0][1] if refusals else None,
         "refusal_in": sorted({where for where, _ in refusals}),
-        "agent_tool_result": _first_line(result_text(block)) if block and not refusals else None,
+        "agent_tool_result": first_line(result_text(block)) if block and not refusals else None,
         "subagent_requests": len(sub),
         "subagent_offered_bash": "Bash" in sub[0].offered_tools if sub else None,
     }
@@ -194,14 +121,14 @@ subagent_tools_within_session_tools.differs_on(
 async def general_purpose_always_spawnable(h: Harness) -> dict[str, Any]:
     run = await h.session(
         "delegate",
-        script=Script(main=[reply(_agent_call("general-purpose")), "main done"], subagent=["general done"]),
+        script=Script(main=[reply(agent_call("general-purpose")), "main done"], subagent=["general done"]),
         tools=["Read", "Bash", "Task"],
         agents={"only": {"description": "the only declared agent", "prompt": "You read.", "tools": ["Read"]}},
     )
-    block = _agent_result(run)
+    block = agent_result(run)
     sub, main = run.on(SUBAGENT), run.on(MAIN)
     return {
-        "agent_tool_result": _first_line(result_text(block)) if block and block.get("is_error") else None,
+        "agent_tool_result": first_line(result_text(block)) if block and block.get("is_error") else None,
         "subagent_requests": len(sub),
         "session_offers": sorted(main[0].offered_tools) if main else [],
         "subagent_offered": sorted(sub[0].offered_tools) if sub else None,
@@ -245,7 +172,7 @@ general_purpose_always_spawnable.differs_on(
 )
 async def agent_tool_input_shape(h: Harness) -> dict[str, Any]:
     run = await h.session("hi", script=["ok"], tools=["Task"])
-    first = run.on(MAIN)[0] if run.on(MAIN) else None
+    first = run.first(MAIN)
     name = next((n for n in AGENT_TOOL if first and n in first.tool_names), None)
     schema = (first.tool_schema(name) if first and name else None) or {}
     return {
@@ -272,6 +199,9 @@ agent_tool_input_shape.differs_on({"api_name": "Agent", "properties": ["descript
 # --- background subagents -----------------------------------------------------------
 
 
+MARKER = "SUBAGENT-REPORT-5521"  # what a subagent answers, to find where its report went
+
+
 async def _foreground(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
     """A PreToolUse hook that sets run_in_background=False on the agent tool's input."""
     tool_input = dict(hook_input.get("tool_input") or {})
@@ -287,20 +217,20 @@ async def _foreground(hook_input: Any, tool_use_id: str | None, context: Any) ->
 def _launch(run: CliRun) -> dict[str, Any]:
     """How the agent call came back (its tool_result), and in which of the messages the
     host read the subagent's report reached it."""
-    block = _agent_result(run)
+    block = agent_result(run)
     text = result_text(block)
     carried = sorted({_kind(m) for m in run.messages if MARKER in repr(m)})
     return {
         "tool_result_has_report": MARKER in text,
         "tool_result_error": bool(block and block.get("is_error")),
-        "tool_result_starts": _first_line(text, 60) if block else None,
+        "tool_result_starts": first_line(text, 60) if block else None,
         "report_reached_host_in": carried,
     }
 
 
 def _kind(m: Any) -> str:
     """A message's kind as a host would sort it: task messages apart, subagent text marked."""
-    if _is_task_message(m):
+    if is_task_message(m):
         return "task message"
     name = type(m).__name__
     if name in ("AssistantMessage", "UserMessage") and getattr(m, "parent_tool_use_id", None):
@@ -359,7 +289,7 @@ async def background_by_default(h: Harness) -> dict[str, Any]:
 
         run = await h.converse(
             first_response,
-            script=Script(main=[reply(_agent_call(subagent_type)), _PARENT_DONE], subagent=[_held_report()]),
+            script=Script(main=[reply(agent_call(subagent_type)), _PARENT_DONE], subagent=[_held_report()]),
             tools=["Read", "Task"],
             timeout=_PARENT_CEILING + 60,
             **options,
@@ -379,7 +309,7 @@ async def background_by_default(h: Harness) -> dict[str, Any]:
     run = await h.session(
         "delegate",
         script=Script(
-            main=[reply(_agent_call("general-purpose")), _PARENT_DONE],
+            main=[reply(agent_call("general-purpose")), _PARENT_DONE],
             subagent=[_held_report() if background else reply(MARKER)],
         ),
         tools=["Read", "Task"],
@@ -473,22 +403,6 @@ background_by_default.differs_on(
 # --- what a definition may carry, and where it travels -------------------------------
 
 
-def _sent_agents(run: WireCapture) -> dict[str, Any] | None:
-    """The agent definitions as the CLI received them: in initialize, or (older SDKs) as
-    the JSON value of --agents."""
-    agents = (run.initialize or {}).get("agents")
-    if isinstance(agents, dict):
-        return agents
-    flag = run.flag("--agents")
-    if flag:
-        try:
-            parsed = json.loads(flag)
-        except ValueError:
-            return None
-        return parsed if isinstance(parsed, dict) else None
-    return None
-
-
 def _tool_fields() -> list[str]:
     """AgentDefinition's fields about tools, in the SDK under test."""
     from claude_agent_sdk import AgentDefinition
@@ -524,10 +438,10 @@ async def no_allowed_tools_field(h: Harness) -> dict[str, Any]:
     return {
         "tool_fields": _tool_fields(),
         "allowedTools=": keyword,
-        "top-level allowed_tools=[Bash]": await _subagent_runs_bash(
+        "top-level allowed_tools=[Bash]": await subagent_runs_bash(
             h, runner, "allowed.txt", origin=True, allowed_tools=["Bash"]
         ),
-        "no allow rule": await _subagent_runs_bash(h, runner, "unruled.txt", origin=True),
+        "no allow rule": await subagent_runs_bash(h, runner, "unruled.txt", origin=True),
     }
 
 
@@ -557,31 +471,20 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-def _bash_run(asked: list[str], ran: bool, routes: tuple[str, ...] = (SUBAGENT,)) -> dict[str, Any]:
-    return {
-        "runner_listed": True,
-        "error": None,
-        "subagent_requests": 2,
-        "can_use_tool_asked": asked,
-        "bash_ran": ran,
-        "bash_result_came_back_on": list(routes),
-    }
-
-
 no_allowed_tools_field.differs_on(
     {
         "tool_fields": ["allowedTools", "disallowedTools", "tools"],
         "allowedTools=": "accepted",
-        "top-level allowed_tools=[Bash]": _bash_run(["Bash"], True),
-        "no allow rule": _bash_run(["Bash"], True),
+        "top-level allowed_tools=[Bash]": bash_run(["Bash"], True),
+        "no allow rule": bash_run(["Bash"], True),
     }
 )
 no_allowed_tools_field.differs_on(  # the Bash call was the main conversation's, not the subagent's
     {
         "tool_fields": ["disallowedTools", "tools"],
         "allowedTools=": "TypeError",
-        "top-level allowed_tools=[Bash]": _bash_run([], True, (MAIN,)),
-        "no allow rule": _bash_run(["Bash"], True, (MAIN,)),
+        "top-level allowed_tools=[Bash]": bash_run([], True, (MAIN,)),
+        "no allow rule": bash_run(["Bash"], True, (MAIN,)),
     }
 )
 
@@ -664,7 +567,7 @@ async def definition_fields_unvalidated(h: Harness) -> dict[str, Any]:
         }
         if not known:
             routes["attribute"] = lambda key=key, value=value: _with_attribute(AgentDefinition, key, value)
-            routes["subclass field"] = lambda key=key, value=value: _subclassed(AgentDefinition, key, value)
+            routes["subclass field"] = lambda key=key, value=value: subclassed(AgentDefinition, key, value)
         seen[case] = {route: await _send(h, make, key) for route, make in routes.items()}
     return seen
 
@@ -673,11 +576,6 @@ def _with_attribute(cls: Any, key: str, value: Any) -> Any:
     agent = cls(description="d", prompt="p")
     setattr(agent, key, value)
     return agent
-
-
-def _subclassed(cls: Any, key: str, value: Any) -> Any:
-    sub = dataclasses.make_dataclass("Extended", [(key, Any, dataclasses.field(default=None))], bases=(cls,))
-    return sub(description="d", prompt="p", **{key: value})
 
 
 async def _send(h: Harness, make: Any, key: str) -> dict[str, Any]:
@@ -691,7 +589,7 @@ async def _send(h: Harness, make: Any, key: str) -> dict[str, Any]:
     if run.exception is not None:
         return {"raised": f"{type(run.exception).__name__} in the SDK"}
     about = [w for w in run.warnings if key in w or "agent" in w.lower()]
-    return {"sent": (_sent_agents(run) or {}).get("x"), "warnings": len(about)}
+    return {"sent": (sent_agents(run) or {}).get("x"), "warnings": len(about)}
 
 
 @definition_fields_unvalidated.decide
@@ -739,7 +637,7 @@ async def tools_preset_translated_only_top_level(h: Harness) -> dict[str, Any]:
     run = await h.wire(tools=PRESET, agents={"x": {"description": "d", "prompt": "p", "tools": PRESET}})
     return {
         "--tools": run.flag("--tools"),
-        "agent x tools sent": ((_sent_agents(run) or {}).get("x") or {}).get("tools"),
+        "agent x tools sent": ((sent_agents(run) or {}).get("x") or {}).get("tools"),
     }
 
 
@@ -771,26 +669,26 @@ async def unknown_fields_ignored_by_cli(h: Harness) -> dict[str, Any]:
     from claude_agent_sdk import AgentDefinition
 
     # Only a dataclass subclass gets an extra field past the SDK (see definition-fields-unvalidated).
-    with_field = _subclassed(AgentDefinition, "allowedTools", ["Bash"])
+    with_field = subclassed(AgentDefinition, "allowedTools", ["Bash"])
     with_field.description, with_field.prompt, with_field.tools = "runs commands", "You run commands.", ["Bash"]
     plain = AgentDefinition(description="runs commands", prompt="You run commands.", tools=["Bash"])
     seen: dict[str, Any] = {
-        "allowedTools=[Bash] in the definition": await _subagent_runs_bash(h, with_field, "with-field.txt"),
-        "same definition without it": await _subagent_runs_bash(h, plain, "without-field.txt"),
+        "allowedTools=[Bash] in the definition": await subagent_runs_bash(h, with_field, "with-field.txt"),
+        "same definition without it": await subagent_runs_bash(h, plain, "without-field.txt"),
     }
     # Recorded, not judged: what the CLI makes of the preset object as an agent's tools.
     preset = await h.session(
         "delegate",
-        script=Script(main=[reply(_agent_call("p")), "main done"], subagent=["p done"]),
+        script=Script(main=[reply(agent_call("p")), "main done"], subagent=["p done"]),
         tools=["Read", "Bash", "Task"],
         agents={"p": AgentDefinition(description="preset tools", prompt="You help.", tools=PRESET)},  # type: ignore[arg-type]
     )
-    block, sub = _agent_result(preset), preset.on(SUBAGENT)
+    block, sub = agent_result(preset), preset.on(SUBAGENT)
     seen["tools=<preset> in the definition"] = {
         "listed": "p" in (preset.init.get("agents") or []),
         "subagent_offered": sorted(sub[0].offered_tools) if sub else None,
-        "agent_tool_error": _first_sentence(result_text(block)) if block and block.get("is_error") else None,
-        "task_errors": sorted({_first_sentence(text) for _, text in _task_texts(preset) if "p done" not in text}),
+        "agent_tool_error": first_sentence(result_text(block)) if block and block.get("is_error") else None,
+        "task_errors": sorted({first_sentence(text) for _, text in task_texts(preset) if "p done" not in text}),
     }
     return seen
 
@@ -818,11 +716,11 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
 unknown_fields_ignored_by_cli.differs_on(
     {
         "allowedTools=[Bash] in the definition": {
-            **_bash_run([], True),
+            **bash_run([], True),
             "runner_listed": False,
             "subagent_requests": 0,
         },
-        "same definition without it": _bash_run(["Bash"], True),
+        "same definition without it": bash_run(["Bash"], True),
         "tools=<preset> in the definition": {
             "listed": False,
             "subagent_offered": None,
@@ -906,18 +804,6 @@ ts_compiler_catches_misuse.differs_on(
 # --- CATALOGUE-3: what users reported about subagents ---------------------------------
 
 
-def _spawn(subagent_type: str, prompt: str, id: str | None = None, **extra: Any) -> dict[str, Any]:
-    """An agent call that waits for its subagent (run_in_background is in the agent tool's
-    schema on every CLI probed, 2.1.1 on), so several calls run one after another."""
-    call = {"description": "delegate", "prompt": prompt, "subagent_type": subagent_type, "run_in_background": False}
-    return offered(AGENT_TOOL, {**call, **extra}, id)
-
-
-def _first_of(run: CliRun, prompt: str) -> Any:
-    """The first subagent request whose user text carries `prompt` (None if it never came)."""
-    return next((r for r in run.on(SUBAGENT) if any(prompt in t for t in r.texts("user"))), None)
-
-
 _WATCHED = ("Read", "Bash", *AGENT_TOOL)
 _RO_PROMPT, _NOB_PROMPT = "Read-only task 4417.", "No-Bash task 4418."
 _RO_BASH_ID = "toolu_double_robash"
@@ -942,7 +828,7 @@ async def definition_tool_limits_in_subagent_request(h: Harness) -> dict[str, An
     run = await h.session(
         "delegate twice",
         script=Script(
-            main=[reply(_spawn("ro", _RO_PROMPT)), reply(_spawn("nob", _NOB_PROMPT)), "main done"],
+            main=[reply(spawn("ro", _RO_PROMPT)), reply(spawn("nob", _NOB_PROMPT)), "main done"],
             subagent=[reply(bash), "ro done", "nob done"],
         ),
         tools=["Read", "Bash", "Task"],
@@ -954,9 +840,9 @@ async def definition_tool_limits_in_subagent_request(h: Harness) -> dict[str, An
     )
     seen: dict[str, Any] = {}
     for name, prompt in (("ro", _RO_PROMPT), ("nob", _NOB_PROMPT)):
-        first = _first_of(run, prompt)
+        first = run.first(SUBAGENT, carrying=prompt)
         seen[name] = None if first is None else sorted(t for t in first.offered_tools if t in _WATCHED)
-    ro = _first_of(run, _RO_PROMPT)
+    ro = run.first(SUBAGENT, carrying=_RO_PROMPT)
     # the whole offer only for ro, which should be one tool long
     seen["ro offered, all"] = None if ro is None else sorted(ro.offered_tools)
     block = next((b for r in run.on(SUBAGENT) if (b := r.tool_result(_RO_BASH_ID)) is not None), None)
@@ -1043,7 +929,7 @@ async def subagent_model_resolution(h: Harness) -> dict[str, Any]:
         run = await h.session(
             "delegate three times",
             script=Script(
-                main=[*(reply(_spawn(a, prompts[c], **extra)) for c, (a, extra) in _SPAWNS.items()), "main done"],
+                main=[*(reply(spawn(a, prompts[c], **extra)) for c, (a, extra) in _SPAWNS.items()), "main done"],
                 subagent=[f"done {i}" for i in range(len(_SPAWNS))],
             ),
             model=_SESSION_MODEL,
@@ -1054,10 +940,9 @@ async def subagent_model_resolution(h: Harness) -> dict[str, Any]:
             },
             env=env,
         )
-        main = run.on(MAIN)
         seen[env_case] = {
-            "main": _family(main[0].model) if main else None,
-            **{case: _family(getattr(_first_of(run, prompts[case]), "model", None)) for case in _SPAWNS},
+            "main": _family(getattr(run.first(MAIN), "model", None)),
+            **{case: _family(getattr(run.first(SUBAGENT, carrying=prompts[case]), "model", None)) for case in _SPAWNS},
         }
     return seen
 
@@ -1114,20 +999,20 @@ async def definition_max_turns_enforced(h: Harness) -> dict[str, Any]:
     run = await h.session(
         "delegate",
         script=Script(
-            main=[reply(_spawn("lim", _LIM_PROMPT, AGENT_CALL_ID)), "main done"], subagent=[*echoes, "lim done"]
+            main=[reply(spawn("lim", _LIM_PROMPT, AGENT_CALL_ID)), "main done"], subagent=[*echoes, "lim done"]
         ),
         tools=["Bash", "Task"],
         allowed_tools=["Bash"],
         agents={"lim": {"description": "echoes", "prompt": "You echo.", "tools": ["Bash"], "maxTurns": _LIMIT}},
     )
-    block = _agent_result(run)
+    block = agent_result(run)
     return {
         "max_turns": _LIMIT,
         "scripted_tool_calls": scripted,
-        "subagent_requests": len([r for r in run.on(SUBAGENT) if any(_LIM_PROMPT in t for t in r.texts("user"))]),
-        "agent_tool_result": _first_line(result_text(block), 120) if block else None,
+        "subagent_requests": len(run.on(SUBAGENT, carrying=_LIM_PROMPT)),
+        "agent_tool_result": first_line(result_text(block), 120) if block else None,
         "agent_tool_result_error": None if block is None else bool(block.get("is_error")),
-        "task_messages": sorted({_first_sentence(text) for _, text in _task_texts(run)}),
+        "task_messages": sorted({first_sentence(text) for _, text in task_texts(run)}),
     }
 
 

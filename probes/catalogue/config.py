@@ -7,8 +7,8 @@ import os
 from collections.abc import Callable
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check, needs_live, undecidable
-from probes.harness import (
+from sdkprobe.behaviour import Check, behaviour, check, needs_live, undecidable
+from sdkprobe.harness import (
     MAIN,
     CliRun,
     Harness,
@@ -84,11 +84,6 @@ env_option_replaces_process_env.differs_on(
 # --- what reaches the model's context: settings files, memory, git, account, skills ----------
 
 
-def _first_main(run: CliRun) -> Recorded | None:
-    main = run.on(MAIN)
-    return main[0] if main else None
-
-
 _PLACES = ("system", "messages", "tools")
 _NO_REQUEST = "no request"
 
@@ -141,7 +136,7 @@ async def default_setting_sources_load_user_language(h: Harness) -> dict[str, An
     preset = {"type": "preset", "preset": "claude_code", "append": _AGENT_RULE}
     seen: dict[str, Any] = {}
     for label, sources in _LANGUAGE_RUNS.items():
-        first = _first_main(await h.session("hi", system_prompt=preset, setting_sources=sources))
+        first = (await h.session("hi", system_prompt=preset, setting_sources=sources)).first(MAIN)
         seen[label] = {"language rule": _where(first, _LANGUAGE), "agent's rule": _where(first, _AGENT_RULE)}
     return seen
 
@@ -201,7 +196,7 @@ async def auto_memory_ignores_setting_sources(h: Harness) -> dict[str, Any]:
     auto_memory(h.config_dir, h.cwd, f"- The probe's code word is {_MEMORY}.\n")
     seen: dict[str, Any] = {}
     for label, options in _MEMORY_RUNS.items():
-        seen[label] = {"memory": _where(_first_main(await h.session("hi", **options)), _MEMORY)}
+        seen[label] = {"memory": _where((await h.session("hi", **options)).first(MAIN), _MEMORY)}
     return seen
 
 
@@ -254,7 +249,7 @@ async def git_context_with_git_instructions(h: Harness) -> dict[str, Any]:
     preset = {"type": "preset", "preset": "claude_code"}
     seen: dict[str, Any] = {}
     for label, options in _GIT_RUNS.items():
-        first = _first_main(await h.session("hi", system_prompt=preset, **options))
+        first = (await h.session("hi", system_prompt=preset, **options)).first(MAIN)
         seen[label] = {name: _where(first, mark) for name, mark in _GIT_MARKS.items()}
     return seen
 
@@ -481,7 +476,7 @@ _NOT_LOGGED_IN = (
 
 
 def _identity(run: CliRun) -> dict[str, Any]:
-    first = _first_main(run)
+    first = run.first(MAIN)
     return {"name": _where(first, _ACCOUNT["displayName"]), "e-mail": _where(first, _ACCOUNT["emailAddress"])}
 
 
@@ -577,7 +572,7 @@ def _skill_listing(request: Recorded | None) -> list[str]:
 )
 async def bundled_skills_need_skills_filter(h: Harness) -> dict[str, Any]:
     unfiltered = await h.session("hi", setting_sources=[])
-    listed = _skill_listing(_first_main(unfiltered))
+    listed = _skill_listing(unfiltered.first(MAIN))
     # filter for dataviz, the catalogue's example, where this CLI bundles it; else for a skill it does list
     pick = "dataviz" if "dataviz" in listed or not listed else listed[0]
     filtered = await h.session("hi", setting_sources=[], skills=[pick])
@@ -592,12 +587,12 @@ async def bundled_skills_need_skills_filter(h: Harness) -> dict[str, Any]:
         _FILTERED: {
             "filtered for": pick,
             "init skills": len(filtered.init.get("skills") or []),
-            "listed": _skill_listing(_first_main(filtered)),
+            "listed": _skill_listing(filtered.first(MAIN)),
         },
         _NONE_KEPT: {
             "init skills": len(none_kept.init.get("skills") or []),
-            "listed": _skill_listing(_first_main(none_kept)),
-            "request sent": _first_main(none_kept) is not None,
+            "listed": _skill_listing(none_kept.first(MAIN)),
+            "request sent": none_kept.first(MAIN) is not None,
         },
     }
 
@@ -708,7 +703,7 @@ async def get_context_usage_misleading(h: Harness) -> dict[str, Any]:
     run = await h.converse(steps, mcp_servers={"ledger": _ledger_server()}, skills=["dataviz"], setting_sources=[])
     # the same session with every skill filtered out: where the filtered skills' tokens go
     await h.converse(before_only, mcp_servers={"ledger": _ledger_server()}, skills=[], setting_sources=[])
-    first = _first_main(run)
+    first = run.first(MAIN)
     before, after = _usage(answers.get("before")), _usage(answers.get("after"))
     none_kept = _usage(answers.get("none kept"))
     # the double's count_tokens measure (a quarter of the JSON size) applied to the first call itself

@@ -6,8 +6,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check, undecidable
-from probes.harness import (
+from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.harness import (
     MAIN,
     SUBAGENT,
     Harness,
@@ -20,6 +20,11 @@ from probes.harness import (
 )
 
 _SUBAGENT_PROMPT = "Read the file sub.txt and report what it says."
+
+
+def _mode_refused(mode: str, error: str | None) -> Check:
+    """A permission mode this CLI does not start with (auto on old CLIs) leaves nothing to judge."""
+    return undecidable(f"the CLI did not start with permission_mode {mode!r}: {(error or 'no init').splitlines()[0]}")
 
 
 @behaviour(
@@ -214,11 +219,6 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             f"can_use_tool was asked about {[seen[m]['callbacks'] for m in ran]} in {ran}",
         ),
     }
-
-
-def _mode_refused(mode: str, error: str | None) -> Check:
-    """A permission mode this CLI does not start with (auto on old CLIs) leaves nothing to judge."""
-    return undecidable(f"the CLI did not start with permission_mode {mode!r}: {(error or 'no init').splitlines()[0]}")
 
 
 posttooluse_reports_auto_approved_edits.differs_on(

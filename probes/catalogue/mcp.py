@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check, needs_live
-from probes.harness import MAIN, Conversation, Harness, McpTool, plugin_folder, reply, stdio_mcp_server, tool_use
+from sdkprobe.behaviour import Check, behaviour, check, needs_live
+from sdkprobe.harness import MAIN, Conversation, Harness, McpTool, plugin_folder, reply, stdio_mcp_server, tool_use
 
 _PLUGIN = "probe-plugin"
 _SERVER = "pl"
@@ -200,8 +200,7 @@ async def sdk_tools_deferred_by_default(h: Harness) -> dict[str, Any]:
             allowed_tools=[_SEARCHED],
             env=env,
         )
-        main = run.on(MAIN)
-        first = main[0] if main else None
+        first = run.first(MAIN)
         betas = (first.headers.get("anthropic-beta", "") if first else "").split(",")
         seen[case] = {
             "connected before the turn": list(connected),

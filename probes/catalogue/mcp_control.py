@@ -12,8 +12,8 @@ from typing import Any, TypeVar
 
 import claude_agent_sdk as sdk
 
-from probes.behaviour import Check, behaviour, check, needs_live, undecidable
-from probes.harness import (
+from sdkprobe.behaviour import Check, behaviour, check, needs_live, undecidable
+from sdkprobe.harness import (
     MAIN,
     CliRun,
     Conversation,
@@ -84,11 +84,6 @@ async def _eventually(condition: Callable[[], bool]) -> bool:
             return False
         await asyncio.sleep(0.05)
     return True
-
-
-def _first_with(run: CliRun, prompt: str) -> Any:
-    """The main conversation's first request that carries `prompt`: the one opening its turn."""
-    return next((r for r in run.on(MAIN) if any(prompt in t for t in r.texts("user"))), None)
 
 
 def _result_of(run: CliRun, tool_use_id: str) -> bool | None:
@@ -185,7 +180,7 @@ async def toggle_removes_server_tools(h: Harness) -> dict[str, Any]:
     )
     seen: dict[str, Any] = {}
     for phase in _PHASES:
-        opening = _first_with(run, _prompt(phase))
+        opening = run.first(MAIN, carrying=_prompt(phase))  # the request opening its turn
         seen[phase] = {
             "offered": None if opening is None else sorted(t for t in opening.offered_tools if t in _TOOLS),
             "call is_error": {name: _result_of(run, _use_id(phase, name)) for name in _TOOLS},

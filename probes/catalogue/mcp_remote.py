@@ -14,8 +14,8 @@ from urllib.parse import parse_qs, urlparse
 
 import claude_agent_sdk
 
-from probes.behaviour import Check, behaviour, check, undecidable
-from probes.harness import Conversation, Harness, RemoteMcpServer, mcp_oauth_store
+from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.harness import Conversation, Harness, RemoteMcpServer, mcp_oauth_store
 
 _NAME = "r"
 _RENAMED = "ext-r"

@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check, undecidable
-from probes.harness import (
+from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.harness import (
     Elicitation,
     Harness,
     McpTool,

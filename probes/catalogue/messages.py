@@ -9,8 +9,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check
-from probes.harness import (
+from sdkprobe.behaviour import Check, behaviour, check
+from sdkprobe.harness import (
     MAIN,
     Conversation,
     Harness,
@@ -25,7 +25,7 @@ from probes.harness import (
     tool_use,
     web_search_tool_result,
 )
-from probes.harness import text as text_block
+from sdkprobe.harness import text as text_block
 
 
 def _kind(m: Any) -> str:
@@ -44,6 +44,17 @@ def _fields(m: Any) -> dict[str, Any]:
     if dataclasses.is_dataclass(m) and not isinstance(m, type):
         return {f.name: getattr(m, f.name) for f in dataclasses.fields(m)}
     return dict(vars(m)) if hasattr(m, "__dict__") else {}
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string inside `value`, through dicts, lists and tuples."""
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, (list, tuple)):
+        return [s for v in value for s in _strings(v)]
+    return []
 
 
 # --- messages.unknown-slash-command-system-message -----------------------------------
@@ -169,16 +180,6 @@ def _ede_lines(fields: dict[str, Any]) -> list[tuple[str, str]]:
             if _EDE in text:
                 found.append((name, text))
     return found
-
-
-def _strings(value: Any) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
-    if isinstance(value, (list, tuple)):
-        return [s for v in value for s in _strings(v)]
-    return []
 
 
 @interrupt_ede_diagnostic.decide

@@ -8,8 +8,8 @@ import os
 from pathlib import Path, PureWindowsPath
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check, undecidable
-from probes.harness import MAIN, Harness, Scenario, allow_every_tool, reply, result_text, tool_use
+from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.harness import MAIN, Harness, Scenario, allow_every_tool, reply, result_text, tool_use
 
 _DENIED_WORDING = "is in a directory that is denied by your permission settings"
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check, needs_live, undecidable
-from probes.harness import MAIN, CliRun, Harness, allow_every_tool, reply, result_text, tool_use
+from sdkprobe.behaviour import Check, behaviour, check, needs_live, undecidable
+from sdkprobe.harness import MAIN, CliRun, Harness, allow_every_tool, reply, result_text, tool_use
 
 # What a Bash step leaves behind when it ran: the marker names the step in callbacks and requests.
 _APPROVED_FILE = "made.txt"

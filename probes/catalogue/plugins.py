@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check, undecidable
-from probes.harness import MAIN, CliRun, Conversation, Harness, McpTool, plugin_folder, stdio_mcp_server
+from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.harness import MAIN, CliRun, Conversation, Harness, McpTool, plugin_folder, stdio_mcp_server
 
 _PLUGIN = "probe"
 _PREFIX = f"{_PLUGIN}:"
@@ -68,6 +68,19 @@ def _has_all(parts: dict[str, Any]) -> bool:
 
 def _has_none(parts: dict[str, Any]) -> bool:
     return not any(parts[key] for key in _EXPECTED)
+
+
+async def _turn(c: Conversation, prompt: str) -> dict[str, Any]:
+    """One turn of a reload probe's conversation: what its init says of the probe's plugins."""
+    await c.send(prompt)
+    messages = await c.response()
+    inits = _inits(messages)
+    return _own_parts(inits[0] if inits else None, (_PREFIX, "extra:"))
+
+
+# What a turn's init says of the probe's plugin, none of it or all (the reload behaviours' counterexamples)
+_NOTHING: dict[str, list[str]] = {"plugins": [], "skills": [], "commands": [], "agents": []}
+_ALL = {"plugins": [_PLUGIN], **_EXPECTED}
 
 
 # ---------------------------------------------------------------------------------------
@@ -284,13 +297,6 @@ userconfig_options_min_cli.differs_on(
 # ---------------------------------------------------------------------------------------
 
 
-async def _turn(c: Conversation, prompt: str) -> dict[str, Any]:
-    await c.send(prompt)
-    messages = await c.response()
-    inits = _inits(messages)
-    return _own_parts(inits[0] if inits else None, (_PREFIX, "extra:"))
-
-
 @behaviour(
     id="plugins.reload-follows-symlink",
     claim=(
@@ -349,8 +355,6 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-_NOTHING: dict[str, list[str]] = {"plugins": [], "skills": [], "commands": [], "agents": []}
-_ALL = {"plugins": [_PLUGIN], **_EXPECTED}
 reload_follows_symlink.differs_on(
     {
         "start": _NOTHING,

@@ -14,8 +14,8 @@ import struct
 import zlib
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check, undecidable
-from probes.harness import Harness, Scenario, StdoutRecording, reply, tool_use
+from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.harness import Harness, Scenario, StdoutRecording, reply, tool_use
 
 _NODE_ONLY = (
     "Node's readline module, which the Python SDK never runs (the catalogue: not applicable to Python); "
@@ -43,7 +43,6 @@ async def readline_question_non_tty(h: Harness) -> dict[str, Any]:
 @readline_question_non_tty.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     return {"node-question-printed-without-tty": undecidable(_NODE_ONLY)}
-
 
 
 STDERR_LINE = "sdkprobe: the CLI writes to stderr\n"

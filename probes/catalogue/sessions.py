@@ -9,8 +9,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check, undecidable
-from probes.harness import MAIN, Conversation, Harness, Scenario, Script, reply, tool_use_offered
+from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.harness import MAIN, Conversation, Harness, Scenario, Script, reply, tool_use_offered
 
 _FIRST = {
     "type": "user",
@@ -229,13 +229,13 @@ async def resume_restores_context_no_history(h: Harness) -> dict[str, Any]:
     first = await h.session(f"remember {_MARKER}", script=["first-reply"])
     sid = str(first.init.get("session_id") or "")
     second = await h.session("what was it?", script=["second-reply"], resume=sid)
-    request = second.on(MAIN)[0] if second.on(MAIN) else None
+    request = second.first(MAIN)
     reader = getattr(sdk, "get_session_messages", None)
     history = _with_config_dir(h.config_dir, lambda: reader(sid, directory=str(h.cwd))) if reader and sid else None
     return {
         "resumed session id kept": bool(sid) and second.init.get("session_id") == sid,
-        "request has old turn": any(_MARKER in t for t in request.texts("user")) if request else False,
-        "request has old reply": any("first-reply" in t for t in request.texts("assistant")) if request else False,
+        "request has old turn": request.carries(_MARKER) if request else False,
+        "request has old reply": request.carries("first-reply", role="assistant") if request else False,
         "stream assistant texts": _texts(second.of_type("AssistantMessage")),
         "stream user messages": len(second.of_type("UserMessage")),
         "get_session_messages": None
@@ -355,7 +355,7 @@ async def store_mirror_and_resume(h: Harness) -> dict[str, Any]:
     shutil.rmtree(h.config_dir / "projects", ignore_errors=True)
     calls.clear()
     second = await h.session("what was it?", script=["recalled"], resume=sid, session_store=store, agents=agents)
-    request = second.on(MAIN)[0] if second.on(MAIN) else None
+    request = second.first(MAIN)
     return {
         "run 1 session id seen": bool(sid),
         "run 1 subagent result reached main": ran,
@@ -364,7 +364,7 @@ async def store_mirror_and_resume(h: Harness) -> dict[str, Any]:
         "store has marker": _MARKER in str(stored or []),
         "store loads (run 2)": kinds("load"),
         "resumed id kept": bool(sid) and second.init.get("session_id") == sid,
-        "resumed request has marker": any(_MARKER in t for t in request.texts("user")) if request else False,
+        "resumed request has marker": request.carries(_MARKER) if request else False,
         "resumed request has subagent result": "runner done" in json.dumps(request.messages) if request else False,
         "error": first.error_line or second.error_line,
     }
@@ -459,7 +459,7 @@ async def resume_keeps_id_fork_mints_new(h: Harness) -> dict[str, Any]:
     resumed = await h.session(_ASK_RESUMED, script=["second-reply"], resume=sid)
     after_resume = _transcripts(h.config_dir)
     name = _named({sid: "run 1"})
-    request = resumed.on(MAIN)[0] if resumed.on(MAIN) else None
+    request = resumed.first(MAIN)
     forked = await h.session(_ASK_FORKED, script=["third-reply"], resume=sid, fork_session=True)
     after_fork = _transcripts(h.config_dir)
     # old CLIs also write transcripts of their own side requests: only those holding the
@@ -473,7 +473,7 @@ async def resume_keeps_id_fork_mints_new(h: Harness) -> dict[str, Any]:
             "transcripts holding its prompt": sorted(
                 name(s) or "" for s, b in after_resume.items() if before.get(s) != b and _ASK_RESUMED.encode() in b
             ),
-            "request has run 1": request is not None and any(_MARKER in t for t in request.texts("user")),
+            "request has run 1": request is not None and request.carries(_MARKER),
             "error": resumed.error_line,
         },
         "fork": {
@@ -582,7 +582,7 @@ async def resume_scoped_to_cwd(h: Harness) -> dict[str, Any]:
             "yielded": [type(m).__name__ for m in run.messages],
             "init id": _said(run.init.get("session_id"), names),
             "model requests": len(main),
-            "request has run 1": any(_MARKER in t for r in main[:1] for t in r.texts("user")),
+            "request has run 1": any(r.carries(_MARKER) for r in main[:1]),
             "exception": _said(run.error_line, names),
             "stderr": [_said(line.strip(), names) for line in run.stderr if any(s in line for s in names)],
         }

@@ -12,8 +12,8 @@ from typing import Any
 
 import claude_agent_sdk as sdk
 
-from probes.behaviour import Check, behaviour, check, needs_live, undecidable
-from probes.harness import (
+from sdkprobe.behaviour import Check, behaviour, check, needs_live, undecidable
+from sdkprobe.harness import (
     MAIN,
     CliRun,
     Harness,
@@ -72,6 +72,12 @@ allowed_tools_does_not_restrict.differs_on(
 
 # --- shared by the blocks below ---------------------------------------------------------
 
+# Old CLIs (2.1.1) take seconds per session. A probe below that this takes past the default
+# 60 s is given _ONE_SESSION_CEILING when it runs one session, _SESSIONS_CEILING when it
+# runs one per case.
+_ONE_SESSION_CEILING = 90
+_SESSIONS_CEILING = 150
+
 
 def _mem_server(calls: list[dict[str, Any]]) -> Any:
     """In-process server `mem` with one tool, `plain`, whose every call is appended to `calls`."""
@@ -129,6 +135,14 @@ async def _touch_with_callback(h: Harness, case: str, **options: Any) -> tuple[C
     return run, {"can_use_tool asked for": asked, "ran": marker.exists()}
 
 
+_SHADOW_WARNING = "CanUseToolShadowedWarning: "
+
+
+def _shadow_warnings(run: WireCapture) -> list[str]:
+    """The shadowing warnings' first sentences, which say what is shadowed (the advice after is prose)."""
+    return [w[len(_SHADOW_WARNING) :].split(". ")[0] for w in run.warnings if w.startswith(_SHADOW_WARNING)]
+
+
 # --- tools.disallowed-beats-can-use-tool ------------------------------------------------
 
 _DISALLOWED_VARIANTS: dict[str, dict[str, Any]] = {
@@ -154,7 +168,7 @@ _DISALLOWED_VARIANTS: dict[str, dict[str, Any]] = {
     tier="cli",
     checks=tuple(_DISALLOWED_VARIANTS),
     requires=("option:disallowed_tools", "option:can_use_tool", "option:permission_mode"),
-    timeout=150,  # old CLIs (2.1.1) take seconds per session
+    timeout=_SESSIONS_CEILING,
 )
 async def disallowed_beats_can_use_tool(h: Harness) -> dict[str, Any]:
     seen = {}
@@ -206,7 +220,7 @@ _ALLOWLIST_VARIANTS: dict[str, dict[str, Any]] = {
     tier="cli",
     checks=tuple(_ALLOWLIST_VARIANTS),
     requires=("option:tools", "option:allowed_tools", "option:can_use_tool"),
-    timeout=150,  # old CLIs (2.1.1) take seconds per session
+    timeout=_SESSIONS_CEILING,
 )
 async def allowlisted_builtin_skips_can_use_tool(h: Harness) -> dict[str, Any]:
     return {case: (await _touch_with_callback(h, case, **extra))[1] for case, extra in _ALLOWLIST_VARIANTS.items()}
@@ -245,12 +259,6 @@ _SHADOW_CASES: dict[str, tuple[dict[str, Any], bool]] = {
     "skills-all-warns": ({"skills": "all"}, True),
     "bypass-mode-warns": ({"permission_mode": "bypassPermissions"}, True),
 }
-_SHADOW_WARNING = "CanUseToolShadowedWarning: "
-
-
-def _shadow_warnings(run: WireCapture) -> list[str]:
-    """The shadowing warnings' first sentences, which say what is shadowed (the advice after is prose)."""
-    return [w[len(_SHADOW_WARNING) :].split(". ")[0] for w in run.warnings if w.startswith(_SHADOW_WARNING)]
 
 
 @behaviour(
@@ -364,7 +372,7 @@ _MCP_RULES: dict[str, tuple[str, bool]] = {
     tier="cli",
     checks=tuple(_MCP_RULES),
     requires=("option:allowed_tools", "option:can_use_tool", "option:mcp_servers", "api:create_sdk_mcp_server"),
-    timeout=150,  # old CLIs (2.1.1) take seconds per session
+    timeout=_SESSIONS_CEILING,
 )
 async def mcp_star_wildcard_invalid(h: Harness) -> dict[str, Any]:
     seen = {}
@@ -422,7 +430,7 @@ _SKILL_CONFIGS: dict[str, dict[str, Any]] = {
     cannot_decide=("model-hunts-skill-md",),
     requires=("option:tools", "option:setting_sources"),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
-    timeout=150,  # old CLIs (2.1.1) take seconds per session
+    timeout=_SESSIONS_CEILING,
 )
 async def skill_must_be_listed_in_tools(h: Harness) -> dict[str, Any]:
     skill = h.cwd / ".claude" / "skills" / "demo"
@@ -518,7 +526,7 @@ def _record_server(name: str, with_uri: bool, calls: list[dict[str, Any]]) -> An
     cannot_decide=("zod-record-drops-server",),
     requires=("option:mcp_servers", "api:create_sdk_mcp_server"),
     sdk_ref="claude_agent_sdk.create_sdk_mcp_server",
-    timeout=90,  # old CLIs (2.1.1) take seconds per session
+    timeout=_ONE_SESSION_CEILING,
 )
 async def in_process_record_schema_drops_server(h: Harness) -> dict[str, Any]:
     calls: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in _RECORD_SERVERS.values()}
@@ -588,7 +596,7 @@ def _where(run: CliRun, name: str) -> str:
     tier="cli",
     checks=("builtin-leaves-request", "mcp-definition-still-sent", "mcp-call-blocked"),
     requires=("option:disallowed_tools", "option:mcp_servers", "api:create_sdk_mcp_server"),
-    timeout=150,  # old CLIs (2.1.1) take seconds per session
+    timeout=_SESSIONS_CEILING,
 )
 async def disallowed_removes_builtin_not_mcp(h: Harness) -> dict[str, Any]:
     watched = ("Bash", "mcp__mem__plain")
@@ -685,7 +693,7 @@ _TODOS = {
         "result-only-says-saved",
     ),
     requires=("option:tools", "option:allowed_tools", "option:env"),
-    timeout=150,  # old CLIs (2.1.1) take seconds per session
+    timeout=_SESSIONS_CEILING,
 )
 async def todowrite_needs_enable_tasks_0(h: Harness) -> dict[str, Any]:
     seen: dict[str, Any] = {}
@@ -836,7 +844,7 @@ _BINARY_REFUSAL = "This tool cannot read binary files"
     tier="cli",
     checks=tuple(_DOCUMENTS),
     requires=("option:allowed_tools",),
-    timeout=90,  # old CLIs (2.1.1) take seconds per session
+    timeout=_ONE_SESSION_CEILING,
 )
 async def read_refuses_docx_pptx(h: Harness) -> dict[str, Any]:
     ids = {}
@@ -901,7 +909,7 @@ read_refuses_docx_pptx.differs_on(
     tier="cli",
     checks=("in-process-server-name", "stdio-server-name", "reported-call-name"),
     requires=("option:mcp_servers", "option:plugins", "option:hooks", "api:create_sdk_mcp_server", "api:HookMatcher"),
-    timeout=90,  # old CLIs (2.1.1) take seconds per session
+    timeout=_ONE_SESSION_CEILING,
 )
 async def mcp_tool_naming(h: Harness) -> dict[str, Any]:
     disk = stdio_mcp_server(h.workdir("mcp"), "disk", [McpTool("peek", result="peeked")])

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check
-from probes.harness import Harness
+from sdkprobe.behaviour import Check, behaviour, check
+from sdkprobe.harness import Harness
 
 # An option starts near the left margin; its description (which may name other flags) is indented far.
 _OPTION_LINE = re.compile(r"^\s{1,6}-")

@@ -6,8 +6,14 @@ import asyncio
 from collections import Counter
 from typing import Any
 
-from probes.behaviour import Check, behaviour, check
-from probes.harness import MAIN, Harness
+from sdkprobe.behaviour import Check, behaviour, check
+from sdkprobe.harness import MAIN, Harness
+
+
+def _shown(value: str | None) -> str:
+    """A flag's value as a note shows it: absent, or its repr."""
+    return "absent" if value is None else repr(value)
+
 
 _TOOLS_SHAPES: dict[str, tuple[Any, str | None]] = {
     # sub-check: (the tools option, or None to leave it out; the --tools value claimed)
@@ -47,10 +53,6 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         name: check(sent[name] == claimed, f"--tools was {_shown(sent[name])}, not {_shown(claimed)}")
         for name, (_, claimed) in _TOOLS_SHAPES.items()
     }
-
-
-def _shown(value: str | None) -> str:
-    return "absent" if value is None else repr(value)
 
 
 tools_option_to_flag.differs_on(

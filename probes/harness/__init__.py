@@ -15,11 +15,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from fake_cli.blocks import image, redacted_thinking, server_tool_use, text, thinking, tool_use, web_search_tool_result
-from fake_cli.scenario import Scenario
-from probes.behaviour import NotApplicable
-from probes.harness import cli_text, host_process, real_cli, wire
-from probes.harness.context_files import (
+from sdkprobe.behaviour import NotApplicable
+from sdkprobe.fake_cli.blocks import (
+    image,
+    redacted_thinking,
+    server_tool_use,
+    text,
+    thinking,
+    tool_use,
+    web_search_tool_result,
+)
+from sdkprobe.fake_cli.scenario import Scenario
+from sdkprobe.harness import cli_text, host_process, real_cli, wire
+from sdkprobe.harness.context_files import (
     auto_memory,
     claude_md,
     git_repo,
@@ -28,11 +36,11 @@ from probes.harness.context_files import (
     user_settings,
     user_skill,
 )
-from probes.harness.conversation import Conversation, Steps
-from probes.harness.host_process import HostRun
-from probes.harness.isolation import Space
-from probes.harness.mcp_servers import Elicitation, McpTool, StdioMcpServer, stdio_mcp_server
-from probes.harness.model_double import (
+from sdkprobe.harness.conversation import Conversation, Steps
+from sdkprobe.harness.host_process import HostRun
+from sdkprobe.harness.isolation import Space
+from sdkprobe.harness.mcp_servers import Elicitation, McpTool, StdioMcpServer, stdio_mcp_server
+from sdkprobe.harness.model_double import (
     AUX,
     MAIN,
     SUBAGENT,
@@ -46,14 +54,14 @@ from probes.harness.model_double import (
     structured_output,
     tool_use_offered,
 )
-from probes.harness.normalise import normalise
-from probes.harness.plugins import PluginFolder, plugin_folder
-from probes.harness.real_cli import CliRun
-from probes.harness.recording import StdinRecording, StdoutRecording
-from probes.harness.remote_mcp import RemoteMcpServer, RemoteRequest, mcp_oauth_store
-from probes.harness.sdk import Drive, ProbeTimeout, allow_every_tool, option_fields, sdk_version
-from probes.harness.sdk import bundled_cli_path as sdk_bundled_cli
-from probes.harness.wire import WireCapture
+from sdkprobe.harness.normalise import normalise
+from sdkprobe.harness.plugins import PluginFolder, plugin_folder
+from sdkprobe.harness.real_cli import CliRun
+from sdkprobe.harness.recording import StdinRecording, StdoutRecording
+from sdkprobe.harness.remote_mcp import RemoteMcpServer, RemoteRequest, mcp_oauth_store
+from sdkprobe.harness.sdk import Drive, ProbeTimeout, allow_every_tool, option_fields, sdk_version
+from sdkprobe.harness.sdk import bundled_cli_path as sdk_bundled_cli
+from sdkprobe.harness.wire import WireCapture
 
 __all__ = [
     "AUX",
@@ -160,7 +168,7 @@ class Harness:
         *,
         script: Script | Sequence[Reply | str] | None = None,
         client: bool = False,
-        drive: real_cli.Drive | None = None,
+        drive: real_cli.DriveWithDouble | None = None,
         timeout: float = 60.0,
         record_stdout: bool | StdoutRecording = False,
         record_stdin: StdinRecording | None = None,

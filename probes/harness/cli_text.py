@@ -13,9 +13,9 @@ import secrets
 from collections.abc import Sequence
 from pathlib import Path
 
-from probes.harness import processes
-from probes.harness.isolation import Space
-from probes.harness.sdk import ProbeTimeout
+from sdkprobe.harness import processes
+from sdkprobe.harness.isolation import Space
+from sdkprobe.harness.sdk import ProbeTimeout
 
 # Nothing listens on the discard port: a CLI that tried to reach its API here would fail, not leave.
 _NOWHERE = "http://127.0.0.1:9"

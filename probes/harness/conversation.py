@@ -14,9 +14,9 @@ import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from probes.harness.model_double import ModelDouble
-from probes.harness.recording import StdoutRecording
-from probes.harness.sdk import Outcome
+from sdkprobe.harness.model_double import ModelDouble
+from sdkprobe.harness.recording import StdoutRecording
+from sdkprobe.harness.sdk import Outcome
 
 
 class Conversation:

@@ -26,11 +26,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from probes.behaviour import NotApplicable
-from probes.harness import processes, real_cli
-from probes.harness import sdk as sdk_runs
-from probes.harness.isolation import Space
-from probes.harness.model_double import ModelDouble, Reply, Script
+from sdkprobe.behaviour import NotApplicable
+from sdkprobe.harness import processes, real_cli
+from sdkprobe.harness import sdk as sdk_runs
+from sdkprobe.harness.isolation import Space
+from sdkprobe.harness.model_double import ModelDouble, Reply, Script
 
 ENDINGS = ("return", "sigkill")
 STILL_RUNNING = "still running"

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from probes.harness import processes
+from sdkprobe.harness import processes
 
 EMPTY_OBJECT: dict[str, Any] = {"type": "object", "properties": {}}
 NAME_FORM: dict[str, Any] = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}

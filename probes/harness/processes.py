@@ -27,7 +27,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from probes import scope as invocation
+from sdkprobe import scope as invocation
 
 MARKER = "SDKPROBE_RUN"
 REFUSED_EXIT = 97
@@ -126,7 +126,7 @@ def reap(token: str, roots: Iterable[int] = (), timeout: float = 5.0) -> list[in
 def strays(scope: str | None = None) -> list[int]:
     """Live processes a probe of this invocation (or of `scope`) started and left behind:
     cli-tier trees carry the marker variable, fake CLIs run from a probe's `sdkprobe-*` space;
-    either counts only with a SDKPROBE_SCOPE value within the scope (see probes.scope), so
+    either counts only with a SDKPROBE_SCOPE value within the scope (see sdkprobe.scope), so
     another run on the same machine is none of ours."""
     wanted = scope or invocation.current()
     found = []

@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
-from probes.behaviour import NotApplicable
-from probes.harness import processes, recording
-from probes.harness import sdk as sdk_runs
-from probes.harness.isolation import Space
-from probes.harness.model_double import MAIN, ModelDouble, Recorded, Reply, Script
+from sdkprobe.behaviour import NotApplicable
+from sdkprobe.harness import processes, recording
+from sdkprobe.harness import sdk as sdk_runs
+from sdkprobe.harness.isolation import Space
+from sdkprobe.harness.model_double import MAIN, ModelDouble, Recorded, Reply, Script
 
 DUMMY_KEY = "sdkprobe-dummy-key"
 # Without a bound the CLI backs off for minutes on 429/5xx; 0 retries keeps an error
@@ -109,18 +109,27 @@ class CliRun(sdk_runs.OutcomeView):
     def offered_tools(self) -> list[str]:
         """The tools the model was offered in the main conversation's first request
         (loaded and deferred; see `Recorded.offered_tools`); [] when there was none."""
-        main = self.on(MAIN)
-        return main[0].offered_tools if main else []
+        first = self.first(MAIN)
+        return first.offered_tools if first else []
 
-    def on(self, route: str) -> list[Recorded]:
-        return self.double.on(route) if self.double else []
+    def on(self, route: str, carrying: str | None = None) -> list[Recorded]:
+        """The requests of one route (MAIN, SUBAGENT, AUX), in order; with `carrying`, only
+        those whose user text contains it (see `Recorded.carries`). Empty when live."""
+        requests = self.double.on(route) if self.double else []
+        return requests if carrying is None else [r for r in requests if r.carries(carrying)]
+
+    def first(self, route: str, carrying: str | None = None) -> Recorded | None:
+        """The first request of `route` (with `carrying`, the first whose user text contains
+        it: a subagent's first request for the prompt it was given, the request that opened
+        a turn), or None when none came."""
+        return next(iter(self.on(route, carrying)), None)
 
     @property
     def unscripted(self) -> list[Recorded]:
         return self.double.unscripted if self.double else []
 
 
-Drive = Callable[[Any, sdk_runs.Outcome, "ModelDouble | None"], Awaitable[None]]
+DriveWithDouble = Callable[[Any, sdk_runs.Outcome, "ModelDouble | None"], Awaitable[None]]
 Watch = Callable[[Any, "ModelDouble | None"], None]
 
 
@@ -133,7 +142,7 @@ async def session(
     script: Script | list[Reply | str] | dict[str, list[Reply | str]] | None = None,
     timeout: float = 60.0,
     client: bool = False,
-    drive: Drive | None = None,
+    drive: DriveWithDouble | None = None,
     record_stdout: bool | recording.StdoutRecording = False,
     record_stdin: recording.StdinRecording | None = None,
     on_message: Watch | None = None,

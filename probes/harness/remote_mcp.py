@@ -43,8 +43,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from probes.harness.loopback import LoopbackService
-from probes.harness.mcp_servers import McpTool
+from sdkprobe.harness.loopback import LoopbackService
+from sdkprobe.harness.mcp_servers import McpTool
 
 MCP_PATH = "/mcp"
 PROTECTED_RESOURCE = "/.well-known/oauth-protected-resource"

@@ -20,8 +20,8 @@ from typing import Any
 
 import claude_agent_sdk as sdk
 
-from probes.behaviour import NotApplicable
-from probes.harness import processes
+from sdkprobe.behaviour import NotApplicable
+from sdkprobe.harness import processes
 
 
 class OptionMissing(NotApplicable):
@@ -197,8 +197,10 @@ async def run_sdk(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                run = _run_connected(options, prompt, drive, out) if connect_prompt else _run(
-                    options, prompt, client, drive, out, watch
+                run = (
+                    _run_connected(options, prompt, drive, out)
+                    if connect_prompt
+                    else _run(options, prompt, client, drive, out, watch)
                 )
                 await _within(run, timeout)
             except asyncio.TimeoutError:

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fake_cli.launcher import install
-from fake_cli.scenario import Scenario
-from probes.harness import sdk
+from sdkprobe.fake_cli.launcher import install
+from sdkprobe.fake_cli.scenario import Scenario
+from sdkprobe.harness import sdk
 
 
 @dataclass

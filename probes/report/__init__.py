@@ -3,13 +3,13 @@
 Knows verdict names and the report schema; it runs no probe and knows no particular behaviour.
 """
 
-from probes.report.errors import ReportError
-from probes.report.gate import GateResult, compare, read_relied_on
-from probes.report.matrix import render_matrix
-from probes.report.model import build
-from probes.report.render import render_page, render_table
-from probes.report.schema import SCHEMA_VERSION
-from probes.report.store import dumps, load, write
+from sdkprobe.report.errors import ReportError
+from sdkprobe.report.gate import GateResult, compare, read_relied_on
+from sdkprobe.report.matrix import render_matrix
+from sdkprobe.report.model import build
+from sdkprobe.report.render import render_page, render_table
+from sdkprobe.report.schema import SCHEMA_VERSION
+from sdkprobe.report.store import dumps, load, write
 
 __all__ = [
     "SCHEMA_VERSION",

@@ -14,8 +14,9 @@ from urllib.parse import quote
 
 from tabulate import tabulate
 
-from probes.areas import BY_NAME
-from probes.behaviour import DIFFERS, ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, VERDICTS
+from sdkprobe.areas import BY_NAME
+from sdkprobe.behaviour import DIFFERS, ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, VERDICTS
+from sdkprobe.catalogue import is_support
 
 SYMBOLS: dict[str, str] = {HOLDS: "✅", DIFFERS: "❌", NOT_APPLICABLE: "➖", NEEDS_LIVE: "🔑", ERROR: "💥"}
 ABSENT = "—"  # the behaviour is not in that version's report
@@ -101,14 +102,18 @@ _CATALOGUE = Path(__file__).resolve().parent.parent / "catalogue"
 def declaration(bid: str, project: str = "..") -> str:
     """Where a behaviour is declared, as a link from a folder whose way to the project's root
     is `project`: the module of its area (`mcp.py`, or a topic of it such as
-    `mcp_remote.py`) whose text names the id.
+    `mcp_remote.py`; an area's support module is neither) whose text names the id.
 
     Read as text, not imported, so rendering needs no SDK; an id no module names any
     more (an old report's) links to its area's main module.
     """
     area = bid.split(".", 1)[0]
     for path in sorted(_CATALOGUE.glob(f"{area}*.py")):
-        if path.stem.split("_", 1)[0] == area and f'"{bid}"' in path.read_text(encoding="utf-8"):
+        if (
+            path.stem.split("_", 1)[0] == area
+            and not is_support(path.stem)
+            and f'"{bid}"' in path.read_text(encoding="utf-8")
+        ):
             return f"{project}/probes/catalogue/{path.name}"
     return f"{project}/probes/catalogue/{area}.py"
 

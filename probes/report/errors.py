@@ -3,9 +3,8 @@
 Its message is always a single line, so a command can print it as-is and exit 2.
 """
 
+from sdkprobe.errors import UsageError
 
-class ReportError(Exception):
+
+class ReportError(UsageError):
     """A report, a relied-on list or a reports folder that cannot be used."""
-
-    def __init__(self, message: object) -> None:
-        super().__init__(" ".join(str(message).split()))

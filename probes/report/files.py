@@ -15,7 +15,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from probes.report.errors import ReportError
+from sdkprobe.report.errors import ReportError
 
 
 def check_writable(path: Path) -> None:

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from probes.report.cells import md, symbol, text_table
-from probes.report.diff import summarise
-from probes.report.errors import ReportError
+from sdkprobe.report.cells import md, symbol, text_table
+from sdkprobe.report.diff import summarise
+from sdkprobe.report.errors import ReportError
 
 VERDICT, OBSERVATION, ADDED, REMOVED = "verdict", "observation", "added", "removed"
 _ORDER = {VERDICT: 0, OBSERVATION: 1, ADDED: 2, REMOVED: 3}

@@ -11,13 +11,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from probes.areas import order
-from probes.report.cells import FOOTNOTED
-from probes.report.errors import ReportError
-from probes.report.history import HISTORY_PATH, Entry, History
-from probes.report.history import load as load_history
-from probes.report.store import file_stem, load
-from probes.versions import version_key
+from sdkprobe.areas import order
+from sdkprobe.releases.versions import version_key
+from sdkprobe.report.cells import FOOTNOTED
+from sdkprobe.report.errors import ReportError
+from sdkprobe.report.history import HISTORY_PATH, Entry, History
+from sdkprobe.report.history import load as load_history
+from sdkprobe.report.store import file_stem, load
 
 
 @dataclass(frozen=True)

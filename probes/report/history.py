@@ -2,7 +2,7 @@
 or one of its sub-checks moved.
 
 The matrix shows a handful of chosen versions; this file narrows each change between two of
-them to the exact pair of releases (found by bisecting, see probes/history.py). A verdict
+them to the exact pair of releases (found by bisecting, see probes/releases/refresh.py). A verdict
 that reads the same on both neighbours may still have moved and moved back between them:
 wherever a sub-check moved between two neighbours, the verdict and every sub-check are
 followed there, and each one's changes are recorded. It lives in
@@ -20,10 +20,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from probes.behaviour import DIFFERS, HOLDS, NOT_APPLICABLE
-from probes.report.errors import ReportError
-from probes.report.files import write_atomic
-from probes.versions import version_key
+from sdkprobe.behaviour import DIFFERS, HOLDS, NOT_APPLICABLE
+from sdkprobe.releases.versions import version_key
+from sdkprobe.report.errors import ReportError
+from sdkprobe.report.files import write_atomic
 
 HISTORY_PATH = Path("history") / "history.json"  # inside a reports folder
 # 2: an entry is the changes of one key (the verdict, or the sub-check `check` names), and its

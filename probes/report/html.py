@@ -15,9 +15,9 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from probes.report.cells import LEGEND, area_heading, cited, declaration, source_label, source_url, symbol
-from probes.report.grid import Grid, Row
-from probes.report.history import EXACT_NOTE
+from sdkprobe.report.cells import LEGEND, area_heading, cited, declaration, source_label, source_url, symbol
+from sdkprobe.report.grid import Grid, Row
+from sdkprobe.report.history import EXACT_NOTE
 
 _CSS = """
 :root { --bg: #fff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --head: #f6f8fa;
@@ -218,8 +218,7 @@ def _changes(grid: Grid) -> str:
     if not changed:
         return f'{heading}\n<p class="no-changes">No behaviour changed.</p>'
     items = "\n".join(
-        f'<li><a href="#{_e(_row_id(r.id))}"><code>{_e(r.id)}</code></a> '
-        f'<span class="change">{_e(r.words)}</span></li>'
+        f'<li><a href="#{_e(_row_id(r.id))}"><code>{_e(r.id)}</code></a> <span class="change">{_e(r.words)}</span></li>'
         for r in changed
     )
     return f'{heading}\n<ul class="changes">\n{items}\n</ul>'

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
-from probes.report.cells import (
+from sdkprobe.report.cells import (
     LEGEND,
     area_heading,
     counts,
@@ -23,9 +23,9 @@ from probes.report.cells import (
     symbol,
     text_table,
 )
-from probes.report.files import check_writable, write_atomic
-from probes.report.grid import Grid, Row, load_dir
-from probes.report.history import EXACT_NOTE
+from sdkprobe.report.files import check_writable, write_atomic
+from sdkprobe.report.grid import Grid, Row, load_dir
+from sdkprobe.report.history import EXACT_NOTE
 
 MD_NAME = "COMPATIBILITY.md"
 HTML_NAME = "compatibility.html"
@@ -34,7 +34,7 @@ HTML_NAME = "compatibility.html"
 def render_matrix(reports_dir: Path) -> tuple[Path, Path]:
     """Write the Markdown and HTML matrix of every report in reports_dir (each file whole or
     not at all, and neither when one cannot be written); return their paths."""
-    from probes.report.html import render_html
+    from sdkprobe.report.html import render_html
 
     reports_dir = Path(reports_dir)
     grid = dataclasses.replace(load_dir(reports_dir), project=project_from(reports_dir))

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from probes.report.errors import ReportError
-from probes.report.schema import SCHEMA_VERSION, validate
-from probes.result import STORED_FIELDS
+from sdkprobe.report.errors import ReportError
+from sdkprobe.report.schema import SCHEMA_VERSION, validate
+from sdkprobe.result import STORED_FIELDS
 
 INFO_FIELDS = ("sdk_version", "cli_version", "cli", "python", "platform")
 BEHAVIOUR_FIELDS = STORED_FIELDS  # written down once, in probes/result.py

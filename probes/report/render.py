@@ -6,8 +6,8 @@ from collections.abc import Iterable
 from itertools import groupby
 from typing import Any
 
-from probes.areas import order
-from probes.report.cells import area_heading, checks_text, counts, md, source_md, sources_md, symbol, text_table
+from sdkprobe.areas import order
+from sdkprobe.report.cells import area_heading, checks_text, counts, md, source_md, sources_md, symbol, text_table
 
 
 def render_page(report: dict[str, Any]) -> str:

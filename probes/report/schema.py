@@ -11,7 +11,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from probes.report.errors import ReportError
+from sdkprobe.report.errors import ReportError
 
 SCHEMA_VERSION = 2
 SCHEMA_PATH = Path(__file__).with_name("schema.json")

@@ -25,7 +25,7 @@ from syrupy.extensions.base import AbstractSyrupyExtension
 from syrupy.location import PyTestLocation
 from syrupy.types import SerializableData, SerializedData, SnapshotIndex
 
-from probes.report.store import load, write
+from sdkprobe.report.store import load, write
 
 _BRACKETED = re.compile(r"\[(?P<id>[^\[\]]+)\]$")
 

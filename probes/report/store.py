@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from probes.report.errors import ReportError
-from probes.report.files import check_writable, write_atomic
-from probes.report.leaks import find_leaks
-from probes.report.schema import validate
+from sdkprobe.report.errors import ReportError
+from sdkprobe.report.files import check_writable, write_atomic
+from sdkprobe.report.leaks import find_leaks
+from sdkprobe.report.schema import validate
 
 
 def dumps(report: dict[str, Any]) -> str:
@@ -48,7 +48,7 @@ def check_destination(out_dir: Path, stem: str) -> None:
 def write(report: dict[str, Any], out_dir: Path) -> tuple[Path, Path]:
     """Write <file_stem>.json and .md into out_dir, each whole or not at all; refuse a report
     that leaks a path or key."""
-    from probes.report.render import render_page
+    from sdkprobe.report.render import render_page
 
     validate(report, where=f"report for {report.get('sdk_version')}")
     leaks = find_leaks(report)

@@ -14,8 +14,8 @@ The server is uvicorn running in a thread of its own with its own loop: it keeps
 serving while the probe's loop is busy, and scripted delays never block the probe.
 """
 
-from probes.harness.model_double.recorded import Recorded, result_text
-from probes.harness.model_double.script import (
+from sdkprobe.harness.model_double.recorded import Recorded, result_text
+from sdkprobe.harness.model_double.script import (
     AUX,
     DEFAULT_TEXT,
     MAIN,
@@ -29,7 +29,7 @@ from probes.harness.model_double.script import (
     structured_output,
     tool_use_offered,
 )
-from probes.harness.model_double.server import ModelDouble
+from sdkprobe.harness.model_double.server import ModelDouble
 
 __all__ = [
     "AUX",

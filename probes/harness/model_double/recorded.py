@@ -95,6 +95,10 @@ class Recorded:
                 out.extend(b.get("text", "") for b in content or [] if isinstance(b, dict) and b.get("type") == "text")
         return out
 
+    def carries(self, text: str, role: str = "user") -> bool:
+        """Whether a message text of `role` (the user's, by default) contains `text`."""
+        return any(text in t for t in self.texts(role))
+
     @property
     def context_text(self) -> str:
         """System text and every message text, for "is X mentioned anywhere" checks."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from probes.harness.model_double.script import AUX, MAIN, SUBAGENT, Reply
+from sdkprobe.harness.model_double.script import AUX, MAIN, SUBAGENT, Reply
 
 
 class Router:

@@ -9,7 +9,7 @@ from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from fake_cli.blocks import as_block
+from sdkprobe.fake_cli.blocks import as_block
 
 MAIN, SUBAGENT, AUX = "main", "subagent", "aux"
 ROUTES = (MAIN, SUBAGENT, AUX)

@@ -15,10 +15,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from probes.harness.loopback import LoopbackService
-from probes.harness.model_double.recorded import Recorded
-from probes.harness.model_double.routing import Router
-from probes.harness.model_double.script import MAIN, Reply, Script, named_for
+from sdkprobe.harness.loopback import LoopbackService
+from sdkprobe.harness.model_double.recorded import Recorded
+from sdkprobe.harness.model_double.routing import Router
+from sdkprobe.harness.model_double.script import MAIN, Reply, Script, named_for
 
 MODEL = "claude-double"
 _CREDENTIAL_HEADERS = {"x-api-key", "authorization", "proxy-authorization", "cookie"}

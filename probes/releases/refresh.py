@@ -1,7 +1,7 @@
 """Refresh the history file: follow the verdict and every sub-check across each gap between
 neighbouring listed versions where one of them moved.
 
-Pure but for the injected prober: `Finder` searches one gap with probes.bisect, `refresh`
+Pure but for the injected prober: `Finder` searches one gap with sdkprobe.releases.bisect, `refresh`
 keeps the entries of every gap whose steps are unchanged and asks the finder for the rest.
 The two neighbours' outcomes come from their committed reports, not from new runs: they
 are the cells the matrix shows, and reusing them saves two probe runs per gap.
@@ -14,10 +14,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from probes.bisect import Outcome, bisect, observation_diff
-from probes.releases import Release
-from probes.report.history import Entry, History, Side, Step
-from probes.versions import version_key
+from sdkprobe.releases.bisect import ReleaseVerdict, bisect, observation_diff
+from sdkprobe.releases.index import Release
+from sdkprobe.releases.versions import version_key
+from sdkprobe.report.history import Entry, History, Side, Step
 
 # Up to this many releases between two neighbours, probe them all: it costs at most one run
 # more than bisecting and sees a change and a change back.
@@ -28,11 +28,11 @@ Find = Callable[[Gap], Mapping[Step, Entry]]
 
 
 class CountingProbe(Protocol):
-    """probe(version) -> Outcome, counting the probe runs it started (ReleaseProber is one)."""
+    """probe(version) -> ReleaseVerdict, counting the probe runs it started (ReleaseProber is one)."""
 
     runs: int
 
-    def __call__(self, version: str, /) -> Outcome: ...
+    def __call__(self, version: str, /) -> ReleaseVerdict: ...
 
 
 class Finder:
@@ -65,9 +65,9 @@ class Finder:
     def __call__(self, gap: Gap) -> dict[Step, Entry]:
         first = gap[0]
         prober = self.make_prober(first.id)  # one per gap: gaps may be searched in parallel
-        seen = {v: Outcome.from_entry(v, self.reports[v][first.id]) for v in (first.before, first.after)}
+        seen = {v: ReleaseVerdict.from_entry(v, self.reports[v][first.id]) for v in (first.before, first.after)}
 
-        def probe(version: str) -> Outcome:
+        def probe(version: str) -> ReleaseVerdict:
             if version not in seen:
                 seen[version] = prober(version)
             return seen[version]
@@ -84,7 +84,7 @@ class Finder:
             key, lo, hi = open_pair
             known = {v: _as_seen_by(o, key) for v, o in seen.items()}
 
-            def probe_key(version: str, key: str | None = key) -> Outcome:
+            def probe_key(version: str, key: str | None = key) -> ReleaseVerdict:
                 return _as_seen_by(probe(version), key)
 
             bisect(versions[lo : hi + 1], probe_key, key, known=known)
@@ -100,8 +100,8 @@ class Finder:
         self,
         step: Step,
         versions: list[str],
-        seen: Mapping[str, Outcome],
-        changes: list[tuple[Outcome, Outcome]],
+        seen: Mapping[str, ReleaseVerdict],
+        changes: list[tuple[ReleaseVerdict, ReleaseVerdict]],
         method: str,
         runs: int,
     ) -> Entry:
@@ -119,31 +119,35 @@ class Finder:
             tuple(pairs[1:]),
         )
 
-    def _side(self, o: Outcome, check: str | None) -> Side:
+    def _side(self, o: ReleaseVerdict, check: str | None) -> Side:
         return Side(o.version, o.key(check), o.note, self.yanked.get(o.version, False))
 
 
-def _as_seen_by(o: Outcome, key: str | None) -> Outcome:
+def _as_seen_by(o: ReleaseVerdict, key: str | None) -> ReleaseVerdict:
     """The outcome as the search for one key sees it: a release whose entry lacks that
     sub-check gives it no value, as a skipped release gives none (its verdict has its own key)."""
     if key is None or o.skipped is not None or key in o.checks:
         return o
-    return Outcome(o.version, skipped=f"no sub-check {key}")
+    return ReleaseVerdict(o.version, skipped=f"no sub-check {key}")
 
 
-def _judged(versions: Sequence[str], seen: Mapping[str, Outcome], key: str | None) -> list[tuple[int, Outcome]]:
+def _judged(
+    versions: Sequence[str], seen: Mapping[str, ReleaseVerdict], key: str | None
+) -> list[tuple[int, ReleaseVerdict]]:
     """The releases probed so far that gave the key a value, in release order, with their index."""
     return [(i, seen[v]) for i, v in enumerate(versions) if v in seen and _as_seen_by(seen[v], key).skipped is None]
 
 
-def _changes(versions: Sequence[str], seen: Mapping[str, Outcome], key: str | None) -> list[tuple[Outcome, Outcome]]:
+def _changes(
+    versions: Sequence[str], seen: Mapping[str, ReleaseVerdict], key: str | None
+) -> list[tuple[ReleaseVerdict, ReleaseVerdict]]:
     """Each pair of releases next to each other among those that gave the key a value where it moves."""
     judged = [o for _, o in _judged(versions, seen, key)]
     return [(a, b) for a, b in zip(judged, judged[1:], strict=False) if a.key(key) != b.key(key)]
 
 
 def _unplaced(
-    versions: Sequence[str], seen: Mapping[str, Outcome], keys: Sequence[str | None]
+    versions: Sequence[str], seen: Mapping[str, ReleaseVerdict], keys: Sequence[str | None]
 ) -> tuple[str | None, int, int] | None:
     """The first key, in order, that moves between two probed releases with unprobed ones
     between them, and those releases' indexes; None when every change found is a pair."""

@@ -16,11 +16,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from probes.history import SCAN_UP_TO, Finder, Gap
-from probes.releases import IndexUnreachable, releases
-from probes.report.errors import ReportError
-from probes.report.history import HISTORY_PATH, Entry, History, Step, load
-from probes.versions import SDK_VERSIONS
+from sdkprobe.commands.shared import catalogue_options
+from sdkprobe.errors import UsageError
+from sdkprobe.releases.index import IndexUnreachable, releases
+from sdkprobe.releases.refresh import SCAN_UP_TO, Finder, Gap
+from sdkprobe.releases.versions import SDK_VERSIONS
+from sdkprobe.report.errors import ReportError
+from sdkprobe.report.history import HISTORY_PATH, Entry, History, Step, load
 
 HELP = f"""\
 For every behaviour whose verdict or one of whose sub-checks differs between two
@@ -44,6 +46,7 @@ def register(subparsers: Any) -> None:
     """Add `history` to the `sdkprobe` subparsers."""
     hp = subparsers.add_parser(
         "history",
+        parents=[catalogue_options()],
         help="find the exact releases where verdicts changed between listed versions",
         description=HELP,
         epilog=EPILOG,
@@ -71,35 +74,28 @@ def register(subparsers: Any) -> None:
     hp.set_defaults(func=cmd_history)
 
 
-def _fail(message: str) -> int:
-    print(f"sdkprobe history: error: {message}", file=sys.stderr)
-    return 2
-
-
 def cmd_history(args: argparse.Namespace) -> int:
-    from probes import catalogue
-    from probes.envcache import EnvCache, InstallFailed
-    from probes.history import refresh
-    from probes.report.files import check_writable
-    from probes.report.grid import load_reports
-    from probes.report.history import listed_with_reports, steps, write
+    from sdkprobe import catalogue
+    from sdkprobe.releases.envcache import EnvCache
+    from sdkprobe.releases.refresh import refresh
+    from sdkprobe.report.files import check_writable
+    from sdkprobe.report.grid import load_reports
+    from sdkprobe.report.history import listed_with_reports, steps, write
 
     if args.jobs < 1:
-        return _fail("-j must be at least 1")
+        raise UsageError("-j must be at least 1")
     out: Path = args.out or args.reports / HISTORY_PATH
     known = {b.id for b in catalogue.load()}
     unknown = [i for i in args.only or [] if i not in known]
     if unknown:
-        return _fail(f"no behaviour with id {', '.join(unknown)} (see `sdkprobe list`)")
-    try:  # what would keep the refresh from doing its job or writing its file, before any of it
-        if not args.merge:
-            EnvCache().check_checkout()
-        check_writable(out)
-        reports = load_reports(args.reports)
-        old = load(out)
-        parts = [_part(p) for p in args.merge or []]
-    except (InstallFailed, ReportError) as exc:
-        return _fail(str(exc))
+        raise UsageError(f"no behaviour with id {', '.join(unknown)} (see `sdkprobe list`)")
+    # what would keep the refresh from doing its job or writing its file, before any of it
+    if not args.merge:
+        EnvCache().check_source()
+    check_writable(out)
+    reports = load_reports(args.reports)
+    old = load(out)
+    parts = [_part(p) for p in args.merge or []]
     listed = listed_with_reports(reports, SDK_VERSIONS)
     all_steps = steps(reports, listed)
     entries = {r["sdk_version"]: {b["id"]: b for b in r["behaviours"]} for r in reports if r["cli"] == "bundled"}
@@ -133,9 +129,9 @@ def cmd_history(args: argparse.Namespace) -> int:
     start = time.monotonic()
     try:
         done = refresh(old, all_steps, args.only, listed, from_parts if args.merge else find, args.jobs)
-        write(done.history, out)
-    except (_IndexDown, ReportError) as exc:
-        return _fail(str(exc))
+    except _IndexDown as exc:
+        raise UsageError(str(exc)) from None
+    write(done.history, out)
     for e in done.found + done.kept:
         kept = "kept" if e in done.kept else f"found by {e.found_by}, {e.probe_runs} probe runs"
         spans = [f"{v} on {a}" if a == b else f"{v} on {a}–{b}" for v, a, b in e.middle()]
@@ -166,8 +162,8 @@ class _IndexDown(Exception):
 
 
 def _finder(entries: dict[str, dict[str, dict[str, Any]]]) -> Finder:
-    from probes.envcache import EnvCache
-    from probes.release_probe import ReleaseProber
+    from sdkprobe.releases.envcache import EnvCache
+    from sdkprobe.releases.probe import ReleaseProber
 
     try:
         index = releases()

@@ -1,6 +1,6 @@
 """Find the adjacent pair of releases where a behaviour's verdict changes.
 
-Pure: the search only calls an injected `probe(version) -> Outcome`, so the logic is tested
+Pure: the search only calls an injected `probe(version) -> ReleaseVerdict`, so the logic is tested
 on scripted verdicts without installing anything. A release that gives no verdict (its
 install failed, its probe errored, it bundles no CLI) is skipped with its reason, as
 `git bisect skip` does, and the search goes on around it.
@@ -16,7 +16,7 @@ from typing import Any
 
 
 @dataclass(frozen=True)
-class Outcome:
+class ReleaseVerdict:
     """What probing one release gave: a verdict, or why there is none (`skipped`)."""
 
     version: str
@@ -27,8 +27,8 @@ class Outcome:
     skipped: str | None = None
 
     @classmethod
-    def from_entry(cls, version: str, entry: Mapping[str, Any]) -> Outcome:
-        """A report's entry for the behaviour, as the Outcome probing that release gave."""
+    def from_entry(cls, version: str, entry: Mapping[str, Any]) -> ReleaseVerdict:
+        """A report's entry for the behaviour, as the ReleaseVerdict probing that release gave."""
         return cls(
             version,
             verdict=str(entry["verdict"]),
@@ -45,7 +45,7 @@ class Outcome:
         return self.checks.get(check, f"({self.verdict})")
 
 
-Probe = Callable[[str], Outcome]
+Probe = Callable[[str], ReleaseVerdict]
 
 
 @dataclass
@@ -57,17 +57,17 @@ class Answer:
     """
 
     versions: list[str]
-    probed: list[Outcome]
-    changes: list[tuple[Outcome, Outcome]]
-    first: Outcome | None = None
-    last: Outcome | None = None
+    probed: list[ReleaseVerdict]
+    changes: list[tuple[ReleaseVerdict, ReleaseVerdict]]
+    first: ReleaseVerdict | None = None
+    last: ReleaseVerdict | None = None
 
     @property
     def agree(self) -> bool:
         return self.first is not None and self.last is not None and not self.changes
 
     @property
-    def skipped(self) -> list[Outcome]:
+    def skipped(self) -> list[ReleaseVerdict]:
         return [o for o in self.probed if o.skipped is not None]
 
 
@@ -76,9 +76,9 @@ class _Memo:
 
     def __init__(self, probe: Probe) -> None:
         self.probe = probe
-        self.seen: dict[str, Outcome] = {}
+        self.seen: dict[str, ReleaseVerdict] = {}
 
-    def __call__(self, version: str) -> Outcome:
+    def __call__(self, version: str) -> ReleaseVerdict:
         if version not in self.seen:
             self.seen[version] = self.probe(version)
         return self.seen[version]
@@ -88,7 +88,7 @@ def bisect(
     versions: Sequence[str],
     probe: Probe,
     check: str | None = None,
-    known: Mapping[str, Outcome] | None = None,
+    known: Mapping[str, ReleaseVerdict] | None = None,
     ends_at_once: bool = False,
 ) -> Answer:
     """Binary search for one change between the first and last release that give a verdict.
@@ -131,7 +131,7 @@ def bisect(
     return answer
 
 
-def _free_mid(vs: list[str], lo: int, hi: int, known: Mapping[str, Outcome]) -> int | None:
+def _free_mid(vs: list[str], lo: int, hi: int, known: Mapping[str, ReleaseVerdict]) -> int | None:
     """The release with a known verdict nearest the middle of (lo, hi), if any: free to split at."""
     free = [i for i in range(lo + 1, hi) if vs[i] in known and known[vs[i]].skipped is None]
     return min(free, key=lambda i: (abs(i - (lo + hi) / 2), i)) if free else None
@@ -155,7 +155,7 @@ def scan(versions: Sequence[str], probe: Probe, check: str | None = None) -> Ans
     return Answer(list(versions), probed, changes, judged[0] if judged else None, judged[-1] if judged else None)
 
 
-def skipped_between(answer: Answer, before: Outcome, after: Outcome) -> list[Outcome]:
+def skipped_between(answer: Answer, before: ReleaseVerdict, after: ReleaseVerdict) -> list[ReleaseVerdict]:
     """Releases inside the pair that gave no verdict: the change may lie at any of them."""
     i, j = answer.versions.index(before.version), answer.versions.index(after.version)
     inside = set(answer.versions[i + 1 : j])

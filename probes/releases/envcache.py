@@ -1,8 +1,9 @@
 """One virtual environment per SDK release, installed once into a cache and reused.
 
 A bisect probes a handful of the ~180 releases and the next bisect mostly the same ones,
-so each environment (this repository, editable, plus one exact release and its pins, as
-the nox sessions install them) is kept under `envs/` of the cache dir (SDKPROBE_CACHE,
+so each environment (this sdkprobe, editable from a checkout or packed again from a plain
+install (releases/itself.py), plus one exact release and its pins, as the nox sessions
+install them) is kept under `envs/` of the cache dir (SDKPROBE_CACHE,
 default ~/.cache/sdkprobe). uv installs it when there is one (seconds from its own cache), pip
 otherwise. A marker written last says the install finished and for what; a lock keeps two
 bisects from installing the same release at once.
@@ -11,7 +12,6 @@ bisects from installing the same release at once.
 from __future__ import annotations
 
 import fcntl
-import hashlib
 import json
 import os
 import shutil
@@ -22,15 +22,16 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from probes import scope
-from probes.versions import requirements
+from sdkprobe import scope
+from sdkprobe.errors import UsageError
+from sdkprobe.releases.itself import Source, source
+from sdkprobe.releases.versions import requirements
 
-PROJECT = Path(__file__).resolve().parent.parent
 _MARKER = "sdkprobe-env.json"
 INSTALL_TIMEOUT = 1800.0
 
 
-class InstallFailed(Exception):
+class InstallFailed(UsageError):
     """A release's environment could not be installed; the message is one line."""
 
 
@@ -66,30 +67,26 @@ def find_uv() -> str | None:
 class EnvCache:
     def __init__(self, root: Path | None = None, project: Path | None = None, uv: str | None = None) -> None:
         self.root = root or cache_dir()
-        self.project = project or PROJECT
+        self.project = project  # a checkout to install instead of this sdkprobe (tests)
         self.uv = uv if uv is not None else find_uv()
+        self._itself: Source | None = None
 
-    def check_checkout(self) -> None:
-        """InstallFailed (one line) when sdkprobe runs from no checkout: every release's environment
-        installs the checkout, so a command that probes releases cannot do its job (say so up front)."""
-        self._pyproject()
+    def check_source(self) -> None:
+        """NotInstalled (one line) when there is no sdkprobe to install into a release's environment,
+        said before any release is probed."""
+        self._source()
 
-    def _pyproject(self) -> bytes:
-        try:
-            return (self.project / "pyproject.toml").read_bytes()
-        except OSError:
-            raise InstallFailed(
-                f"sdkprobe at {self.project} is not a checkout (no pyproject.toml), and each release's "
-                "environment installs the checkout: install sdkprobe with `pip install -e <checkout>`"
-            ) from None
+    def _source(self) -> Source:
+        if self._itself is None:
+            self._itself = source(self.root) if self.project is None else Source(("-e", str(self.project)), "")
+        return self._itself
 
     def wanted(self, version: str) -> dict[str, object]:
         """What an environment must have been installed for to be reused as it is."""
-        pyproject = self._pyproject()
+        itself = self._source()
         return {
             "requirements": requirements(version),
-            "project": str(self.project),
-            "pyproject": hashlib.sha256(pyproject).hexdigest(),
+            "sdkprobe": itself.identity or " ".join(itself.args),
             "python": sys.version.split()[0],
         }
 
@@ -103,7 +100,7 @@ class EnvCache:
     def ensure(self, version: str, progress: Callable[[str], None] = lambda _: None) -> Env:
         """The release's environment, installed first unless the cache holds it."""
         env = Env(version, self.root / version)
-        self.wanted(version)  # InstallFailed at once when there is no checkout to install
+        self.wanted(version)  # NotInstalled at once when there is no sdkprobe to install
         if self.is_ready(version):
             return env
         with self._lock(version):
@@ -122,7 +119,7 @@ class EnvCache:
 
     def _commands(self, env: Env) -> list[list[str]]:
         python = str(env.bin / "python")
-        packages = ["-e", str(self.project), *requirements(env.version)]
+        packages = [*self._source().args, *requirements(env.version)]
         if self.uv:
             return [
                 [self.uv, "venv", "--quiet", "--python", sys.executable, str(env.path)],

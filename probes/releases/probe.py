@@ -5,7 +5,7 @@ Each SDK release runs in its own interpreter (two SDK versions cannot share one)
 `CliReleaseProber` starts this interpreter's `sdkprobe run --only ID --cli PATH` with the CLI
 release installed from npm. Either way the verdict is read from the report the run wrote,
 never its table, and anything that keeps a release from giving a verdict becomes a skipped
-Outcome.
+ReleaseVerdict.
 """
 
 from __future__ import annotations
@@ -20,10 +20,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from probes import scope
-from probes.behaviour import ERROR
-from probes.bisect import Outcome
-from probes.envcache import EnvCache, InstallFailed
+from sdkprobe import scope
+from sdkprobe.behaviour import ERROR
+from sdkprobe.releases.bisect import ReleaseVerdict
+from sdkprobe.releases.envcache import EnvCache, InstallFailed
 
 PROBE_TIMEOUT = 900.0
 
@@ -47,11 +47,11 @@ class _Prober:
         environment, or why there is none."""
         raise NotImplementedError
 
-    def __call__(self, version: str) -> Outcome:
+    def __call__(self, version: str) -> ReleaseVerdict:
         setup = self._command(version)
         if isinstance(setup, str):
             self.progress(f"{version}: skipped, {setup}")
-            return Outcome(version, skipped=setup)
+            return ReleaseVerdict(version, skipped=setup)
         self.progress(f"probing {version}…")
         with self._count:
             self.runs += 1
@@ -61,25 +61,25 @@ class _Prober:
         self.progress(f"{version}: {said} ({time.monotonic() - start:.1f} s)")
         return outcome
 
-    def _run(self, version: str, sdkprobe: list[str], env: dict[str, str]) -> Outcome:
+    def _run(self, version: str, sdkprobe: list[str], env: dict[str, str]) -> ReleaseVerdict:
         with tempfile.TemporaryDirectory(prefix="sdkprobe-bisect-") as out:
             command = [*sdkprobe, "--only", self.behaviour_id, "--out", out, "-j", "1"]
-            try:  # in a session and scope of its own: a Ctrl-C here ends it and its probes (probes.scope)
+            try:  # in a session and scope of its own: a Ctrl-C here ends it and its probes (sdkprobe.scope)
                 done = scope.run(command, env=env, timeout=PROBE_TIMEOUT)
             except (OSError, subprocess.TimeoutExpired) as exc:
-                return Outcome(version, skipped=f"sdkprobe run failed: {exc}")
+                return ReleaseVerdict(version, skipped=f"sdkprobe run failed: {exc}")
             reports = sorted(Path(out).glob("*.json"))
             if not reports:
                 lines = [line for line in done.stderr.splitlines() if line.strip()]
                 why = lines[-1].strip() if lines else "no output"
-                return Outcome(version, skipped=f"sdkprobe run wrote no report (exit {done.returncode}): {why}")
+                return ReleaseVerdict(version, skipped=f"sdkprobe run wrote no report (exit {done.returncode}): {why}")
             report = json.loads(reports[0].read_text())
         entry = next((b for b in report["behaviours"] if b["id"] == self.behaviour_id), None)
         if entry is None:
-            return Outcome(version, skipped="the report has no entry for the behaviour")
+            return ReleaseVerdict(version, skipped="the report has no entry for the behaviour")
         if entry["verdict"] == ERROR:
-            return Outcome(version, skipped=f"the probe errored: {entry['note']}")
-        return Outcome.from_entry(version, entry)
+            return ReleaseVerdict(version, skipped=f"the probe errored: {entry['note']}")
+        return ReleaseVerdict.from_entry(version, entry)
 
 
 def _clean_env() -> dict[str, str]:
@@ -110,10 +110,10 @@ class CliReleaseProber(_Prober):
     """Each CLI release from npm (installed once into the cache), under the SDK installed here."""
 
     def _command(self, version: str) -> tuple[list[str], dict[str, str]] | str:
-        from probes.cli_releases import CliReleaseError, install_cli
+        from sdkprobe.releases.claude_code import CliReleaseError, install_cli
 
         try:
             cli = install_cli(version, self.progress)
         except CliReleaseError as exc:
             return str(exc)
-        return [sys.executable, "-m", "probes.cli", "run", "--cli", str(cli)], _clean_env()
+        return [sys.executable, "-m", "sdkprobe", "run", "--cli", str(cli)], _clean_env()

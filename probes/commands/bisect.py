@@ -1,7 +1,7 @@
 """The `sdkprobe bisect` subcommand: which release changed a behaviour.
 
 Reads every release from the index (yanked ones too), narrows them to the range asked,
-and hands `probes.bisect` a probe that runs each release in its cached environment. It
+and hands `sdkprobe.releases.bisect` a probe that runs each release in its cached environment. It
 prints the adjacent pair with both verdicts and what moved in the observation.
 Exit 0 answered (a change found, or both ends agree), 1 no release gave a verdict, 2 bad input.
 """
@@ -15,9 +15,19 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from probes.bisect import Answer, Outcome, bisect, observation_diff, resolver_picks, scan, skipped_between
-from probes.releases import IndexUnreachable, Release, releases
-from probes.versions import version_key
+from sdkprobe.commands.shared import catalogue_options
+from sdkprobe.errors import UsageError
+from sdkprobe.releases.bisect import (
+    Answer,
+    ReleaseVerdict,
+    bisect,
+    observation_diff,
+    resolver_picks,
+    scan,
+    skipped_between,
+)
+from sdkprobe.releases.index import releases, select_range
+from sdkprobe.releases.versions import version_key
 
 HELP = """\
 Find, among every release of claude-agent-sdk on the package index between --from and
@@ -42,14 +52,11 @@ before probing (with SDK releases also sdkprobe installed from no checkout: use 
 install -e), 130 interrupted (the first Ctrl-C ends every release's run)."""
 
 
-class BadRange(Exception):
-    """Bad input to a bisect or a release list; the message is one line (exit 2)."""
-
-
 def register(subparsers: Any) -> None:
     """Add `bisect` to the `sdkprobe` subparsers."""
     bp = subparsers.add_parser(
         "bisect",
+        parents=[catalogue_options()],
         help="find the release where a behaviour changed",
         description=HELP,
         epilog=EPILOG,
@@ -84,37 +91,29 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_bisect(args: argparse.Namespace) -> int:
-    try:
-        return _bisect(args)
-    except BadRange as exc:
-        print(f"sdkprobe: error: {exc}", file=sys.stderr)
-        return 2
-
-
-def _bisect(args: argparse.Namespace) -> int:
-    from probes import catalogue
+    from sdkprobe import catalogue
 
     declared = {b.id: b for b in catalogue.load()}
     if args.id not in declared:
-        raise BadRange(f"no behaviour with id {args.id} (see `sdkprobe list`)")
+        raise UsageError(f"no behaviour with id {args.id} (see `sdkprobe list`)")
     if args.check is not None and args.check not in declared[args.id].checks:
-        raise BadRange(f"{args.id} has no sub-check {args.check}; it has {', '.join(declared[args.id].checks)}")
+        raise UsageError(f"{args.id} has no sub-check {args.check}; it has {', '.join(declared[args.id].checks)}")
 
     def progress(message: str) -> None:
         print(message, file=sys.stderr, flush=True)
 
     if args.axis == "cli":
         if declared[args.id].tier != "cli":
-            raise BadRange(
+            raise UsageError(
                 f"{args.id} is a {declared[args.id].tier}-tier behaviour: it runs no real CLI, "
                 "so a CLI release cannot move it (--axis cli takes cli-tier behaviours)"
             )
         if args.no_yanked:
-            raise BadRange("--no-yanked is for SDK releases; npm has no yanked CLI releases")
+            raise UsageError("--no-yanked is for SDK releases; npm has no yanked CLI releases")
         if args.fresh or args.reports != Path("reports"):
-            raise BadRange("--reports and --fresh are for SDK releases; with --axis cli every release is probed")
+            raise UsageError("--reports and --fresh are for SDK releases; with --axis cli every release is probed")
         versions, flags, prober = _cli_axis(args, progress)
-        known: dict[str, Outcome] = {}
+        known: dict[str, ReleaseVerdict] = {}
     else:
         versions, flags, prober = _sdk_axis(args, progress)
         known = {} if args.fresh else committed(args.reports, args.id, versions)
@@ -138,12 +137,12 @@ def _bisect(args: argparse.Namespace) -> int:
     return 0 if answer.first is not None else 1
 
 
-def committed(reports: Path, behaviour_id: str, versions: list[str]) -> dict[str, Outcome]:
+def committed(reports: Path, behaviour_id: str, versions: list[str]) -> dict[str, ReleaseVerdict]:
     """The judged verdicts (holds, differs, not-applicable) the reports in a folder give the
-    behaviour on releases in range, each with its bundled CLI; BadRange for a malformed report."""
-    from probes.report.errors import ReportError
-    from probes.report.grid import load_reports
-    from probes.report.history import JUDGED
+    behaviour on releases in range, each with its bundled CLI; UsageError for a malformed report."""
+    from sdkprobe.report.errors import ReportError
+    from sdkprobe.report.grid import load_reports
+    from sdkprobe.report.history import JUDGED
 
     if not reports.is_dir():
         return {}
@@ -152,26 +151,23 @@ def committed(reports: Path, behaviour_id: str, versions: list[str]) -> dict[str
     except ReportError as exc:
         if not any(reports.glob("*.json")):
             return {}
-        raise BadRange(f"{exc} (--fresh reuses no report)") from None
+        raise UsageError(f"{exc} (--fresh reuses no report)") from None
     wanted = set(versions)
     found = {}
     for report in loaded:
         entry = next((b for b in report["behaviours"] if b["id"] == behaviour_id), None)
         if report["cli"] == "bundled" and report["sdk_version"] in wanted and entry and entry["verdict"] in JUDGED:
-            found[report["sdk_version"]] = Outcome.from_entry(report["sdk_version"], entry)
+            found[report["sdk_version"]] = ReleaseVerdict.from_entry(report["sdk_version"], entry)
     return dict(sorted(found.items(), key=lambda kv: version_key(kv[0])))
 
 
 def _sdk_axis(args: argparse.Namespace, progress: Callable[[str], None]) -> tuple[list[str], Flags, Any]:
-    from probes.envcache import EnvCache, InstallFailed
-    from probes.release_probe import ReleaseProber
+    from sdkprobe.releases.envcache import EnvCache
+    from sdkprobe.releases.probe import ReleaseProber
 
     envs = EnvCache()
-    try:
-        envs.check_checkout()
-        index = releases()
-    except (InstallFailed, IndexUnreachable) as exc:
-        raise BadRange(str(exc)) from None
+    envs.check_source()
+    index = releases()
     in_range, notes = select_range(index, args.from_, args.to, args.no_yanked)
     for note in notes:
         progress(note)
@@ -180,64 +176,27 @@ def _sdk_axis(args: argparse.Namespace, progress: Callable[[str], None]) -> tupl
 
 
 def _cli_axis(args: argparse.Namespace, progress: Callable[[str], None]) -> tuple[list[str], Flags, Any]:
-    from probes.cli_releases import CliReleaseError, check_version, release_list
-    from probes.harness.sdk import bundled_cli_version
-    from probes.release_probe import CliReleaseProber
+    from sdkprobe.harness.sdk import bundled_cli_version
+    from sdkprobe.releases.claude_code import check_version, release_list
+    from sdkprobe.releases.probe import CliReleaseProber
 
-    try:
-        for v in (args.from_, args.to):
-            if v is not None:
-                check_version(v)
-        known = release_list()
-    except CliReleaseError as exc:
-        raise BadRange(str(exc)) from None
+    for v in (args.from_, args.to):
+        if v is not None:
+            check_version(v)
+    known = release_list()
     first = args.from_ or bundled_cli_version()
     if first is None:
-        raise BadRange("the installed SDK bundles no CLI to start from; name one with --from")
+        raise UsageError("the installed SDK bundles no CLI to start from; name one with --from")
     last = args.to or known[-1]
     if args.from_ is None and first not in known:
-        raise BadRange(f"the installed SDK bundles CLI {first}, which is not on npm; name a release with --from")
+        raise UsageError(f"the installed SDK bundles CLI {first}, which is not on npm; name a release with --from")
     for flag, v in (("--from", first), ("--to", last)):
         if v not in known:
-            raise BadRange(f"{flag} {v}: no such release of the CLI on npm (@anthropic-ai/claude-code)")
+            raise UsageError(f"{flag} {v}: no such release of the CLI on npm (@anthropic-ai/claude-code)")
     if version_key(first) > version_key(last):
-        raise BadRange(f"--from {first} comes after --to {last}")
+        raise UsageError(f"--from {first} comes after --to {last}")
     chosen = [v for v in known if version_key(first) <= version_key(v) <= version_key(last)]
     return chosen, [(v, False) for v in known], CliReleaseProber(args.id, progress)
-
-
-def select_range(
-    index: list[Release], first: str | None, last: str | None, no_yanked: bool
-) -> tuple[list[Release], list[str]]:
-    """The releases to search, oldest first, and notes on what was left out; BadRange on bad input."""
-    known = {r.version: r for r in index}
-    for flag, v in (("--from", first), ("--to", last)):
-        if v is not None and v not in known:
-            raise BadRange(f"{flag} {v}: no such release of claude-agent-sdk on the index")
-        if v is not None and no_yanked and known[v].yanked:
-            raise BadRange(f"{flag} {v} is yanked, and --no-yanked leaves yanked releases out")
-    if first is not None and last is not None and version_key(first) > version_key(last):
-        raise BadRange(f"--from {first} comes after --to {last}")
-    lo = version_key(first) if first else None
-    hi = version_key(last) if last else None
-    chosen = [
-        r
-        for r in index
-        if (lo is None or version_key(r.version) >= lo) and (hi is None or version_key(r.version) <= hi)
-    ]
-    notes = []
-    without = [r.version for r in chosen if not r.bundles_cli]
-    if without:
-        notes.append(f"skipping {len(without)} releases whose wheel bundles no CLI for this machine: {_span(without)}")
-    chosen = [r for r in chosen if r.bundles_cli]
-    if no_yanked:
-        yanked = [r.version for r in chosen if r.yanked]
-        if yanked:
-            notes.append(f"leaving out {len(yanked)} yanked releases (--no-yanked)")
-        chosen = [r for r in chosen if not r.yanked]
-    if not chosen:
-        raise BadRange("no release in the range bundles a CLI to probe")
-    return chosen, notes
 
 
 def render(
@@ -272,7 +231,7 @@ def render(
 
 
 def _change(
-    answer: Answer, before: Outcome, after: Outcome, check: str | None, flags: list[tuple[str, bool]]
+    answer: Answer, before: ReleaseVerdict, after: ReleaseVerdict, check: str | None, flags: list[tuple[str, bool]]
 ) -> list[str]:
     yanked = dict(flags)
     lines = [f"changed between {before.version} and {after.version}:"]
@@ -294,9 +253,5 @@ def _change(
     return lines
 
 
-def _verdict(o: Outcome, check: str | None) -> str:
+def _verdict(o: ReleaseVerdict, check: str | None) -> str:
     return o.key(check) if check else str(o.verdict)
-
-
-def _span(versions: list[str]) -> str:
-    return versions[0] if len(versions) == 1 else f"{versions[0]} to {versions[-1]}"

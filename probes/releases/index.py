@@ -2,7 +2,7 @@
 
 `pip index versions` hides yanked releases, yet they install when pinned exactly and some
 sit on a boundary, so the list comes from the JSON simple API (PEP 691), whose files carry
-`yanked`. Standard library only (plus packaging), like probes/versions.py.
+`yanked`. Standard library only (plus packaging), like probes/releases/versions.py.
 """
 
 from __future__ import annotations
@@ -15,14 +15,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from probes.versions import version_key
+from sdkprobe.errors import UsageError
+from sdkprobe.releases.versions import version_key
 
 PACKAGE = "claude-agent-sdk"
 INDEX_URL = "https://pypi.org/simple/"
 _ACCEPT = "application/vnd.pypi.simple.v1+json"
 
 
-class IndexUnreachable(Exception):
+class IndexUnreachable(UsageError):
     """The index could not be read; the message is one line for the user."""
 
 
@@ -94,3 +95,45 @@ def _bundles(files: Iterable[dict[str, Any]], arch: str) -> bool:
 def releases(index_url: str = INDEX_URL) -> list[Release]:
     """Every release on the index, oldest first."""
     return parse(fetch_index(index_url))
+
+
+class BadRange(UsageError):
+    """--from/--to that name no release, a yanked end with --no-yanked, or an empty range."""
+
+
+def select_range(
+    index: list[Release], first: str | None, last: str | None, no_yanked: bool
+) -> tuple[list[Release], list[str]]:
+    """The releases to search, oldest first, and notes on what was left out; BadRange (one line) on bad input."""
+    known = {r.version: r for r in index}
+    for flag, v in (("--from", first), ("--to", last)):
+        if v is not None and v not in known:
+            raise BadRange(f"{flag} {v}: no such release of claude-agent-sdk on the index")
+        if v is not None and no_yanked and known[v].yanked:
+            raise BadRange(f"{flag} {v} is yanked, and --no-yanked leaves yanked releases out")
+    if first is not None and last is not None and version_key(first) > version_key(last):
+        raise BadRange(f"--from {first} comes after --to {last}")
+    lo = version_key(first) if first else None
+    hi = version_key(last) if last else None
+    chosen = [
+        r
+        for r in index
+        if (lo is None or version_key(r.version) >= lo) and (hi is None or version_key(r.version) <= hi)
+    ]
+    notes = []
+    without = [r.version for r in chosen if not r.bundles_cli]
+    if without:
+        notes.append(f"skipping {len(without)} releases whose wheel bundles no CLI for this machine: {span(without)}")
+    chosen = [r for r in chosen if r.bundles_cli]
+    if no_yanked:
+        yanked = [r.version for r in chosen if r.yanked]
+        if yanked:
+            notes.append(f"leaving out {len(yanked)} yanked releases (--no-yanked)")
+        chosen = [r for r in chosen if not r.yanked]
+    if not chosen:
+        raise BadRange("no release in the range bundles a CLI to probe")
+    return chosen, notes
+
+
+def span(versions: list[str]) -> str:
+    return versions[0] if len(versions) == 1 else f"{versions[0]} to {versions[-1]}"

@@ -33,6 +33,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from sdkprobe.errors import UsageError
+
 PACKAGE = "@anthropic-ai/claude-code"
 _RELEASE = re.compile(r"\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?")
 _JS = (".js", ".mjs", ".cjs")
@@ -40,7 +42,7 @@ _JS = (".js", ".mjs", ".cjs")
 Progress = Callable[[str], None]
 
 
-class CliReleaseError(Exception):
+class CliReleaseError(UsageError):
     """A CLI release that cannot be had here; the message is one line for the user (exit 2)."""
 
 
@@ -165,7 +167,7 @@ def release_list() -> list[str]:
         names = None
     if done.returncode != 0 or not isinstance(names, list):
         raise CliReleaseError(f"npm view {PACKAGE} versions failed: {_last_line(done.stderr or done.stdout)}")
-    from probes.versions import version_key
+    from sdkprobe.releases.versions import version_key
 
     plain = [str(v) for v in names if re.fullmatch(r"\d+\.\d+\.\d+", str(v))]
     return sorted(plain, key=version_key)

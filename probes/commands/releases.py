@@ -12,8 +12,7 @@ import json
 import sys
 from typing import Any
 
-from probes.bisect_command import BadRange, select_range
-from probes.releases import IndexUnreachable, releases
+from sdkprobe.releases.index import releases, select_range
 
 
 def register(subparsers: Any) -> None:
@@ -36,11 +35,7 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_releases(args: argparse.Namespace) -> int:
-    try:
-        chosen, notes = select_range(releases(), args.from_, args.to, args.no_yanked)
-    except (BadRange, IndexUnreachable) as exc:
-        print(f"sdkprobe: error: {exc}", file=sys.stderr)
-        return 2
+    chosen, notes = select_range(releases(), args.from_, args.to, args.no_yanked)
     for note in notes:
         print(note, file=sys.stderr)
     versions = [r.version for r in chosen]

@@ -1,0 +1,83 @@
+"""`sdkprobe list`: the behaviours, filtered, as a table or JSON."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from sdkprobe.areas import AREAS
+from sdkprobe.behaviour import TIERS
+from sdkprobe.commands.shared import catalogue_options, select
+
+
+def register(sub: Any) -> None:
+    lst = sub.add_parser(
+        "list",
+        parents=[catalogue_options()],
+        help="list the behaviours",
+        description="List the behaviours in area order with id, tier, sub-checks, requirements and source. "
+        "Filters combine: a behaviour is listed when it matches every one given.",
+    )
+    lst.add_argument("--tier", nargs="+", choices=TIERS, default=[], help="only these tiers")
+    lst.add_argument(
+        "--area",
+        nargs="+",
+        default=[],
+        metavar="AREA",
+        help="only these areas: " + ", ".join(a.name for a in AREAS),
+    )
+    lst.add_argument(
+        "--id", nargs="+", default=[], metavar="GLOB", help="only ids matching one of these globs (tools.*)"
+    )
+    lst.add_argument(
+        "--requires",
+        nargs="+",
+        default=[],
+        metavar="NEED",
+        help="only behaviours with a requirement starting with NEED (option:, option:tools, cli, package:mcp)",
+    )
+    lst.add_argument(
+        "--json",
+        action="store_true",
+        help="print JSON: claim, source (with URL), sub-checks, requirements (and which the installed SDK lacks), "
+        "SDK reference",
+    )
+    lst.set_defaults(func=cmd_list)
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    from tabulate import tabulate
+
+    from sdkprobe.runner import RunSettings, unmet
+    from sdkprobe.sources import cite
+
+    behaviours = select(tiers=args.tier, areas=args.area, ids=args.id, requires=args.requires)
+    if args.json:
+        rows = [
+            {
+                "id": b.id,
+                "area": b.area,
+                "tier": b.tier,
+                "claim": b.claim,
+                "source": cite(*b.source),
+                "checks": list(b.checks),
+                "controls": list(b.controls),
+                "requires": [str(r) for r in b.requires],
+                "unmet_on_installed": unmet(b, RunSettings()),
+                "sdk_ref": b.sdk_ref,
+            }
+            for b in behaviours
+        ]
+        print(json.dumps(rows, indent=2))
+        return 0
+    if not behaviours:
+        print("no behaviour matches these filters", file=sys.stderr)
+        return 0
+    table = [
+        [b.id, b.tier, len(b.checks), " ".join(str(r) for r in b.requires) or "-", f"{b.source[0]} § {b.source[1]}"]
+        for b in behaviours
+    ]
+    print(tabulate(table, headers=["id", "tier", "sub-checks", "requires", "source"], disable_numparse=True))
+    return 0
