@@ -149,12 +149,9 @@ def _run_in_release(args: argparse.Namespace) -> int:
     """`run --sdk-version V`: the same run, by V's own `sdkprobe` in its cached environment
     (two SDK versions cannot share one interpreter); its exit status is ours."""
     from sdkprobe.releases.envcache import EnvCache, InstallFailed
-    from sdkprobe.releases.index import IndexUnreachable, releases
+    from sdkprobe.releases.index import releases
 
-    try:
-        known = {r.version: r for r in releases()}
-    except IndexUnreachable as exc:
-        raise UsageError(str(exc)) from None
+    known = {r.version: r for r in releases()}  # IndexUnreachable is a UsageError: one line, exit 2
     if args.sdk_version not in known:
         raise UsageError(f"--sdk-version {args.sdk_version}: no such release of claude-agent-sdk on the index")
     try:

@@ -71,14 +71,9 @@ def probe_installed(
 
 def release_cli(version: str | None) -> str | None:
     """The executable of CLI release `version` (installed into the cache when missing), or None."""
-    from sdkprobe.releases.claude_code import CliReleaseError, install_cli
+    from sdkprobe.releases.claude_code import install_cli  # its CliReleaseError is a UsageError
 
-    if version is None:
-        return None
-    try:
-        return str(install_cli(version))
-    except CliReleaseError as exc:
-        raise UsageError(str(exc)) from None
+    return None if version is None else str(install_cli(version))
 
 
 def catalogue_options() -> argparse.ArgumentParser:
