@@ -45,6 +45,7 @@ VERDICTS = (HOLDS, DIFFERS, NOT_APPLICABLE, NEEDS_LIVE, ERROR)
 Observation = Any  # what a probe returns: JSON-ready data (dicts, lists, strings, numbers)
 _ID = re.compile(r"^[a-z]+\.[a-z0-9]+(-[a-z0-9]+)*$")
 _CHECK = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+SUMMARY_LENGTH = (15, 90)  # a summary's shortest and longest, in characters
 
 
 class DeclarationError(ValueError):
@@ -130,6 +131,21 @@ def _undecided(checks: Mapping[str, Check]) -> str:
     return "; ".join(f"{', '.join(names)} {verdict}: {note}" for (verdict, note), names in groups.items())
 
 
+def summary_problem(summary: object) -> str | None:
+    """Why a behaviour's summary is not one line of the allowed length, or None when it is
+    (or when there is none: a summary is optional)."""
+    if summary is None:
+        return None
+    if not isinstance(summary, str):
+        return f"a summary is a string, not {type(summary).__name__}"
+    if "\n" in summary or "\r" in summary:
+        return "a summary is one line"
+    shortest, longest = SUMMARY_LENGTH
+    if summary != summary.strip() or not shortest <= len(summary) <= longest:
+        return f"a summary is {shortest} to {longest} characters with no space at either end, not {len(summary)}"
+    return None
+
+
 Probe = Callable[[Any], Awaitable[Observation]]
 Decision = Callable[[Observation], Mapping[str, Check]]
 
@@ -151,6 +167,7 @@ class Behaviour:
     counterexamples: tuple[Observation, ...] = ()
     cannot_decide: tuple[str, ...] = ()  # sub-checks only a model or a TS compiler could decide
     controls: tuple[str, ...] = ()  # sub-checks that show the setup worked, never the claim
+    summary: str | None = None  # the claim in one short line, for a table a person reads
 
     @property
     def area(self) -> str:
@@ -217,6 +234,7 @@ def behaviour(
     timeout: float = 60.0,
     cannot_decide: tuple[str, ...] = (),
     controls: tuple[str, ...] = (),
+    summary: str | None = None,
 ) -> Callable[[Probe], Declared]:
     """Declare a behaviour; the decorated coroutine is its probe. Every mistake in the
     declaration (unknown area, source or tier, bad sub-check names or requirements) is a
@@ -228,7 +246,10 @@ def behaviour(
 
     `controls` names the sub-checks that only show the probe's setup worked (the positive
     case that must show a marker, a stand-in for the original): a control that holds never
-    makes the verdict `holds` on its own (see `combine`). At least one sub-check is the claim."""
+    makes the verdict `holds` on its own (see `combine`). At least one sub-check is the claim.
+
+    `summary` is the claim in one line of 15 to 90 characters, saying what holds when the
+    verdict is `holds`, for a table a person decides an upgrade from."""
 
     def fail(why: str) -> DeclarationError:
         return DeclarationError(f"behaviour {id!r}: {why}")
@@ -253,6 +274,9 @@ def behaviour(
         raise fail(f"sub-check names are lower-case words joined by '-', not {', '.join(map(repr, bad))}")
     if len(claim.strip()) < 20:
         raise fail("the claim says in a sentence what is claimed")
+    why_not = summary_problem(summary)
+    if why_not:
+        raise fail(why_not)
     if not set(cannot_decide) <= set(checks):
         raise fail(f"cannot_decide names undeclared sub-checks: {', '.join(sorted(set(cannot_decide) - set(checks)))}")
     if not set(controls) <= set(checks):
@@ -281,6 +305,7 @@ def behaviour(
             (),
             tuple(cannot_decide),
             tuple(controls),
+            summary,
         )
         return Declared(id)
 

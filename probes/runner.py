@@ -98,6 +98,7 @@ def run_one(b: Behaviour, settings: RunSettings) -> Result:
             note=v.note,
             checks=dict(v.checks),
             observed=observed,
+            summary=b.summary,
             seconds=time.monotonic() - start,
         )
 

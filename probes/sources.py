@@ -1,13 +1,20 @@
 """Where claims come from: one registry, cited by key from every behaviour.
 
-The four design documents are named by their short number (they have no public URL);
-upstream issues and documentation pages by URL, so the matrix can link a reader from a
-verdict to the report behind it.
+The four design documents are named by their short number; they have no public URL, so
+each has a page of the project's own (docs/sources/<key>.md) saying what each cited
+section claims, with an anchor per section. Upstream issues and documentation pages are
+cited by URL. Either way the matrix can link a reader from a verdict to where its claim
+comes from.
 """
 
 from __future__ import annotations
 
+import re
+import unicodedata
+from collections.abc import Mapping
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -15,6 +22,15 @@ class Source:
     key: str
     title: str
     url: str | None = None
+    page: str | None = None  # the project's page on a source with no URL, from the project's root
+
+
+def anchor(section: str) -> str:
+    """A section's anchor on its source's page: its words lower-cased and joined by '-',
+    accents dropped ('Auto mode' -> 'auto-mode'). Written into the pages and used to link
+    to them, so it depends on no renderer's rules for making ids from headings."""
+    plain = unicodedata.normalize("NFKD", section).encode("ascii", "ignore").decode("ascii")
+    return "-".join(re.findall(r"[a-z0-9]+", plain.lower()))
 
 
 # The three issue trackers CATALOGUE-3 cites: py# the Python SDK, ts# the TypeScript SDK,
@@ -64,20 +80,26 @@ _REPORTED = (
 SOURCES: dict[str, Source] = {
     s.key: s
     for s in (
-        Source("000", "SDK behaviors (design document 000)"),
-        Source("001", "Comportamientos del SDK (design document 001, a translation of 000)"),
-        Source("003", "tools vs allowedTools, and what a subagent definition silently accepts (design document 003)"),
-        Source("004", "Approvals and auto mode (design document 004)"),
+        Source("000", "SDK behaviors (design document 000)", page="docs/sources/000.md"),
+        Source(
+            "001", "Comportamientos del SDK (design document 001, a translation of 000)", page="docs/sources/001.md"
+        ),
+        Source(
+            "003",
+            "tools vs allowedTools, and what a subagent definition silently accepts (design document 003)",
+            page="docs/sources/003.md",
+        ),
+        Source("004", "Approvals and auto mode (design document 004)", page="docs/sources/004.md"),
         # What users reported (CATALOGUE-3), cited by tracker and number.
         *(_issue(key) for key in _REPORTED),
     )
 }
 
 
-def declare_source(key: str, title: str, url: str | None = None) -> Source:
+def declare_source(key: str, title: str, url: str | None = None, page: str | None = None) -> Source:
     """Add a source of a team's own claims (its design note, an issue of its own tracker).
-    Declaring it again with the same title and URL is a no-op; otherwise a ValueError."""
-    source = Source(key, title, url)
+    Declaring it again with the same title, URL and page is a no-op; otherwise a ValueError."""
+    source = Source(key, title, url, page)
     if not key or not title.strip():
         raise ValueError("a source has a key and a title")
     if SOURCES.get(key, source) != source:
@@ -87,9 +109,41 @@ def declare_source(key: str, title: str, url: str | None = None) -> Source:
 
 
 def cite(key: str, section: str) -> dict[str, str | None]:
-    """A behaviour's citation as a report stores it; KeyError names the unknown key."""
+    """A behaviour's citation as a report stores it (`page` only for a source that has one);
+    KeyError names the unknown key."""
     try:
         source = SOURCES[key]
     except KeyError:
         raise KeyError(f"no source {key!r} in probes/sources.py (known: {', '.join(sorted(SOURCES))})") from None
-    return {"key": source.key, "title": source.title, "section": section, "url": source.url}
+    cited: dict[str, str | None] = {"key": source.key, "title": source.title, "section": section, "url": source.url}
+    if source.page is not None:
+        cited["page"] = source.page
+    return cited
+
+
+def page_of(source: Mapping[str, Any]) -> str | None:
+    """The project's page on a cited source: the one its citation names, else (a report
+    written before pages were) the registry's page for its key."""
+    page = source.get("page")
+    if isinstance(page, str):
+        return page
+    known = SOURCES.get(str(source.get("key")))
+    return known.page if known else None
+
+
+def unresolved(source: Mapping[str, Any], root: Path) -> str | None:
+    """Why a citation leads nowhere, or None when it leads somewhere: an https URL, or a
+    page under `root` (the project) that holds the anchor of the cited section."""
+    url = source.get("url")
+    if isinstance(url, str) and url.startswith("https://"):
+        return None
+    page, section = page_of(source), str(source.get("section") or "")
+    where = f"{source.get('key')} § {section}" if section else str(source.get("key"))
+    if page is None:
+        return f"{where}: neither an https URL nor a page"
+    path = root / page
+    if not path.is_file():
+        return f"{where}: no page {page}"
+    if section and f'id="{anchor(section)}"' not in path.read_text(encoding="utf-8"):
+        return f"{where}: {page} has no anchor {anchor(section)!r}"
+    return None

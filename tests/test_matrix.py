@@ -1,12 +1,13 @@
 """The compatibility matrix: columns in version order, footnotes where a behaviour does
 not hold, blanks where a version lacks a behaviour, where each row changed said in words
-and listed first, sources linked where they have a URL, areas in their declared order,
+and listed first, sources linked to their URL or the project's page on them, areas in their declared order,
 and clear errors on bad folders."""
 
 from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 import sample_reports as sample
@@ -15,9 +16,12 @@ from sample_reports import info, result
 from sdkprobe.areas import AREAS
 from sdkprobe.commands import main as cli_main
 from sdkprobe.report import ReportError, render_matrix, render_page, write
+from sdkprobe.report.cells import project_from, source_md
 from sdkprobe.report.grid import describe_change, from_reports
 
 ISSUE_LINK = f"[py#362]({sample.ISSUE_URL})"
+DOC_LINK = "[003 § Quick answer](../docs/sources/003.md#quick-answer)"
+REPO = Path(__file__).resolve().parent.parent
 
 
 def add(dir_, sdk, cli, *results, custom=False):
@@ -201,15 +205,25 @@ def test_a_matrix_with_no_change_says_so(tmp_path):
 # --- sources and areas ------------------------------------------------------------------
 
 
-def test_sources_are_linked_where_they_have_a_url(reports):
+def test_sources_link_to_their_url_or_the_projects_page_on_them(reports):
     md = render_matrix(reports)[0].read_text()
     assert table_rows(md, "hooks")["hooks.fire"][0] == ISSUE_LINK
-    assert table_rows(md, "wire")["wire.tools"][0] == "003 § Quick answer"  # a design document: named
-    assert "](" not in table_rows(md, "wire")["wire.tools"][0]
+    # a design document: the project's page on it, at the section's anchor
+    assert table_rows(md, "wire")["wire.tools"][0] == DOC_LINK
     assert section(md, "Sources").strip().splitlines() == [
-        f"- 003: {sample.DOC_TITLE}",
+        f"- [003](../docs/sources/003.md): {sample.DOC_TITLE}",
         f"- {ISSUE_LINK}: claude-agent-sdk-python issue #362",
     ]
+
+
+def test_a_source_with_neither_url_nor_page_is_named_only(tmp_path):
+    add(tmp_path, "0.2.9", "2.1.9", result("wire.a", source=sample.source("team-note", "Why")))
+    assert table_rows(render_matrix(tmp_path)[0].read_text(), "wire")["wire.a"][0] == "team-note § Why"
+
+
+def test_links_to_a_page_start_from_the_matrix_folder(tmp_path):
+    folder = REPO / "reports" / "cli-axis"
+    assert source_md(sample.DOC, project_from(folder)) == "[003 § Quick answer](../../docs/sources/003.md#quick-answer)"
 
 
 def test_a_url_cannot_break_the_link_or_the_table(tmp_path):
@@ -243,9 +257,9 @@ def test_the_version_page_orders_areas_and_links_sources():
     headings = re.findall(r"^## (.*)$", page, re.MULTILINE)
     assert headings == ["wire — What the SDK sends", "tools — Tools offered", "hooks — Hooks", "zzz", "Sources"]
     rows = {line.split("|")[1].strip(): line.split("|")[-2].strip() for line in page.splitlines() if "| `" in line}
-    doc = "003 § Quick answer"
+    doc = DOC_LINK
     assert rows == {"`wire.b`": doc, "`tools.d`": ISSUE_LINK, "`hooks.e`": doc, "`zzz.old`": doc}
-    assert section(page, "Sources").strip().splitlines()[0] == f"- 003: {sample.DOC_TITLE}"
+    assert section(page, "Sources").strip().splitlines()[0] == f"- [003](../docs/sources/003.md): {sample.DOC_TITLE}"
 
 
 # --- files and folders ------------------------------------------------------------------

@@ -17,6 +17,7 @@ from tabulate import tabulate
 from sdkprobe.areas import BY_NAME
 from sdkprobe.behaviour import DIFFERS, ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, VERDICTS
 from sdkprobe.catalogue import is_support
+from sdkprobe.sources import anchor, page_of
 
 SYMBOLS: dict[str, str] = {HOLDS: "✅", DIFFERS: "❌", NOT_APPLICABLE: "➖", NEEDS_LIVE: "🔑", ERROR: "💥"}
 ABSENT = "—"  # the behaviour is not in that version's report
@@ -72,27 +73,41 @@ def source_url(source: Mapping[str, Any]) -> str | None:
     return url if isinstance(url, str) and url.startswith("https://") else None
 
 
-def source_md(source: Mapping[str, Any]) -> str:
-    """A Markdown table cell: the label linked to the source's URL, or the bare label when
-    it has none (the design documents are named, there is nowhere to link them)."""
-    label, url = md(source_label(source)), source_url(source)
-    if url is None:
+def source_link(source: Mapping[str, Any], project: str = "..") -> str | None:
+    """Where a citation leads from a folder whose way to the project's root is `project`:
+    its https URL, else the project's page on the source at the section's anchor
+    (`../docs/sources/004.md#auto-mode`), else nowhere (None)."""
+    url = source_url(source)
+    if url is not None:
+        return url
+    page = page_of(source)
+    if page is None:
+        return None
+    section = anchor(str(source.get("section") or ""))
+    return f"{project}/{page}" + (f"#{section}" if section else "")
+
+
+def source_md(source: Mapping[str, Any], project: str = "..") -> str:
+    """A Markdown table cell: the label linked to where the source leads (see
+    `source_link`), or the bare label when it leads nowhere."""
+    label, link = md(source_label(source)), source_link(source, project)
+    if link is None:
         return label
-    return f"[{label}]({quote(url, safe=_URL_SAFE)})"
+    return f"[{label}]({quote(link, safe=_URL_SAFE)})"
 
 
 def cited(sources: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """Each source once, by key and without a section, in key order: the list a page ends
-    with, so an unlinked design document's short number is explained by its title."""
+    with, so a design document's short number is explained by its title."""
     seen: dict[str, dict[str, Any]] = {}
     for s in sources:
         seen.setdefault(str(s["key"]), {**s, "section": ""})
     return [seen[k] for k in sorted(seen)]
 
 
-def sources_md(sources: Iterable[Mapping[str, Any]]) -> list[str]:
+def sources_md(sources: Iterable[Mapping[str, Any]], project: str = "..") -> list[str]:
     """A '## Sources' section (no lines at all when nothing is cited)."""
-    items = [f"- {source_md(s)}: {md(s['title'])}" for s in cited(sources)]
+    items = [f"- {source_md(s, project)}: {md(s['title'])}" for s in cited(sources)]
     return ["", "## Sources", "", *items] if items else []
 
 

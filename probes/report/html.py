@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from html import escape
 from typing import Any
 
-from sdkprobe.report.cells import LEGEND, area_heading, cited, declaration, source_label, source_url, symbol
+from sdkprobe.report.cells import LEGEND, area_heading, cited, declaration, source_label, source_link, symbol
 from sdkprobe.report.grid import Grid, Row
 from sdkprobe.report.history import EXACT_NOTE
 
@@ -143,9 +143,9 @@ def _row_id(bid: str) -> str:
     return f"row-{bid}"
 
 
-def source_html(source: Mapping[str, Any]) -> str:
-    """The short label, linked to the source's URL when it has one; its title as a tooltip."""
-    label, url, title = _e(source_label(source)), source_url(source), _e(source["title"])
+def source_html(source: Mapping[str, Any], project: str = "..") -> str:
+    """The short label, linked to where the source leads (`source_link`); its title as a tooltip."""
+    label, url, title = _e(source_label(source)), source_link(source, project), _e(source["title"])
     return f'<a href="{_e(url)}" title="{title}">{label}</a>' if url else f'<span title="{title}">{label}</span>'
 
 
@@ -168,7 +168,7 @@ def render_html(grid: Grid) -> str:
         f"({_e(n.verdict)}): {_e(n.text)}</li>"
         for n in grid.notes
     )
-    sources = "\n".join(f"<li>{source_html(s)}: {_e(s['title'])}</li>" for s in cited(r.source for r in grid.rows))
+    sources = "\n".join(f"<li>{source_html(s, grid.project)}: {_e(s['title'])}</li>" for s in cited(r.source for r in grid.rows))
     legend = " · ".join(f"{s} {_e(name)}" for s, name in LEGEND)
     return f"""<!DOCTYPE html>
 <html lang="en">
@@ -234,9 +234,9 @@ def _row(grid: Grid, r: Row) -> str:
         f'data-verdicts="{_e(verdicts)}" data-changed="{int(r.moved)}" data-find="{_e(find)}" id="{_e(_row_id(r.id))}">'
         f'<td class="behaviour"><details><summary><code>{_e(r.id)}</code></summary>'
         f'<div class="more"><p class="claim">{_e(r.claim)}</p>'
-        f'<p>{source_html(r.source)} · <a href="{_e(declaration(r.id, grid.project))}">declaration</a></p></div>'
+        f'<p>{source_html(r.source, grid.project)} · <a href="{_e(declaration(r.id, grid.project))}">declaration</a></p></div>'
         f"</details>{change}</td>"
-        f'<td class="source">{source_html(r.source)}</td>{cells}</tr>'
+        f'<td class="source">{source_html(r.source, grid.project)}</td>{cells}</tr>'
     )
 
 

@@ -92,7 +92,7 @@ def render_markdown(grid: Grid) -> str:
     ]
     for area, rows in grid.areas():
         table = [
-            [_behaviour_link(r, grid.project), source_md(r.source), md(r.words)]
+            [_behaviour_link(r, grid.project), source_md(r.source, grid.project), md(r.words)]
             + [_cell(grid, r.id, i, r.verdicts[i]) for i in range(len(grid.columns))]
             for r in rows
         ]
@@ -100,7 +100,7 @@ def render_markdown(grid: Grid) -> str:
     if grid.notes:
         parts += ["", "## Notes", ""]
         parts += [f"[^{n.number}]: `{md(n.id)}` on {md(', '.join(n.versions))}: {md(n.text)}" for n in grid.notes]
-    parts += sources_md(r.source for r in grid.rows)
+    parts += sources_md((r.source for r in grid.rows), grid.project)
     return "\n".join(parts) + "\n"
 
 

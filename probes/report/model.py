@@ -11,7 +11,7 @@ from typing import Any
 
 from sdkprobe.report.errors import ReportError
 from sdkprobe.report.schema import SCHEMA_VERSION, validate
-from sdkprobe.result import STORED_FIELDS
+from sdkprobe.result import REQUIRED_FIELDS, STORED_FIELDS
 
 INFO_FIELDS = ("sdk_version", "cli_version", "cli", "python", "platform")
 BEHAVIOUR_FIELDS = STORED_FIELDS  # written down once, in probes/result.py
@@ -30,10 +30,10 @@ def build(results: Iterable[Mapping[str, Any]], info: Mapping[str, Any]) -> dict
 
 
 def _behaviour(d: dict[str, Any]) -> dict[str, Any]:
-    missing = [k for k in BEHAVIOUR_FIELDS if k not in d]
+    missing = [k for k in REQUIRED_FIELDS if k not in d]
     if missing:
         raise ReportError(f"result {d.get('id', '?')!r} lacks {', '.join(missing)}")
-    b = {k: d[k] for k in BEHAVIOUR_FIELDS}
+    b = {k: d[k] for k in BEHAVIOUR_FIELDS if k in REQUIRED_FIELDS or d.get(k) is not None}
     b["source"] = dict(b["source"])
     b["checks"] = dict(b["checks"] or {})
     return b

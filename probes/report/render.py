@@ -10,11 +10,12 @@ from sdkprobe.areas import order
 from sdkprobe.report.cells import area_heading, checks_text, counts, md, source_md, sources_md, symbol, text_table
 
 
-def render_page(report: dict[str, Any]) -> str:
+def render_page(report: dict[str, Any], project: str = "..") -> str:
     """The Markdown page for one report: run info, then one table per area in declared order.
 
-    Sources link to their URL where they have one, like the matrix, so a reader can go
-    from a verdict to the upstream issue behind the claim.
+    Sources link like the matrix's (their URL, else the project's page on them, reached
+    from the page's folder through `project`), so a reader can go from a verdict to
+    where the claim behind it comes from.
     """
     behaviours = sorted(report["behaviours"], key=lambda b: (order(b["area"]), b["id"]))
     cli = report["cli_version"] or "unknown"
@@ -40,7 +41,7 @@ def render_page(report: dict[str, Any]) -> str:
                 f"{symbol(b['verdict'])} {md(b['verdict'])}",
                 md(b["note"]),
                 md(checks_text(b["checks"])),
-                source_md(b["source"]),
+                source_md(b["source"], project),
             ]
             for b in group
         ]
@@ -50,7 +51,7 @@ def render_page(report: dict[str, Any]) -> str:
             "",
             text_table(rows, ["behaviour", "tier", "verdict", "note", "sub-checks", "source"]),
         ]
-    parts += sources_md(b["source"] for b in behaviours)
+    parts += sources_md((b["source"] for b in behaviours), project)
     return "\n".join(parts) + "\n"
 
 

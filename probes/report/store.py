@@ -48,6 +48,7 @@ def check_destination(out_dir: Path, stem: str) -> None:
 def write(report: dict[str, Any], out_dir: Path) -> tuple[Path, Path]:
     """Write <file_stem>.json and .md into out_dir, each whole or not at all; refuse a report
     that leaks a path or key."""
+    from sdkprobe.report.cells import project_from
     from sdkprobe.report.render import render_page
 
     validate(report, where=f"report for {report.get('sdk_version')}")
@@ -61,7 +62,7 @@ def write(report: dict[str, Any], out_dir: Path) -> tuple[Path, Path]:
     canonical = json.loads(text)
     json_path, md_path = paths(out_dir, file_stem(report))
     write_atomic(json_path, text.encode("utf-8"))
-    write_atomic(md_path, render_page(canonical).encode("utf-8"))
+    write_atomic(md_path, render_page(canonical, project_from(out_dir)).encode("utf-8"))
     return json_path, md_path
 
 
