@@ -142,7 +142,7 @@ def summary_problem(summary: object) -> str | None:
         return "a summary is one line"
     shortest, longest = SUMMARY_LENGTH
     if summary != summary.strip() or not shortest <= len(summary) <= longest:
-        return f"a summary is {shortest} to {longest} characters with no space at either end, not {len(summary)}"
+        return f"a summary is {shortest} to {longest} characters, with no space at either end, not {len(summary)}"
     return None
 
 

@@ -103,6 +103,11 @@ def declare(**overrides):
         ({"cannot_decide": ("other",)}, "cannot_decide names undeclared sub-checks: other"),
         ({"controls": ("other",)}, "controls names undeclared sub-checks: other"),
         ({"controls": ("it",)}, "every sub-check is a control"),
+        ({"summary": "two\nlines of a summary here"}, "a summary is one line"),
+        ({"summary": "too short"}, "15 to 90 characters"),
+        ({"summary": "x" * 91}, "15 to 90 characters, with no space at either end, not 91"),
+        ({"summary": " padded summary line here"}, "no space at either end"),
+        ({"summary": ["a list of words"]}, "a summary is a string"),
     ],
 )
 def test_a_bad_declaration_fails_where_it_is_made(overrides, message, monkeypatch):
@@ -136,6 +141,18 @@ def test_a_teams_own_area_and_source_are_declared_once_and_then_accepted(monkeyp
         declaring.declare_source("003", "another document")
     with pytest.raises(ValueError, match="one lower-case word"):
         declaring.declare_area("My App", "t", "c")
+
+
+def test_a_summary_of_15_to_90_characters_is_kept_and_none_is_optional(monkeypatch):
+    monkeypatch.setattr(declaring, "REGISTRY", {})
+
+    async def probe(h):
+        return {}
+
+    shortest, longest = "x" * 15, "y" * 90
+    assert declare(summary=shortest)(probe).behaviour.summary == shortest
+    assert declare(id="tools.toy-other", summary=longest)(probe).behaviour.summary == longest
+    assert declare(id="tools.toy-none")(probe).behaviour.summary is None
 
 
 def test_declared_twice_or_decided_twice_is_refused(monkeypatch):

@@ -5,6 +5,7 @@ from pathlib import Path
 
 from sdkprobe import catalogue
 from sdkprobe.areas import AREAS, order
+from sdkprobe.behaviour import SUMMARY_LENGTH, summary_problem
 from sdkprobe.report.cells import declaration
 
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
@@ -15,6 +16,24 @@ def test_each_behaviour_is_declared_in_its_areas_module():
         module = b.probe.__module__.rsplit(".", 1)[1]
         assert module.split("_", 1)[0] == b.area, b.id
         assert (REPORTS / declaration(b.id)).resolve() == Path(catalogue.__file__).parent / f"{module}.py", b.id
+
+
+def test_every_builtin_behaviour_has_a_one_line_summary_of_the_allowed_length():
+    shortest, longest = SUMMARY_LENGTH
+    missing = [b.id for b in catalogue.load() if b.summary is None]
+    assert not missing, f"no summary: {missing}"
+    for b in catalogue.load():
+        assert summary_problem(b.summary) is None, b.id
+        assert b.summary is not None and "\n" not in b.summary and shortest <= len(b.summary) <= longest, b.id
+
+
+def test_each_summary_follows_its_claim_in_the_declaration():
+    """`summary=` stands right after `claim=`, so a reader checks one against the other."""
+    for path in sorted(Path(catalogue.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "behaviour":
+                names = [k.arg for k in node.keywords]
+                assert names[names.index("claim") + 1] == "summary", (path.name, names)
 
 
 def test_every_module_is_an_area_or_a_topic_of_one_and_every_behaviour_has_a_decision():

@@ -9,6 +9,7 @@ import string
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+import sample_reports as sample
 from sample_reports import info, result
 
 from sdkprobe.behaviour import TIERS, VERDICTS
@@ -59,6 +60,29 @@ def test_build_sorts_by_id_and_keeps_only_report_fields():
     assert [b["id"] for b in report["behaviours"]] == ["hooks.a", "wire.z"]
     assert "seconds" not in report["behaviours"][1] and "extra" not in report
     assert report["schema"] == SCHEMA_VERSION and report["cli"] == "bundled"
+
+
+def test_build_keeps_a_summary_and_a_page_and_accepts_entries_without_them():
+    cited = {**sample.DOC, "page": "docs/sources/003.md"}
+    with_both = {**result("wire.a", source=cited), "summary": "the claim in one line"}
+    report = build([with_both, result("wire.b")], info())  # wire.b: as written before summaries
+    a, b = report["behaviours"]
+    assert a["summary"] == "the claim in one line" and a["source"]["page"] == "docs/sources/003.md"
+    assert "summary" not in b and "page" not in b["source"]
+    assert "summary" not in build([{**result("wire.c"), "summary": None}], info())["behaviours"][0]
+
+
+@pytest.mark.parametrize(
+    "entry, where",
+    [
+        ({**result(), "summary": "two\nlines"}, r"\$\.behaviours\[0\]\.summary"),
+        (result(source={**sample.DOC, "page": "../../etc/passwd"}), r"\$\.behaviours\[0\]\.source\.page"),
+        (result(source={**sample.DOC, "page": "javascript:alert(1).md"}), r"\$\.behaviours\[0\]\.source\.page"),
+    ],
+)
+def test_a_summary_on_two_lines_or_a_page_outside_the_project_is_refused(entry, where):
+    with pytest.raises(ReportError, match=where):
+        build([entry], info())
 
 
 def test_build_rejects_incomplete_input_in_one_line():

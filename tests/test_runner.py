@@ -1,6 +1,7 @@
 """The runner turns every way a probe can end into the right verdict, never a crash."""
 
 import asyncio
+import dataclasses
 from pathlib import Path
 
 from sdkprobe.behaviour import ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, NotApplicable, check
@@ -65,6 +66,14 @@ def test_note_names_the_normalised_values_and_not_applicable_passes_through():
     assert r.note == "it: saw {'ok': False, 'wrote': '<CWD>/x'}"
     r = run_one(make(ts_only), RunSettings())
     assert (r.verdict, r.note) == (NOT_APPLICABLE, "zod is TypeScript-only")
+
+
+def test_a_result_carries_the_declared_summary_and_the_sources_page():
+    unmet = make(holds, requires=("option:no_such_field",))  # not-applicable before anything runs
+    d = run_one(dataclasses.replace(unmet, summary="the toy claim in a line"), RunSettings()).to_dict()
+    assert d["summary"] == "the toy claim in a line"
+    assert d["source"]["page"] == "docs/sources/003.md" and d["source"]["url"] is None
+    assert "summary" not in run_one(unmet, RunSettings()).to_dict()  # none declared: left out
 
 
 def test_a_probe_that_raises_is_an_error_not_a_finding():

@@ -50,6 +50,7 @@ from sdkprobe.harness import (
         "A subagent can use only tools the session has: one whose tools all lie outside the "
         "session's set is refused ('would be spawned with zero tools ... unrecognized [Bash]') and never runs."
     ),
+    summary="A subagent whose tools all lie outside the session's is refused and never runs",
     source=("000", "Subagents"),
     tier="cli",
     checks=("spawn-refused-naming-bash", "no-subagent-request"),
@@ -112,6 +113,7 @@ subagent_tools_within_session_tools.differs_on(
         "The built-in general-purpose subagent type can be spawned whatever `agents` declares, "
         "and it gets every tool of the session."
     ),
+    summary="general-purpose subagents spawn whatever agents declares, with every session tool",
     source=("000", "Subagents"),
     tier="cli",
     checks=("general-purpose-spawned", "inherits-session-tools"),
@@ -165,6 +167,7 @@ general_purpose_always_spawnable.differs_on(
 @behaviour(
     id="agents.agent-tool-input-shape",
     claim="The agent tool (Agent, formerly Task) takes description, prompt and subagent_type as its input.",
+    summary="The agent tool's input is description, prompt and subagent_type",
     source=("000", "Subagents"),
     tier="cli",
     checks=("has-description-prompt-subagent-type",),
@@ -248,6 +251,7 @@ def _kind(m: Any) -> str:
         "leaves that as it is, while a PreToolUse hook that rewrites run_in_background to false "
         "makes the call wait for the report."
     ),
+    summary="Subagents start in the background; only a hook setting run_in_background=false waits",
     source=("000", "Subagents"),
     tier="cli",
     checks=(
@@ -416,6 +420,7 @@ def _tool_fields() -> list[str]:
         "An AgentDefinition has no allowedTools: only tools (what exists) and disallowedTools, so a "
         "subagent carries no approval list of its own and its tool calls are approved by the top level."
     ),
+    summary="An AgentDefinition has no allowedTools; the top level approves a subagent's calls",
     source=("003", "The part nobody has written up: the subagent level"),
     tier="cli",
     checks=("definition-lacks-allowed-tools", "bash-call-from-subagent", "approval-from-top-level"),
@@ -495,6 +500,7 @@ no_allowed_tools_field.differs_on(  # the Bash call was the main conversation's,
         "Subagent definitions are not put on the CLI's command line; they travel as JSON in the "
         "initialize control request on stdin."
     ),
+    summary="Subagent definitions travel in the initialize request on stdin, not as flags",
     source=("003", "What the SDK does not catch"),
     tier="wire",
     checks=("not-sent-as-flag", "sent-in-initialize"),
@@ -545,6 +551,7 @@ _WRITTEN: dict[str, tuple[str, Any]] = {
         "(allowedTools), a shape the types forbid (tools as the preset object) and a typo (toolz) all "
         "reach the CLI, with no error, warning or stripping."
     ),
+    summary="Agent definitions reach the CLI as written, unknown fields and typos unchecked",
     source=("003", "What the SDK does not catch"),
     tier="wire",
     checks=tuple(_WRITTEN),
@@ -627,6 +634,7 @@ definition_fields_unvalidated.differs_on(
         "The tools preset object is translated only at the top level: as the tools option it becomes "
         "--tools default, as an AgentDefinition's tools it is forwarded as the raw object."
     ),
+    summary="The tools preset becomes --tools default at the top level, stays raw in an agent",
     source=("003", "What the SDK does not catch"),
     tier="wire",
     checks=("top-level-preset-sent-as-default", "agent-preset-sent-raw"),
@@ -659,6 +667,7 @@ tools_preset_translated_only_top_level.differs_on({"--tools": None, "agent x too
         "The CLI ignores an allowedTools key inside a subagent definition: it neither fails on it nor "
         "auto-approves the listed tools for that subagent."
     ),
+    summary="The CLI ignores allowedTools in a subagent definition: no failure, no approval",
     source=("003", "What the SDK does not catch"),
     tier="cli",
     checks=("definition-accepted", "allowed-tools-has-no-effect"),
@@ -739,6 +748,7 @@ unknown_fields_ignored_by_cli.differs_on(
         "analogues: building an AgentDefinition with allowedTools fails, and its declared type for tools "
         "admits no preset object, so a type checker flags it."
     ),
+    summary="Type checks reject allowedTools and the tools preset on an AgentDefinition",
     source=("003", "What TypeScript catches"),
     tier="wire",
     checks=(
@@ -815,6 +825,7 @@ _RO_BASH_ID = "toolu_double_robash"
         "A subagent defined with tools=[...] is offered only those tools, and one defined with "
         "disallowedTools=[...] is offered none of those; neither gets the agent tool (Agent/Task) unless listed."
     ),
+    summary="A subagent's tools and disallowedTools limit what its own requests offer",
     source=("ts#172", "report"),
     tier="cli",
     checks=("tools-list-limits-offer", "disallowed-tools-not-offered", "unlisted-call-refused"),
@@ -909,6 +920,7 @@ def _family(model: str | None) -> str | None:
         "A subagent runs on its AgentDefinition.model when that is set and otherwise on the session's model; "
         "CLAUDE_CODE_SUBAGENT_MODEL applies only when neither the definition nor the agent call names a model."
     ),
+    summary="A subagent runs on its definition's model when set, else on the session's model",
     source=("py#123", "maintainer reply"),
     tier="cli",
     checks=(
@@ -986,6 +998,7 @@ _LIM_PROMPT = "Keep echoing, task 4419."
 @behaviour(
     id="agents.definition-max-turns-enforced",
     claim="A subagent defined with maxTurns=N stops after N turns, however many more tool calls its model makes.",
+    summary="A subagent defined with maxTurns=N stops after N turns",
     source=("cc#41143", "report"),
     tier="cli",
     checks=("stops-after-max-turns",),

@@ -35,6 +35,7 @@ GIVEN = {"SDKPROBE_GIVEN": "1", "CLAUDE_CODE_ENTRYPOINT": "custom", "CLAUDE_AGEN
         "The env option replaces the CLI child's environment instead of adding to it, so a caller "
         "who wants the host's own variables kept has to copy them into env."
     ),
+    summary="The env option replaces the CLI's environment rather than adding to it",
     source=("000", "Tools and permissions"),
     tier="wire",
     checks=("inherited-variables-dropped", "given-variables-reach-cli"),
@@ -123,6 +124,7 @@ _LANGUAGE_RUNS: dict[str, list[str] | None] = {
         "`language` in the user's settings.json becomes a rule about the answer language in the system "
         "prompt, one that wins over the agent's own instruction; with no user source it is not there."
     ),
+    summary="Unset setting_sources reads the user's settings, whose language rule then wins",
     source=("000", "Configuration and context"),
     tier="cli",
     checks=("user-language-loaded-by-default", "no-language-rule-without-user-source", "rule-outranks-agent-prompt"),
@@ -186,6 +188,7 @@ _MEMORY_RUNS: dict[str, dict[str, Any]] = {
         "whatever setting_sources says, an empty list included; only the setting autoMemoryEnabled=false "
         "keeps it out."
     ),
+    summary="Auto-memory reaches the model whatever setting_sources says; a setting keeps it out",
     source=("000", "Configuration and context"),
     tier="cli",
     checks=("memory-loaded-with-no-sources", "auto-memory-disabled-keeps-it-out"),
@@ -237,6 +240,7 @@ _GIT_RUNS: dict[str, dict[str, Any]] = {
         "In a git repository the model gets the git status (branch, recent commits and the git user's name) "
         "together with the git commit instructions; the setting includeGitInstructions=false takes out both."
     ),
+    summary="Git status comes with the git instructions; includeGitInstructions=false drops both",
     source=("000", "Configuration and context"),
     tier="cli",
     checks=("git-status-and-user-by-default", "commit-instructions-by-default", "setting-drops-git-context"),
@@ -340,6 +344,7 @@ def _given_unaffected(seen: dict[str, Any]) -> Check:
         "setting disableClaudeAiConnectors=true keeps them out, and servers given in mcp_servers work "
         "either way."
     ),
+    summary="claude.ai connectors load even with setting_sources=[]; a setting keeps them out",
     source=("000", "Configuration and context"),
     # The catalogue: connectors come with a claude.ai login, which no offline session has; what an
     # API-key session shows offline is config.no-claudeai-connectors-under-api-key. Run live with a key,
@@ -424,6 +429,7 @@ claudeai_connectors_ignore_setting_sources.differs_on(
         "setting_sources=[], and the setting disableClaudeAiConnectors=true leaves a server given in "
         "mcp_servers connected and offered to the model."
     ),
+    summary="An API-key session loads no claude.ai connector; mcp_servers stay offered",
     source=("000", "Configuration and context"),
     tier="cli",
     checks=("no-connectors-under-api-key", "given-servers-unaffected"),
@@ -486,6 +492,7 @@ def _identity(run: CliRun) -> dict[str, Any]:
         "The logged-in account's name and e-mail address, kept in the CLI's global config (.claude.json), "
         "always reach the model's context; only pointing CLAUDE_CONFIG_DIR at a separate folder keeps them out."
     ),
+    summary="The account's name and e-mail reach the model unless CLAUDE_CONFIG_DIR points elsewhere",
     source=("000", "Configuration and context"),
     tier="cli",
     checks=("identity-in-context", "separate-config-dir-keeps-it-out"),
@@ -563,6 +570,7 @@ def _skill_listing(request: Recorded | None) -> list[str]:
         "About twenty skills ship with the CLI itself (dataviz, code-review, loop, ...) and are listed to the "
         "model even with setting_sources=[]; only the skills option keeps them out of the context."
     ),
+    summary="The CLI's bundled skills are listed even with setting_sources=[]; skills filters them",
     source=("000", "Configuration and context"),
     tier="cli",
     checks=("bundled-skills-without-sources", "skills-option-filters-them", "empty-skills-list-keeps-all-out"),
@@ -670,6 +678,7 @@ def _usage(usage: Any) -> dict[str, Any]:
         "system tools) and, before the first turn, counts in-process MCP tools as 0 tokens, so it estimates "
         "less than the first call really sends; a call's API usage is the measure to trust."
     ),
+    summary="get_context_usage() undercounts before the first turn; a call's API usage is reliable",
     source=("000", "Configuration and context"),
     tier="cli",
     checks=(
@@ -787,6 +796,7 @@ def _markers_sent(run: CliRun, markers: tuple[str, ...]) -> dict[str, bool]:
         "setting_sources=['project'] keeps the user-level CLAUDE.md (the config dir's, and "
         "~/.claude's when CLAUDE_CONFIG_DIR points elsewhere) out of everything sent to the model."
     ),
+    summary="setting_sources=['project'] keeps the user's CLAUDE.md away from the model",
     source=("cc#45602", "report"),
     tier="cli",
     checks=("config-dir-claude-md-excluded", "home-claude-md-excluded", "user-source-sends-user-claude-md"),
@@ -885,6 +895,7 @@ _USER_SKILL, _SKILL_MARK, _USER_SERVER = "probeuserskill", "SKILLMARK-8823", "us
         "setting_sources=[] keeps the user's own skills (<config>/skills) and user-scope MCP servers "
         "(<config>/.claude.json) out of the session."
     ),
+    summary="setting_sources=[] keeps the user's own skills and MCP servers out",
     source=("cc#30304", "report"),
     tier="cli",
     checks=("user-skill-excluded", "user-mcp-server-excluded"),
@@ -974,6 +985,7 @@ _WHERE = 'pwd; echo "PWD=$PWD"'
         "elsewhere (in /, with PWD=/) and when D is reached through a symlink; a cwd that does not "
         "exist raises an exception before anything runs."
     ),
+    summary="Bash runs its commands in the cwd option's folder, through a symlink too",
     source=("cc#46985", "report"),
     tier="cli",
     checks=("bash-runs-in-cwd", "bash-runs-in-symlinked-cwd", "missing-cwd-raises"),

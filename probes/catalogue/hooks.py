@@ -30,6 +30,7 @@ def _mode_refused(mode: str, error: str | None) -> Check:
 @behaviour(
     id="hooks.agent-id-only-inside-subagent",
     claim="A hook's input carries agent_id only for tool calls made inside a subagent, never on the main thread.",
+    summary="A hook's input has agent_id only for tool calls made inside a subagent",
     source=("000", "Subagents"),
     tier="cli",
     checks=("absent-on-main-thread-calls", "present-on-subagent-calls"),
@@ -128,6 +129,7 @@ _EDIT_MODES = ("acceptEdits", "auto")
         "included (which can_use_tool never sees), and a PreToolUse hook on the same matcher can read the "
         "file's old content for a diff."
     ),
+    summary="PostToolUse on Edit|Write|MultiEdit fires for every edit, auto-approved ones too",
     source=("004", "Auto-modus"),
     tier="cli",
     checks=(
@@ -256,6 +258,7 @@ _MODE_ENV: dict[str, dict[str, str]] = {
         "A PreToolUse hook answering permissionDecision 'ask' keeps the question: can_use_tool is still asked, "
         "even in a mode that would otherwise approve the step (auto mode)."
     ),
+    summary="A PreToolUse 'ask' still has can_use_tool asked, even in auto mode",
     source=("004", "Auto-modus"),
     tier="cli",
     checks=(
@@ -351,6 +354,7 @@ def _label(matcher: str | None) -> str:
         "A hook matcher naming only an MCP server (mcp__srv) catches every tool of that server, as a "
         "prefix would, for PreToolUse and PostToolUse alike."
     ),
+    summary="A hook matcher naming only an MCP server (mcp__srv) catches every tool of it",
     source=("cc#44446", "report"),
     tier="cli",
     checks=("server-name-matches-its-tools", "regex-matchers-match", "posttooluse-fires-for-mcp-tools"),
@@ -449,6 +453,7 @@ def _outcome(block: dict[str, Any] | None, reason: str, content: str) -> dict[st
         "the denied one with an error tool_result carrying the hook's reason, and the conversation goes on to "
         "a normal result."
     ),
+    summary="A hook-denied parallel call gets an error tool_result and the turn ends normally",
     source=("ts#170", "report"),
     tier="cli",
     checks=("denied-call-gets-error-with-reason", "parallel-call-answered", "conversation-continues"),
@@ -524,6 +529,7 @@ _AGENT_TOOL = ("Agent", "Task")  # the API name on new CLIs first, old CLIs seco
         "A PreToolUse hook that denies a tool call blocks the same call made inside a subagent: the "
         "subagent gets an error tool_result with the reason, not the tool's output."
     ),
+    summary="A PreToolUse deny also blocks that call inside a subagent, with the hook's reason",
     source=("cc#40580", "report"),
     tier="cli",
     checks=("denied-inside-subagent", "hook-input-has-agent-id", "denied-on-main-thread"),
@@ -625,6 +631,7 @@ _VARIANTS = ("A", "B", "C")  # A: hook allow+updatedInput; B: can_use_tool updat
         "(here a Bash command), as can_use_tool's PermissionResultAllow(updated_input=...) does; an "
         "updatedInput given without a permissionDecision is applied too."
     ),
+    summary="A PreToolUse allow with updatedInput runs the tool on the rewritten input",
     source=("cc#79321", "report"),
     tier="cli",
     checks=(
@@ -760,6 +767,7 @@ def _ask_for(name: str) -> Any:
         "An SDK PermissionRequest hook is called whenever a tool call needs approval (with or without "
         "can_use_tool, and after a PreToolUse hook answered ask), and its allow decision is applied."
     ),
+    summary="A PermissionRequest hook is called whenever a call needs approval; its allow applies",
     source=("cc#95726", "report"),
     tier="cli",
     checks=("fires-and-applies-alone", "fires-and-applies-beside-can-use-tool", "fires-and-applies-after-ask"),

@@ -19,6 +19,7 @@ _PLUGIN_SERVER = f"plugin:{_PLUGIN}:{_SERVER}"  # how the CLI names a plugin's s
         "strict_mcp_config keeps claude.ai connectors out of the session, and also the MCP servers of "
         "plugins; passing a plugin's .mcp.json servers in mcp_servers brings them back, named mcp__<server>__<tool>."
     ),
+    summary="strict_mcp_config keeps out connectors and plugin MCP; mcp_servers brings them back",
     source=("004", "strictMcpConfig blokkeert ook plugin-MCP"),
     tier="cli",
     checks=("strict-blocks-claude-ai-connectors", "strict-blocks-plugin-mcp", "explicit-servers-load-under-strict"),
@@ -154,6 +155,7 @@ def _placement(request: Any, names: list[str]) -> dict[str, int]:
         "With tool search on (the default, or ENABLE_TOOL_SEARCH=true or auto:1), the tools of in-process and "
         "stdio MCP servers are deferred: only their names reach the model until it loads one with ToolSearch."
     ),
+    summary="With tool search on, MCP tools reach the model as names only until loaded",
     source=("ts#356", "report"),
     tier="cli",
     checks=(

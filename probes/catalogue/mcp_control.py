@@ -111,6 +111,7 @@ _PHASES = ("before", "toggled off", "toggled on")
         "the next request offers the model none of its tools and a call to one fails, while the other "
         "servers keep working; toggle_mcp_server(name, True) brings its tools back."
     ),
+    summary="toggle_mcp_server off takes a server's tools away; on brings them back",
     source=("000", "Changing a running session"),
     tier="cli",
     checks=(
@@ -274,6 +275,7 @@ _SLOW_START = 45.0  # `slow` answers nothing for this long unless released first
         "server still starting is listed pending without tools, and once connected, turned off and on again, "
         "it is connected with its tools."
     ),
+    summary="MCP status lists tools, readOnly exactly when declared; a starting server is pending",
     source=("000", "Changing a running session"),
     tier="cli",
     checks=(
@@ -384,6 +386,7 @@ status_tools_annotations_and_pending.differs_on(
         "session's config, reading what is on disk anew, and serves its tools; the other servers' processes "
         "are left running untouched."
     ),
+    summary="reconnect_mcp_server restarts that one server and leaves the others running",
     source=("000", "Changing a running session"),
     tier="cli",
     checks=("old-process-ends", "new-process-rereads-disk", "new-process-serves", "others-untouched"),
@@ -509,6 +512,7 @@ async def _listed_once(c: Conversation, ready: Callable[[list[str]], bool]) -> l
         "second, dynamic copy, naming it with another config starts a process with that config while the old "
         "one keeps running, and in-process servers it does not name are removed."
     ),
+    summary="Setting MCP servers replaces those it added; start-up stdio servers keep running",
     source=("000", "Changing a running session"),
     tier="cli",
     checks=(

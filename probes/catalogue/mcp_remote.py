@@ -91,6 +91,7 @@ def _browser_recorder(h: Harness) -> tuple[dict[str, str], Any]:
         "leaves it there on its own: it opens no browser, sends no elicitation, starts no sign-in and "
         "gives the model no tool to sign in with."
     ),
+    summary="An OAuth server is left needs-auth: the CLI starts no sign-in on its own",
     source=("000", "Changing a running session"),
     tier="cli",
     checks=("reports-needs-auth", "no-browser-opened", "no-elicitation", "no-sign-in-started", "no-sign-in-tool"),
@@ -163,6 +164,7 @@ oauth_needs_auth_passive.differs_on(
         "the callback and stores the token, mcp_clear_auth forgets it); the server stays needs-auth in that "
         "session until reconnect_mcp_server, and a new session connects with the stored token at once."
     ),
+    summary="Control requests sign an MCP server in; it connects after a reconnect or new session",
     source=("000", "Changing a running session"),
     tier="cli",
     checks=(
@@ -323,6 +325,7 @@ oauth_query_methods_and_reconnect.differs_on(
         "server's name, and setting_sources does not keep them out: a session that names a server like a "
         "signed-in one sends that token, even to another URL, while a server under another name gets none."
     ),
+    summary="OAuth tokens are kept by server name, so a same-named server gets the token",
     source=("000", "Changing a running session"),
     tier="cli",
     checks=(
@@ -434,6 +437,7 @@ oauth_tokens_keyed_by_server_name.differs_on(
         "header with 401 the server is failed, with an error that names the header, where the same server "
         "without headers is needs-auth."
     ),
+    summary="An Authorization header turns OAuth off: a 401 fails the server, not needs-auth",
     source=("000", "Changing a running session"),
     tier="cli",
     checks=(

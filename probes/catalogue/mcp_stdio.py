@@ -34,6 +34,7 @@ _SETTLE = 10.0
         "the CLI ends the server's whole process tree, its children and grandchildren too; on Windows "
         "within a second."
     ),
+    summary="Turning off a stdio server or closing the session ends its whole process tree",
     source=("000", "Changing a running session"),
     tier="cli",
     checks=("toggle-off-ends-tree", "disconnect-ends-tree", "windows-within-a-second"),
@@ -181,6 +182,7 @@ def _early_check(seen: dict[str, Any]) -> Check:
         "to the SDK host (server name, message, mode, requested schema); the host's answer goes back to "
         "the server. One sent while the server is still starting is answered cancel without asking the host."
     ),
+    summary="An MCP server's elicitation reaches the host, and the host's answer goes back",
     source=("000", "Changing a running session"),
     tier="cli",
     checks=(
@@ -265,6 +267,7 @@ elicitation_forwarded_to_host.differs_on(
 @behaviour(
     id="mcp.elicitation-declined-without-handler",
     claim="With no elicitation handler on the host, every elicitation an MCP server sends is answered decline.",
+    summary="With no elicitation handler, every MCP elicitation is answered decline",
     source=("000", "Changing a running session"),
     tier="cli",
     checks=("declined-with-client-open", "declined-in-query-without-callbacks"),
@@ -341,6 +344,7 @@ _USER_CONFIG = {"KEY": {"type": "string", "title": "Key", "description": "What t
         "A plugin MCP server whose env holds ${user_config.KEY}, with no value stored for KEY, is started "
         "with the placeholder text itself: the CLI does not substitute it."
     ),
+    summary="An unset ${user_config.KEY} in a plugin server's env is passed on as is",
     source=("000", "Changing a running session"),
     tier="cli",
     checks=("unset-placeholder-passed-literally",),

@@ -69,6 +69,7 @@ _COMMAND = "no-such-command-xyz"
         "with a system message saying so instead of assistant text, so a host that ignores "
         "system messages shows nothing."
     ),
+    summary="An unknown slash command gets a system message, not a model answer",
     source=("000", "Messages and results"),
     tier="cli",
     checks=("system-message-names-the-command", "prompt-not-sent-to-model"),
@@ -140,6 +141,7 @@ _EDE = "[ede_diagnostic]"
         "A turn interrupted mid-answer ends with a result that carries an internal "
         "'[ede_diagnostic]' error line, which a host has to filter out."
     ),
+    summary="An interrupted turn's result carries an internal [ede_diagnostic] error line",
     source=("000", "Messages and results"),
     tier="cli",
     checks=("cli-result-carries-ede-diagnostic", "sdk-yields-ede-diagnostic"),
@@ -216,6 +218,7 @@ _SUGGESTION = "Run the tests next"
         "With prompt suggestions on, the CLI sends a predicted next prompt after a turn, and it "
         "arrives after that turn's result; a host must keep reading past the result to get it."
     ),
+    summary="A prompt suggestion arrives after its turn's result",
     source=("000", "Messages and results"),
     tier="cli",
     checks=("suggestion-follows-its-result", "sdk-yields-suggestion"),
@@ -302,6 +305,7 @@ _WRITE_CHUNKS = 6
         "thinking_delta and input_json_delta; the tool input's JSON arrives in pieces, so a "
         "Write's file_path is known before its block ends."
     ),
+    summary="Partial messages yield text, thinking and tool-input JSON deltas, input in pieces",
     source=("004", "Live meekijken met includePartialMessages"),
     tier="cli",
     checks=("text-delta", "thinking-delta", "input-json-delta", "file-path-before-block-end"),
@@ -393,6 +397,7 @@ _SPACINGS = (("burst", 0.0), ("spaced", 0.02))  # seconds between SSE events
         "that block's final stream events (its last content_block_delta or its content_block_stop), "
         "so a host that renders deltas must reconcile its delta buffer with the full block when it arrives."
     ),
+    summary="With partial messages, a block's full message can arrive before its final deltas",
     source=("004", "Live meekijken met includePartialMessages"),
     tier="cli",
     checks=("text-streamed-in-pieces", "assistant-before-final-delta-or-stop"),
@@ -526,6 +531,7 @@ def _flood_then_hook(unread: int) -> Scenario:
         "message stream, however many messages are waiting; and a string-prompt query() with hooks "
         "finishes a long turn."
     ),
+    summary="Callbacks are answered promptly even while nobody reads the message stream",
     source=("py#779", "report"),
     tier="wire",
     checks=(
@@ -669,6 +675,7 @@ _ODD_LINES: dict[str, tuple[str, Callable[[Scenario], Scenario]]] = {
         "A rate_limit_event line from the CLI, or a line of a message type the SDK does not know, never ends "
         "the query: the turn's result still arrives."
     ),
+    summary="A rate_limit_event or an unknown message type never ends the query",
     source=("py#599", "report"),
     tier="wire",
     checks=tuple(_ODD_LINES),
@@ -729,6 +736,7 @@ def _block_names(m: Any) -> list[str]:
         "AssistantMessage.content and UserMessage.content hold every content block the CLI sent: "
         "redacted_thinking, image and server tool results included."
     ),
+    summary="Message content keeps every block the CLI sent, redacted thinking and images too",
     source=("py#27", "report"),
     tier="cli",
     checks=("assistant-keeps-every-block", "user-keeps-every-block", "cli-redacted-thinking-reaches-caller"),
@@ -851,6 +859,7 @@ def _result_seen(m: Any) -> dict[str, Any]:
         "turn stops, and the next receive_response() yields the next turn's messages; an interrupt "
         "sent right after query(), before system/init, stops that turn too."
     ),
+    summary="interrupt() returns promptly and stops the turn; the next turn reads cleanly",
     source=("ts#425", "report"),
     tier="cli",
     checks=(

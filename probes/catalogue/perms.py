@@ -29,6 +29,7 @@ _DENY_FILES = {
         "Windows too, //c/...): Read(//<file>) denies that file and Read(//<dir>/**) the folder's contents, "
         "saying the file is in a directory denied by the permission settings."
     ),
+    summary="A deny rule takes an absolute path as // and the POSIX path, and denies that file",
     source=("000", "Tools and permissions"),
     tier="cli",
     checks=(
@@ -153,6 +154,7 @@ def _blocking_callback(events: list[str], context_seen: dict[str, Any], started:
         "can_use_tool is given an abort signal and the tool_use id; when the turn is interrupted the "
         "pending question is aborted (in Python: the callback's task is cancelled and nothing is answered)."
     ),
+    summary="An interrupt aborts a pending can_use_tool question (in Python, cancels its task)",
     source=("004", "Toestemming vragen met canUseTool"),
     tier="cli",
     checks=(
@@ -315,6 +317,7 @@ def _ask(multi: bool, n: int) -> dict[str, Any]:
         "gives the model no answer (that the model then asks again in plain text is a real model's choice, "
         "not checked here)."
     ),
+    summary="AskUserQuestion goes to can_use_tool, and a bare allow gives the model no answer",
     source=("004", "AskUserQuestion: het antwoord gaat via updatedInput"),
     tier="cli",
     checks=("callback-asked-for-ask-user-question", "plain-allow-gives-no-answer"),
@@ -366,6 +369,7 @@ ask_user_question_through_can_use_tool.differs_on(
         "The host answers AskUserQuestion by allowing it with updated input holding `answers`, keyed by the "
         "question text; for a multiSelect question the chosen labels are joined with commas."
     ),
+    summary="AskUserQuestion is answered through updated input's answers, keyed by question text",
     source=("004", "AskUserQuestion: het antwoord gaat via updatedInput"),
     tier="cli",
     checks=("answer-reaches-model", "multiselect-comma-joined-reaches-model", "schema-has-answers-property"),
@@ -451,6 +455,7 @@ def _recording_allow(calls: list[str]) -> Any:
         "can_use_tool works with a plain string prompt, query(prompt='...'): the callback is asked and its "
         "answer reaches the CLI, with no async-iterable prompt and no dummy PreToolUse hook needed."
     ),
+    summary="can_use_tool is asked and answered with a plain string prompt too",
     source=("py#1105", "report"),
     tier="cli",
     checks=(
@@ -607,6 +612,7 @@ def _none_for(marker: str) -> Any:
         "When a can_use_tool callback returns the wrong type (a dict, None) or raises, or a hook callback "
         "returns None, the caller's program gets the error rather than the run carrying on without it."
     ),
+    summary="A callback that raises or returns the wrong type reaches the caller as an error",
     source=("py#159", "report"),
     tier="cli",
     checks=(

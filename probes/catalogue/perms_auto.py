@@ -81,6 +81,7 @@ def _steps_from_messages(run: CliRun, markers: dict[str, str]) -> dict[str, Any]
         "With permission mode 'auto' a classifier decides, and the steps it approves never reach "
         "can_use_tool, so a host that shows changes from the callback never sees those file changes."
     ),
+    summary="In auto mode, steps the classifier approves never reach can_use_tool",
     source=("004", "Auto-modus"),
     tier="live",  # the catalogue: the classifier is a call to the real API, not expected to run offline
     checks=_LIVE_CHECKS,
@@ -199,6 +200,7 @@ _OFFLINE_CHECKS = (
         "run: a file edit in the working directory is applied without asking can_use_tool, and a Bash command "
         "no edit rule covers is refused without asking can_use_tool and without asking the model to judge it."
     ),
+    summary="Offline auto mode applies cwd edits and refuses uncovered Bash, never asking can_use_tool",
     source=("004", "Auto-modus"),
     tier="cli",
     checks=_OFFLINE_CHECKS,

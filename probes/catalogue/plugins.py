@@ -92,6 +92,7 @@ _ALL = {"plugins": [_PLUGIN], **_EXPECTED}
         "A plugin's slash command runs even when the skills option lists only other skills: "
         "/<plugin>:<command> still expands into the command's text for the model."
     ),
+    summary="A plugin's slash command runs even when the skills option leaves it out",
     source=("000", "Configuration and context"),
     tier="cli",
     checks=("command-expands-despite-skills-filter",),
@@ -148,6 +149,7 @@ _LISTED = re.compile(r"^- (probe:[^\s:]+(?: \([^)]*\))?):", re.M)
         "A plugin's skill is named <plugin>:<folder> whatever the name in its frontmatter; a SKILL.md "
         "without frontmatter is not loaded; a plugin's agents/*.md load as <plugin>:<name>."
     ),
+    summary="A plugin's skill is named <plugin>:<folder>, its agents <plugin>:<name>",
     source=("000", "Configuration and context"),
     tier="cli",
     checks=("skill-named-after-folder", "skill-without-frontmatter-not-loaded", "agents-named-plugin-colon-name"),
@@ -232,6 +234,7 @@ _USER_CONFIG = {
         "or later; an older CLI refuses the whole plugin (no skills, commands or agents of it), while the "
         "plugin's MCP servers still run when the host passes them itself."
     ),
+    summary="A plugin with userConfig options loads only on CLI 2.1.271 or later",
     source=("000", "Changing a running session"),
     tier="cli",
     checks=("loads-on-cli-2-1-271-or-later", "older-cli-refuses-whole-plugin", "host-passed-servers-still-run"),
@@ -304,6 +307,7 @@ userconfig_options_min_cli.differs_on(
         "unloads the plugin without an error, and with the link back a reload loads it again. Python has no "
         "reload method: the CLI's reload_plugins control request is sent through the client's control channel."
     ),
+    summary="A symlinked plugin path loads its target, and reloads follow the link going and back",
     source=("000", "Changing a running session"),
     tier="cli",
     checks=(
@@ -378,6 +382,7 @@ reload_follows_symlink.differs_on(
         "be added by a reload. Python has no reload method: the CLI's reload_plugins control request is sent "
         "through the client's control channel (the add attempt names the new path in its add_plugins field)."
     ),
+    summary="A reload re-reads the start-up plugin folders but cannot add a new plugin path",
     source=("000", "Changing a running session"),
     tier="cli",
     checks=("emptied-folder-loses-parts", "refilled-folder-gets-them-back", "reload-cannot-add-new-path"),

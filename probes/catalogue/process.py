@@ -29,6 +29,7 @@ _NODE_ONLY = (
         "Node's readline.question() prints its question to stdout even when stdin is not a terminal, "
         "where nobody can ever answer it."
     ),
+    summary="readline.question() prints its question even when stdin is not a terminal",
     source=("000", "Terminal"),
     tier="wire",
     checks=("node-question-printed-without-tty",),
@@ -54,6 +55,7 @@ STDERR_LINE = "sdkprobe: the CLI writes to stderr\n"
         "Node readline's prevRows bookkeeping goes stale when other code writes to the terminal, so an "
         "interactive chat has to reset it after every such write."
     ),
+    summary="readline's prevRows goes stale when other code writes to the terminal",
     source=("000", "Terminal"),
     tier="wire",
     checks=("node-prevrows-stale-after-foreign-write", "cli-stderr-reaches-host-callback"),
@@ -99,6 +101,7 @@ _RETURNED, _KILLED = "host returned without disconnect()", "host SIGKILLed"
         "the bundled CLI ends on its own when its stdin closes (its host SIGKILLed), and no CLI process "
         "is left behind once a query() is done, nor when the host returns without disconnect()."
     ),
+    summary="The CLI exits when its stdin closes, and no CLI process outlives a query",
     source=("004", "Houd de runner netjes"),
     tier="cli",
     checks=("cli-exits-on-stdin-eof", "no-cli-left-after-query", "no-cli-left-after-host-returns"),
@@ -180,6 +183,7 @@ _DIAGNOSTIC = "boom-diagnostic-XYZ"
         "When the CLI dies, the caller catches a ProcessError carrying the CLI's exit code and what the CLI "
         "wrote to stderr, whether or not a stderr callback is set."
     ),
+    summary="When the CLI dies, the ProcessError carries its exit code and what it wrote to stderr",
     source=("py#800", "report"),
     tier="wire",
     checks=("typed-error-with-exit-code", "stderr-carried-without-callback", "stderr-carried-with-callback"),
@@ -294,6 +298,7 @@ def _texts(run: Any) -> list[str]:
         "A big tool result (a large file, an image) can't end the session: a CLI stdout line over 1 MiB is "
         "delivered, and where a limit applies, raising max_buffer_size lets it through."
     ),
+    summary="A CLI stdout line over 1 MiB is delivered instead of ending the session",
     source=("py#98", "report"),
     tier="cli",
     checks=("default-buffer-delivers-big-line", "raised-max-buffer-size-delivers-it", "cli-image-read-delivered"),

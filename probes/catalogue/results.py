@@ -43,6 +43,7 @@ _API_ERRORS = {
         "A turn that fails on an API error (billing, access) can end in a result with "
         "subtype 'success' and is_error true, the error text in `result`: read is_error, not the subtype."
     ),
+    summary="An API error can end in subtype 'success' with is_error true: read is_error",
     source=("000", "Messages and results"),
     tier="cli",
     checks=tuple(_API_ERRORS),
@@ -105,6 +106,7 @@ success_subtype_with_is_error.differs_on(
         "In streaming-input mode (one ClaudeSDKClient, several turns) each result's usage and "
         "total_cost_usd add up over the whole session rather than counting only its own turn."
     ),
+    summary="In one multi-turn client, each result's usage and cost add up over the session",
     source=("000", "Messages and results"),
     tier="cli",
     checks=("usage-cumulative", "cost-cumulative"),
@@ -204,6 +206,7 @@ _PAYLOAD = ("subtype", "errors", "result", "api_error_status")
         "names the real cause and which carries the result's fields (subtype, errors, result, HTTP status) "
         "and the exit code."
     ),
+    summary="A run ending on an error raises a ProcessError that names the real cause",
     source=("py#1203", "report"),
     tier="wire",
     checks=("raises-typed-process-error", "text-names-real-cause", "carries-result-payload"),
@@ -274,6 +277,7 @@ error_names_real_cause.differs_on(
         "When max_turns is reached the caller gets a ResultMessage with subtype 'error_max_turns' "
         "and a readable reason, the model is not asked again, and the exception the SDK raises names it."
     ),
+    summary="Reaching max_turns ends in an error_max_turns result with a readable reason",
     source=("ts#427", "report"),
     tier="cli",
     checks=("stops-at-limit", "result-message-error-max-turns", "reason-readable", "exception-names-max-turns"),
@@ -414,6 +418,7 @@ _DENIED_CALLS = {
         "ResultMessage.permission_denials lists every tool call that was refused (by a Read path "
         "deny rule, a Bash deny rule, or dontAsk mode), so a caller can gate on it."
     ),
+    summary="permission_denials lists every refused tool call, whatever refused it",
     source=("cc#82747", "report"),
     tier="cli",
     checks=tuple(_DENIED_CALLS),
@@ -511,6 +516,7 @@ _OTHER_SHAPES = {"json_object": {"type": "json_object"}, "json_schema without sc
         "carries structured_output matching S (a call that does not fit is refused, and a model that "
         "never calls the tool does not end in success), and any other output_format shape is rejected."
     ),
+    summary="A successful json_schema run always carries structured_output matching the schema",
     source=("ts#277", "report"),
     tier="cli",
     checks=(

@@ -42,6 +42,7 @@ def _two_turns() -> Scenario:
         "the SDK closes the CLI's input, and the next message fails with 'ProcessTransport is "
         "not ready for writing'; a client connected without a prompt takes several queries."
     ),
+    summary="Once the prompt iterable ends the CLI's input closes, and the next message fails",
     source=("000", "Messages and results"),
     tier="wire",
     checks=("iterable-end-closes-stdin", "next-query-fails-not-ready", "open-client-takes-second-query"),
@@ -156,6 +157,7 @@ def _with_config_dir(config: Path, fn: Callable[[], Any]) -> Any:
         "CLAUDE_CONFIG_DIR moves only the root of the CLI's storage: the transcript still lands in "
         "<dir>/projects/<key of the cwd>/<session id>.jsonl, where list_sessions finds it."
     ),
+    summary="CLAUDE_CONFIG_DIR moves only the storage root; projects/<cwd key>/ stays fixed",
     source=("000", "Sessions"),
     tier="cli",
     checks=("transcript-at-projects-key-sid", "list-sessions-finds-it"),
@@ -217,6 +219,7 @@ config_dir_moves_root_only.differs_on(
         "(the model sees the earlier turn), but the SDK does not replay the old conversation to the "
         "caller; in Python, get_session_messages reads it back from disk."
     ),
+    summary="Resuming restores the model's context but replays no old messages to the caller",
     source=("004", "Een sessie hervatten"),
     tier="cli",
     checks=("resumed-request-has-old-turn", "stream-has-only-new-turn", "get-session-messages-reads-old-turn"),
@@ -294,6 +297,7 @@ _AGENT_CALL_ID = "toolu_double_store_agent"
         "their own subkeys) and loads them again to resume; the resumed session keeps its id and its "
         "memory even after the CLI's own files are deleted, and the CLI still writes its own copy."
     ),
+    summary="A session store gets every transcript entry, and a session resumes from it alone",
     source=("000", "Sessions"),
     tier="cli",
     checks=("store-gets-entries-and-is-loaded", "resume-keeps-id-and-context", "cli-copy-still-written"),
@@ -438,6 +442,7 @@ _ASK_RESUMED, _ASK_FORKED = "what was it?", "and now, forked?"
         "file), so storing one id is enough; only fork_session=True starts a new id, copying the "
         "history into a new transcript and leaving the original untouched."
     ),
+    summary="Resuming keeps the session id; only fork_session=True starts a new one",
     source=("cc#8069", "report"),
     tier="cli",
     checks=(
@@ -562,6 +567,7 @@ def _said(text: Any, names: dict[str, str]) -> Any:
         "resume=<id> finds the session whatever the working directory, and resuming a session "
         "that does not exist raises a Python exception that says so."
     ),
+    summary="resume=<id> finds a session from any cwd; an unknown id raises an error",
     source=("ts#47", "report"),
     tier="cli",
     checks=("resume-found-from-other-cwd", "missing-session-clear-exception"),
@@ -646,6 +652,7 @@ _ASK_B = "what did I say?"
         "client.query(prompt, session_id='B') starts a conversation kept apart from the one under "
         "session_id='A' in the same client: B's model request does not carry what was said under A."
     ),
+    summary="Queries under different session_ids in one client keep their conversations apart",
     source=("cc#24605", "report"),
     tier="cli",
     checks=("session-id-reaches-cli", "b-request-lacks-a-turn", "b-result-has-own-session-id"),

@@ -40,6 +40,7 @@ _WATCHED = ("Bash", "Edit", "Read", "Write")
         "allowed_tools only pre-approves tools and removes none from the model's view; "
         "the tools option is what decides which built-in tools exist."
     ),
+    summary="allowed_tools only pre-approves; the tools option decides which built-ins exist",
     source=("003", "Quick answer"),
     tier="cli",
     checks=("allowed-tools-keeps-others", "tools-narrows-to-read"),
@@ -164,6 +165,7 @@ _DISALLOWED_VARIANTS: dict[str, dict[str, Any]] = {
         "A tool named in disallowed_tools is never handed to can_use_tool and never runs, "
         "even when an allow rule or bypassPermissions would let it through."
     ),
+    summary="A disallowed tool never reaches can_use_tool and never runs, whatever allows it",
     source=("000", "Tools and permissions"),
     tier="cli",
     checks=tuple(_DISALLOWED_VARIANTS),
@@ -216,6 +218,7 @@ _ALLOWLIST_VARIANTS: dict[str, dict[str, Any]] = {
         "A built-in tool named in tools or allowed_tools is approved before can_use_tool is "
         "consulted, so the callback never sees its calls; a tool in neither reaches the callback."
     ),
+    summary="A built-in named in tools or allowed_tools is approved without asking can_use_tool",
     source=("000", "Tools and permissions"),
     tier="cli",
     checks=tuple(_ALLOWLIST_VARIANTS),
@@ -268,6 +271,7 @@ _SHADOW_CASES: dict[str, tuple[dict[str, Any], bool]] = {
         "TypeScript) when an allow rule, skills='all' or bypassPermissions keeps can_use_tool from "
         "being asked, and stays silent for rules that only allow some calls."
     ),
+    summary="The SDK warns when a rule or mode keeps can_use_tool from being asked, and only then",
     source=("000", "Tools and permissions"),
     tier="wire",
     checks=tuple(_SHADOW_CASES),
@@ -315,6 +319,7 @@ _MCP_STAR = "mcp__*"
         "For allowed_tools=['mcp__*'] the SDK's CanUseToolShadowedWarning tells the truth about the CLI: it "
         "warns that can_use_tool will not be asked exactly when the CLI then runs an MCP tool without asking it."
     ),
+    summary="For allowed_tools=['mcp__*'] the shadowing warning matches what the CLI then does",
     source=("000", "Tools and permissions"),
     tier="cli",  # the warning is the SDK's (through the fake CLI); whether it is right is the real CLI's
     checks=("mcp-star-warning-matches-cli", "mcp-tool-ran"),
@@ -368,6 +373,7 @@ _MCP_RULES: dict[str, tuple[str, bool]] = {
         "allowed_tools=['mcp__*'] approves no MCP tool (can_use_tool is still asked for "
         "mcp__<server>__<tool>); only per-server entries such as mcp__mem__* or mcp__mem approve them."
     ),
+    summary="allowed_tools=['mcp__*'] approves no MCP tool; only per-server entries do",
     source=("000", "Tools and permissions"),
     tier="cli",
     checks=tuple(_MCP_RULES),
@@ -419,6 +425,7 @@ _SKILL_CONFIGS: dict[str, dict[str, Any]] = {
         "list names Skill, although the skills are loaded; skills='all' does not add it. Without it "
         "a model looks for SKILL.md files by hand."
     ),
+    summary="With an explicit tools list, Skill is offered only when the list names it",
     source=("000", "Tools and permissions"),
     tier="cli",
     checks=(
@@ -520,6 +527,7 @@ def _record_server(name: str, with_uri: bool, calls: list[dict[str, Any]]) -> An
         "that server while it shows as connected; the Python analogue is a record-shaped JSON Schema "
         "property (with or without a $schema URI), which would leave the server's tools unoffered."
     ),
+    summary="A record-shaped schema in one in-process tool leaves all its server's tools unoffered",
     source=("000", "Tools and permissions"),
     tier="cli",
     checks=("zod-record-drops-server", *_RECORD_SERVERS),
@@ -592,6 +600,7 @@ def _where(run: CliRun, name: str) -> str:
         "in-process MCP tool keeps its definition in the request and is only blocked when called; "
         "only not registering its server removes it."
     ),
+    summary="disallowed_tools drops a built-in from the request, but only blocks an MCP tool's calls",
     source=("000", "Tools and permissions"),
     tier="cli",
     checks=("builtin-leaves-request", "mcp-definition-still-sent", "mcp-call-blocked"),
@@ -684,6 +693,7 @@ _TODOS = {
         "TodoWrite call carries the whole list {todos:[{content,status,activeForm}]}, and its "
         "result only says the list was saved."
     ),
+    summary="TodoWrite is offered only with CLAUDE_CODE_ENABLE_TASKS=0; the Task tools otherwise",
     source=("000", "Tools and permissions"),
     tier="cli",
     checks=(
@@ -840,6 +850,7 @@ _BINARY_REFUSAL = "This tool cannot read binary files"
     claim=(
         "The Read tool reads PDFs and images but refuses DOCX and PPTX files with 'This tool cannot read binary files'."
     ),
+    summary="Read reads PDFs and images but refuses DOCX and PPTX as binary files",
     source=("000", "Tools and permissions"),
     tier="cli",
     checks=tuple(_DOCUMENTS),
@@ -905,6 +916,7 @@ read_refuses_docx_pptx.differs_on(
         "in-process and a stdio server alike, in init.tools, in the API request and in what the CLI "
         "reports about a call of it."
     ),
+    summary="An MCP server's tool is named mcp__<server>__<tool> everywhere it appears",
     source=("004", "strictMcpConfig blokkeert ook plugin-MCP"),
     tier="cli",
     checks=("in-process-server-name", "stdio-server-name", "reported-call-name"),

@@ -38,6 +38,7 @@ def _help_entry(help_text: str, flag: str) -> str | None:
         "CLI offers the model none for '' (tools=[]), and the same tools for the preset (--tools default) "
         "as when the tools option is left out (no flag)."
     ),
+    summary="--tools '' offers no built-ins, and --tools default the same set as no flag",
     source=("003", "What each shape actually sends"),
     tier="cli",
     checks=("help-defines-empty-and-default", "empty-offers-no-tools", "preset-same-as-omitted"),

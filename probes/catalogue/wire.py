@@ -30,6 +30,7 @@ _TOOLS_SHAPES: dict[str, tuple[Any, str | None]] = {
         "The tools option becomes --tools: omitted sends no flag, a list sends the names "
         "joined by commas, an empty list sends an empty value, the claude_code preset sends 'default'."
     ),
+    summary="tools becomes --tools: names joined by commas, '' for [], 'default' for the preset",
     source=("003", "What each shape actually sends"),
     # What the CLI makes of these values (its help text, '' as none, the preset the same as no
     # flag) is the recipe's cli half: tools.tools-flag-as-help-defines.
@@ -80,6 +81,7 @@ _CAMEL_FLAGS: dict[str, tuple[list[str], str]] = {
         "The SDK writes tool approval lists as --allowedTools and --disallowedTools only, never as the "
         "kebab-case aliases --allowed-tools and --disallowed-tools that the CLI also accepts."
     ),
+    summary="Approval lists are sent as --allowedTools/--disallowedTools, never the kebab-case aliases",
     source=("003", "What each shape actually sends"),
     tier="wire",
     checks=("allowed-tools-camel-case-only", "disallowed-tools-camel-case-only"),
@@ -136,6 +138,7 @@ _EMPTY_VALUES: dict[str, tuple[str, Any]] = {
         "max_turns=0, model='', tools=[], setting_sources=[]) changes what the CLI is started with, "
         "so it is not the same as leaving the option out."
     ),
+    summary="An explicit empty or zero option value reaches the CLI, unlike leaving it out",
     source=("py#362", "maintainer reply"),
     tier="wire",
     checks=tuple(_EMPTY_VALUES),
@@ -193,6 +196,7 @@ _SYSTEM_SHAPES: dict[str, Any] = {
         "system_prompt='claude_code' selects the Claude Code preset prompt, and a system_prompt dict of a "
         "shape the SDK does not understand is refused (or honoured), never silently dropped."
     ),
+    summary="system_prompt='claude_code' picks the preset; an odd dict is refused or used, not dropped",
     source=("cc#18911", "report"),
     tier="cli",
     checks=("string-claude-code-selects-preset", "text-dict-not-dropped", "typeless-preset-dict-not-dropped"),
@@ -292,6 +296,7 @@ _CONNECT_WAIT = 5.0  # seconds a connect(prompt) run may take to its result befo
         "ClaudeSDKClient.connect(prompt='hi') sends that prompt to the CLI, just as connect() followed "
         "by query('hi') does, so reading the response afterwards gets an answer instead of hanging."
     ),
+    summary="connect(prompt='hi') sends the prompt, as connect() then query('hi') does",
     source=("py#766", "report"),
     tier="wire",
     checks=("connect-prompt-sent-as-query-sends-it", "connect-prompt-run-gets-result"),
