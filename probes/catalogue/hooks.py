@@ -130,7 +130,7 @@ _EDIT_MODES = ("acceptEdits", "auto")
         "file's old content for a diff."
     ),
     summary="PostToolUse on Edit|Write|MultiEdit fires for every edit, auto-approved ones too",
-    source=("004", "Auto-modus"),
+    source=("004", "Auto mode"),
     tier="cli",
     checks=(
         "posttooluse-fires-in-accept-edits",
@@ -259,7 +259,7 @@ _MODE_ENV: dict[str, dict[str, str]] = {
         "even in a mode that would otherwise approve the step (auto mode)."
     ),
     summary="A PreToolUse 'ask' still has can_use_tool asked, even in auto mode",
-    source=("004", "Auto-modus"),
+    source=("004", "Auto mode"),
     tier="cli",
     checks=(
         "ask-reaches-callback-in-accept-edits",

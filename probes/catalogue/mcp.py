@@ -20,7 +20,7 @@ _PLUGIN_SERVER = f"plugin:{_PLUGIN}:{_SERVER}"  # how the CLI names a plugin's s
         "plugins; passing a plugin's .mcp.json servers in mcp_servers brings them back, named mcp__<server>__<tool>."
     ),
     summary="strict_mcp_config keeps out connectors and plugin MCP; mcp_servers brings them back",
-    source=("004", "strictMcpConfig blokkeert ook plugin-MCP"),
+    source=("004", "strictMcpConfig also blocks plugin MCP"),
     tier="cli",
     checks=("strict-blocks-claude-ai-connectors", "strict-blocks-plugin-mcp", "explicit-servers-load-under-strict"),
     requires=("option:strict_mcp_config", "option:plugins", "option:mcp_servers", "package:mcp"),

@@ -306,7 +306,7 @@ _WRITE_CHUNKS = 6
         "Write's file_path is known before its block ends."
     ),
     summary="Partial messages yield text, thinking and tool-input JSON deltas, input in pieces",
-    source=("004", "Live meekijken met includePartialMessages"),
+    source=("004", "Watching live with includePartialMessages"),
     tier="cli",
     checks=("text-delta", "thinking-delta", "input-json-delta", "file-path-before-block-end"),
     requires=("option:include_partial_messages",),
@@ -398,7 +398,7 @@ _SPACINGS = (("burst", 0.0), ("spaced", 0.02))  # seconds between SSE events
         "so a host that renders deltas must reconcile its delta buffer with the full block when it arrives."
     ),
     summary="With partial messages, a block's full message can arrive before its final deltas",
-    source=("004", "Live meekijken met includePartialMessages"),
+    source=("004", "Watching live with includePartialMessages"),
     tier="cli",
     checks=("text-streamed-in-pieces", "assistant-before-final-delta-or-stop"),
     controls=("text-streamed-in-pieces",),

@@ -155,7 +155,7 @@ def _blocking_callback(events: list[str], context_seen: dict[str, Any], started:
         "pending question is aborted (in Python: the callback's task is cancelled and nothing is answered)."
     ),
     summary="An interrupt aborts a pending can_use_tool question (in Python, cancels its task)",
-    source=("004", "Toestemming vragen met canUseTool"),
+    source=("004", "Asking permission with canUseTool"),
     tier="cli",
     checks=(
         "callback-gets-tool-use-id",
@@ -318,7 +318,7 @@ def _ask(multi: bool, n: int) -> dict[str, Any]:
         "not checked here)."
     ),
     summary="AskUserQuestion goes to can_use_tool, and a bare allow gives the model no answer",
-    source=("004", "AskUserQuestion: het antwoord gaat via updatedInput"),
+    source=("004", "AskUserQuestion: the answer goes through updatedInput"),
     tier="cli",
     checks=("callback-asked-for-ask-user-question", "plain-allow-gives-no-answer"),
     requires=("option:can_use_tool",),
@@ -370,7 +370,7 @@ ask_user_question_through_can_use_tool.differs_on(
         "question text; for a multiSelect question the chosen labels are joined with commas."
     ),
     summary="AskUserQuestion is answered through updated input's answers, keyed by question text",
-    source=("004", "AskUserQuestion: het antwoord gaat via updatedInput"),
+    source=("004", "AskUserQuestion: the answer goes through updatedInput"),
     tier="cli",
     checks=("answer-reaches-model", "multiselect-comma-joined-reaches-model", "schema-has-answers-property"),
     requires=("option:can_use_tool",),

@@ -82,7 +82,7 @@ def _steps_from_messages(run: CliRun, markers: dict[str, str]) -> dict[str, Any]
         "can_use_tool, so a host that shows changes from the callback never sees those file changes."
     ),
     summary="In auto mode, steps the classifier approves never reach can_use_tool",
-    source=("004", "Auto-modus"),
+    source=("004", "Auto mode"),
     tier="live",  # the catalogue: the classifier is a call to the real API, not expected to run offline
     checks=_LIVE_CHECKS,
     requires=("option:can_use_tool", "option:permission_mode"),
@@ -201,7 +201,7 @@ _OFFLINE_CHECKS = (
         "no edit rule covers is refused without asking can_use_tool and without asking the model to judge it."
     ),
     summary="Offline auto mode applies cwd edits and refuses uncovered Bash, never asking can_use_tool",
-    source=("004", "Auto-modus"),
+    source=("004", "Auto mode"),
     tier="cli",
     checks=_OFFLINE_CHECKS,
     requires=("option:can_use_tool", "option:permission_mode"),

@@ -102,7 +102,7 @@ _RETURNED, _KILLED = "host returned without disconnect()", "host SIGKILLed"
         "is left behind once a query() is done, nor when the host returns without disconnect()."
     ),
     summary="The CLI exits when its stdin closes, and no CLI process outlives a query",
-    source=("004", "Houd de runner netjes"),
+    source=("004", "Keep the runner tidy"),
     tier="cli",
     checks=("cli-exits-on-stdin-eof", "no-cli-left-after-query", "no-cli-left-after-host-returns"),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.close",

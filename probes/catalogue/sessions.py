@@ -220,7 +220,7 @@ config_dir_moves_root_only.differs_on(
         "caller; in Python, get_session_messages reads it back from disk."
     ),
     summary="Resuming restores the model's context but replays no old messages to the caller",
-    source=("004", "Een sessie hervatten"),
+    source=("004", "Resuming a session"),
     tier="cli",
     checks=("resumed-request-has-old-turn", "stream-has-only-new-turn", "get-session-messages-reads-old-turn"),
     requires=("option:resume",),

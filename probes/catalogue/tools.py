@@ -917,7 +917,7 @@ read_refuses_docx_pptx.differs_on(
         "reports about a call of it."
     ),
     summary="An MCP server's tool is named mcp__<server>__<tool> everywhere it appears",
-    source=("004", "strictMcpConfig blokkeert ook plugin-MCP"),
+    source=("004", "strictMcpConfig also blocks plugin MCP"),
     tier="cli",
     checks=("in-process-server-name", "stdio-server-name", "reported-call-name"),
     requires=("option:mcp_servers", "option:plugins", "option:hooks", "api:create_sdk_mcp_server", "api:HookMatcher"),
