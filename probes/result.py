@@ -17,7 +17,7 @@ class Result:
     area: str
     tier: str
     claim: str
-    source: dict[str, Any]  # sdkprobe.sources.cite(): key, title, section, url
+    source: dict[str, Any]  # sdkprobe.sources.cite(): key, title, section, url (and page)
     verdict: str
     note: str = ""
     checks: dict[str, str] = field(default_factory=dict)

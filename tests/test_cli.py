@@ -77,6 +77,7 @@ def test_list_json_shows_what_each_behaviour_declares(capsys):
     wire = by_id["wire.tools-option-to-flag"]
     assert wire["area"] == "wire" and wire["tier"] == "wire"
     assert wire["source"]["key"] == "003" and wire["source"]["url"] is None and wire["source"]["section"]
+    assert wire["source"]["page"] == "docs/sources/003.md" and wire["summary"] == catalogue.by_id(wire["id"]).summary
     assert "empty-list-sent-empty" in wire["checks"]
     assert wire["requires"] == ["option:tools"] and wire["unmet_on_installed"] == []
     assert wire["sdk_ref"].startswith("claude_agent_sdk.")

@@ -103,7 +103,9 @@ def test_page_is_self_contained_and_escaped(page):
     assert not re.search(r"<link|@import|url\(|\bsrc=", text)
     hrefs = set(re.findall(r'href="([^"]*)"', text))
     assert hrefs <= {sample.ISSUE_URL} | {
-        h for h in hrefs if re.fullmatch(r"#[\w.-]+|\.\./probes/catalogue/\w+\.py|\.\./docs/sources/\w+\.md(#[\w-]+)?", h)
+        h
+        for h in hrefs
+        if re.fullmatch(r"#[\w.-]+|\.\./probes/catalogue/\w+\.py|\.\./docs/sources/\w+\.md(#[\w-]+)?", h)
     }
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in text
     assert "&lt;b&gt;bold&lt;/b&gt;" in text and "<b>bold" not in text

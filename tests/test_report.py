@@ -7,9 +7,9 @@ import random
 import string
 
 import pytest
+import sample_reports as sample
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-import sample_reports as sample
 from sample_reports import info, result
 
 from sdkprobe.behaviour import TIERS, VERDICTS
@@ -129,6 +129,12 @@ def test_write_refuses_a_machine_path_or_key(tmp_path, bad, where):
 
 def test_placeholders_are_not_leaks(tmp_path):
     write(build([result(observed={"cwd": "<TMP>/work", "home": "<HOME>/.claude"})], info()), tmp_path)
+
+
+def test_authored_text_is_not_a_leak(tmp_path):
+    """A claim or summary may name a path the behaviour is about; only machine output is scanned."""
+    entry = {**result(claim="the CLI reads /home/<user>/.claude"), "summary": "Reads /home/<user>/.claude first"}
+    write(build([entry], info()), tmp_path)
 
 
 def test_write_refuses_nan(tmp_path):

@@ -183,7 +183,7 @@ _DIAGNOSTIC = "boom-diagnostic-XYZ"
         "When the CLI dies, the caller catches a ProcessError carrying the CLI's exit code and what the CLI "
         "wrote to stderr, whether or not a stderr callback is set."
     ),
-    summary="When the CLI dies, the ProcessError carries its exit code and what it wrote to stderr",
+    summary="A dead CLI's ProcessError carries its exit code and stderr, with or without a callback",
     source=("py#800", "report"),
     tier="wire",
     checks=("typed-error-with-exit-code", "stderr-carried-without-callback", "stderr-carried-with-callback"),

@@ -41,8 +41,8 @@ def register(sub: Any) -> None:
     lst.add_argument(
         "--json",
         action="store_true",
-        help="print JSON: claim, source (with URL), sub-checks, requirements (and which the installed SDK lacks), "
-        "SDK reference",
+        help="print JSON: claim, summary, source (with URL or page), sub-checks, requirements "
+        "(and which the installed SDK lacks), SDK reference",
     )
     lst.set_defaults(func=cmd_list)
 
@@ -61,6 +61,7 @@ def cmd_list(args: argparse.Namespace) -> int:
                 "area": b.area,
                 "tier": b.tier,
                 "claim": b.claim,
+                "summary": b.summary,
                 "source": cite(*b.source),
                 "checks": list(b.checks),
                 "controls": list(b.controls),

@@ -168,7 +168,9 @@ def render_html(grid: Grid) -> str:
         f"({_e(n.verdict)}): {_e(n.text)}</li>"
         for n in grid.notes
     )
-    sources = "\n".join(f"<li>{source_html(s, grid.project)}: {_e(s['title'])}</li>" for s in cited(r.source for r in grid.rows))
+    sources = "\n".join(
+        f"<li>{source_html(s, grid.project)}: {_e(s['title'])}</li>" for s in cited(r.source for r in grid.rows)
+    )
     legend = " · ".join(f"{s} {_e(name)}" for s, name in LEGEND)
     return f"""<!DOCTYPE html>
 <html lang="en">
@@ -229,14 +231,15 @@ def _row(grid: Grid, r: Row) -> str:
     find = " ".join([r.id, r.area, area_heading(r.area)]).lower()
     cells = "".join(_cell(grid, r.id, i, cell) for i, cell in enumerate(r.cells))
     change = f'<span class="change">{_e(r.words)}</span>' if r.words else ""
+    source = source_html(r.source, grid.project)
     return (
         f'<tr class="behaviour-row" data-id="{_e(r.id.lower())}" data-area="{_e(r.area.lower())}" '
         f'data-verdicts="{_e(verdicts)}" data-changed="{int(r.moved)}" data-find="{_e(find)}" id="{_e(_row_id(r.id))}">'
         f'<td class="behaviour"><details><summary><code>{_e(r.id)}</code></summary>'
         f'<div class="more"><p class="claim">{_e(r.claim)}</p>'
-        f'<p>{source_html(r.source, grid.project)} · <a href="{_e(declaration(r.id, grid.project))}">declaration</a></p></div>'
+        f'<p>{source} · <a href="{_e(declaration(r.id, grid.project))}">declaration</a></p></div>'
         f"</details>{change}</td>"
-        f'<td class="source">{source_html(r.source, grid.project)}</td>{cells}</tr>'
+        f'<td class="source">{source}</td>{cells}</tr>'
     )
 
 

@@ -2,7 +2,7 @@
 
 The runner normalises observations already; this is the second lock on the door, so a
 probe that forgets to name one of its paths stops the writer instead of leaking a home
-directory into a committed file. Authored text (claim, source) is not machine output
+directory into a committed file. Authored text (claim, summary, source) is not machine output
 and is not scanned.
 """
 
@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 _LEAK = re.compile(r"(?:/tmp/|/root/|/home/|/Users/|/private/var/|/var/folders/|[A-Za-z]:\\Users\\|sk-ant-)")
-_AUTHORED = {"claim", "source"}
+_AUTHORED = {"claim", "summary", "source"}
 
 
 def find_leaks(report: dict[str, Any]) -> list[str]:
