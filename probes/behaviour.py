@@ -151,6 +151,7 @@ class Behaviour:
     counterexamples: tuple[Observation, ...] = ()
     cannot_decide: tuple[str, ...] = ()  # sub-checks only a model or a TS compiler could decide
     controls: tuple[str, ...] = ()  # sub-checks that show the setup worked, never the claim
+    renamed_from: tuple[str, ...] = ()  # ids it had before: reports and lists naming them still find it
 
     @property
     def area(self) -> str:
@@ -176,6 +177,11 @@ class Behaviour:
 
 
 REGISTRY: dict[str, Behaviour] = {}
+
+
+def _alias_owner(old: str) -> str | None:
+    """The id of the declared behaviour that names `old` in its renamed_from, if one does."""
+    return next((b.id for b in REGISTRY.values() if old in b.renamed_from), None)
 
 
 class Declared:
@@ -208,6 +214,7 @@ class Declared:
 def behaviour(
     *,
     id: str,
+    renamed_from: tuple[str, ...] = (),
     claim: str,
     source: tuple[str, str],
     tier: str,
@@ -228,13 +235,25 @@ def behaviour(
 
     `controls` names the sub-checks that only show the probe's setup worked (the positive
     case that must show a marker, a stand-in for the original): a control that holds never
-    makes the verdict `holds` on its own (see `combine`). At least one sub-check is the claim."""
+    makes the verdict `holds` on its own (see `combine`). At least one sub-check is the claim.
+
+    `renamed_from` names the ids the behaviour had before (written right after `id=`): a
+    report, a relied-on list or an `--only` naming an old id still finds it (the catalogue's
+    `resolve`). An old id is spelt like an id, and is neither a declared id nor another
+    behaviour's old id."""
 
     def fail(why: str) -> DeclarationError:
         return DeclarationError(f"behaviour {id!r}: {why}")
 
     if not _ID.match(id):
         raise fail("an id is area.lower-case-words, like tools.mcp-tool-naming")
+    if isinstance(renamed_from, str):
+        raise fail("renamed_from is a tuple of old ids: renamed_from=('area.old-id',)")
+    bad_old = [old for old in renamed_from if not _ID.match(old)]
+    if bad_old:
+        raise fail(f"an old id in renamed_from is area.lower-case-words too, not {', '.join(map(repr, bad_old))}")
+    if id in renamed_from or len(set(renamed_from)) != len(renamed_from):
+        raise fail("renamed_from names distinct ids the behaviour had before, not its own")
     if area_of(id) not in AREAS:
         raise fail(
             f"area {area_of(id)!r} is not declared ({', '.join(AREAS)}; a catalogue adds its own with declare_area)"
@@ -267,6 +286,15 @@ def behaviour(
     def register(probe: Probe) -> Declared:
         if id in REGISTRY:
             raise fail("declared twice")
+        owner = _alias_owner(id)
+        if owner is not None:
+            raise fail(f"{owner} was renamed from it: a behaviour's old id cannot be declared again")
+        for old in renamed_from:
+            if old in REGISTRY:
+                raise fail(f"renamed_from {old!r}: a declared behaviour has that id")
+            owner = _alias_owner(old)
+            if owner is not None:
+                raise fail(f"renamed_from {old!r}: {owner} was renamed from it already")
         REGISTRY[id] = Behaviour(
             id,
             claim,
@@ -281,6 +309,7 @@ def behaviour(
             (),
             tuple(cannot_decide),
             tuple(controls),
+            tuple(renamed_from),
         )
         return Declared(id)
 
