@@ -5,6 +5,7 @@ and clear errors on bad folders."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 
@@ -331,3 +332,20 @@ def test_an_old_reports_cells_land_in_the_renamed_behaviours_row(tmp_path, capsy
     assert cli_main(["report", str(tmp_path)]) == 0
     matrix = (tmp_path / "COMPATIBILITY.md").read_text()
     assert f"`{NEW}`" in matrix and f"`{OLD}`" not in matrix and "differs from 0.2.8 on" in matrix
+
+
+def test_where_a_report_has_both_ids_the_current_ids_entry_is_kept():
+    """A report merged across a rename may hold both: the entry under the current id is the
+    newer run, so it wins, in the report and in the history alike."""
+    from sdkprobe.report.history import Entry, History, Side, Step
+    from sdkprobe.report.store import renamed
+
+    both = sample.report([result(NEW, "differs"), result(OLD, "holds")], info("0.2.10", "2.1.10"))
+    assert [(b["id"], b["verdict"]) for b in renamed(both, {OLD: NEW})["behaviours"]] == [(NEW, "differs")]
+    entry = Entry(
+        Step(OLD, "0.2.5", "0.2.10", ("holds", "differs")), Side("0.2.7", "holds"), Side("0.2.8", "x"), "scan", 1
+    )
+    current = dataclasses.replace(entry, step=dataclasses.replace(entry.step, id=NEW), probe_runs=2)
+    history = History(("0.2.5", "0.2.10"), (entry, current)).renamed({OLD: NEW})
+    assert history.entries == (current,)
+    assert history.renamed({"wire.nothing-renamed": NEW}) is history
