@@ -269,9 +269,11 @@ OLD, NEW = "wire.empty-lists-and-zero-send-no-flag", "wire.empty-and-zero-values
 
 def test_an_old_id_selects_the_renamed_behaviour_and_says_so_once(tmp_path, monkeypatch, capsys):
     """--only and list --id take the id a behaviour had before; stderr says it was renamed,
-    once however often it is given, and the run's report names the current id."""
+    once however often it is given; a run merged into a report from before the rename
+    replaces the old id's entry with the current id's."""
     from sdkprobe import catalogue
-    from sdkprobe.report import load
+    from sdkprobe.report import build, load, write
+    from sdkprobe.runner import RunSettings, run_info
 
     monkeypatch.setattr(catalogue, "_TOLD", set())
     assert catalogue.resolve(NEW) == NEW and catalogue.renames()[OLD] == NEW
@@ -280,10 +282,14 @@ def test_an_old_id_selects_the_renamed_behaviour_and_says_so_once(tmp_path, monk
     assert [r["id"] for r in json.loads(out)] == [NEW]
     assert err == f"sdkprobe: {OLD} was renamed {NEW}; the old id still works\n"
     monkeypatch.setattr(catalogue, "_TOLD", set())
-    assert main(["run", "--only", OLD, "--out", str(tmp_path), "-j", "1"]) == 0
+    stale = {"id": OLD, "area": "wire", "tier": "wire", "claim": "the old words of the claim", "verdict": "error"}
+    stale |= {"source": {"key": "003", "title": "t", "section": "s", "url": None}, "note": "x", "checks": {}}
+    write(build([{**stale, "observed": None}], run_info(RunSettings())), tmp_path)  # a report from before
+    assert main(["run", "--only", OLD, "--out", str(tmp_path), "--merge", "-j", "1"]) == 0
     assert f"{OLD} was renamed {NEW}" in capsys.readouterr().err
     [written] = tmp_path.glob("*.json")
-    assert [b["id"] for b in load(written)["behaviours"]] == [NEW]
+    [entry] = load(written)["behaviours"]  # merged over the old id's entry, not beside it
+    assert entry["id"] == NEW and entry["verdict"] != "error"
 
 
 def test_rejudge_refreshes_declared_fields_and_renames_old_ids(tmp_path, capsys):
