@@ -168,6 +168,7 @@ class Behaviour:
     cannot_decide: tuple[str, ...] = ()  # sub-checks only a model or a TS compiler could decide
     controls: tuple[str, ...] = ()  # sub-checks that show the setup worked, never the claim
     summary: str | None = None  # the claim in one short line, for a table a person reads
+    renamed_from: tuple[str, ...] = ()  # ids it had before: reports and lists naming them still find it
 
     @property
     def area(self) -> str:
@@ -193,6 +194,11 @@ class Behaviour:
 
 
 REGISTRY: dict[str, Behaviour] = {}
+
+
+def _alias_owner(old: str) -> str | None:
+    """The id of the declared behaviour that names `old` in its renamed_from, if one does."""
+    return next((b.id for b in REGISTRY.values() if old in b.renamed_from), None)
 
 
 class Declared:
@@ -225,6 +231,7 @@ class Declared:
 def behaviour(
     *,
     id: str,
+    renamed_from: tuple[str, ...] = (),
     claim: str,
     source: tuple[str, str],
     tier: str,
@@ -249,13 +256,25 @@ def behaviour(
     makes the verdict `holds` on its own (see `combine`). At least one sub-check is the claim.
 
     `summary` is the claim in one line of 15 to 90 characters, saying what holds when the
-    verdict is `holds`, for a table a person decides an upgrade from."""
+    verdict is `holds`, for a table a person decides an upgrade from.
+
+    `renamed_from` names the ids the behaviour had before (written right after `id=`): a
+    report, a relied-on list or an `--only` naming an old id still finds it (the catalogue's
+    `resolve`). An old id is spelt like an id, and is neither a declared id nor another
+    behaviour's old id."""
 
     def fail(why: str) -> DeclarationError:
         return DeclarationError(f"behaviour {id!r}: {why}")
 
     if not _ID.match(id):
         raise fail("an id is area.lower-case-words, like tools.mcp-tool-naming")
+    if isinstance(renamed_from, str):
+        raise fail("renamed_from is a tuple of old ids: renamed_from=('area.old-id',)")
+    bad_old = [old for old in renamed_from if not _ID.match(old)]
+    if bad_old:
+        raise fail(f"an old id in renamed_from is area.lower-case-words too, not {', '.join(map(repr, bad_old))}")
+    if id in renamed_from or len(set(renamed_from)) != len(renamed_from):
+        raise fail("renamed_from names distinct ids the behaviour had before, not its own")
     if area_of(id) not in AREAS:
         raise fail(
             f"area {area_of(id)!r} is not declared ({', '.join(AREAS)}; a catalogue adds its own with declare_area)"
@@ -291,6 +310,15 @@ def behaviour(
     def register(probe: Probe) -> Declared:
         if id in REGISTRY:
             raise fail("declared twice")
+        owner = _alias_owner(id)
+        if owner is not None:
+            raise fail(f"{owner} was renamed from it: a behaviour's old id cannot be declared again")
+        for old in renamed_from:
+            if old in REGISTRY:
+                raise fail(f"renamed_from {old!r}: a declared behaviour has that id")
+            owner = _alias_owner(old)
+            if owner is not None:
+                raise fail(f"renamed_from {old!r}: {owner} was renamed from it already")
         REGISTRY[id] = Behaviour(
             id,
             claim,
@@ -306,6 +334,7 @@ def behaviour(
             tuple(cannot_decide),
             tuple(controls),
             summary,
+            tuple(renamed_from),
         )
         return Declared(id)
 

@@ -83,24 +83,31 @@ def judge(b: Behaviour, observed: Any) -> Verdict:
         return Verdict(ERROR, decision_broke(b, exc))
 
 
+def result_of(b: Behaviour, v: Verdict, observed: Any = None, seconds: float = 0.0) -> Result:
+    """The Result of a verdict on an observation: every other field from the declaration.
+    `rejudge` builds its entries here too, so a field taken from the declaration is refreshed
+    in stored reports as soon as the runner writes it."""
+    return Result(
+        id=b.id,
+        area=b.area,
+        tier=b.tier,
+        claim=b.claim,
+        source=cite(*b.source),
+        verdict=v.verdict,
+        note=v.note,
+        checks=dict(v.checks),
+        observed=observed,
+        summary=b.summary,
+        seconds=seconds,
+    )
+
+
 def run_one(b: Behaviour, settings: RunSettings) -> Result:
     """Run one behaviour's probe in a fresh space and judge it; never raises."""
     start = time.monotonic()
 
     def result(v: Verdict, observed: Any = None) -> Result:
-        return Result(
-            id=b.id,
-            area=b.area,
-            tier=b.tier,
-            claim=b.claim,
-            source=cite(*b.source),
-            verdict=v.verdict,
-            note=v.note,
-            checks=dict(v.checks),
-            observed=observed,
-            summary=b.summary,
-            seconds=time.monotonic() - start,
-        )
+        return result_of(b, v, observed, time.monotonic() - start)
 
     if b.tier == "live" and not settings.live:
         return result(Verdict(NEEDS_LIVE, "needs --live and ANTHROPIC_API_KEY", dict.fromkeys(b.checks, NEEDS_LIVE)))

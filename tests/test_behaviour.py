@@ -108,6 +108,10 @@ def declare(**overrides):
         ({"summary": "x" * 91}, "15 to 90 characters, with no space at either end, not 91"),
         ({"summary": " padded summary line here"}, "no space at either end"),
         ({"summary": ["a list of words"]}, "a summary is a string"),
+        ({"renamed_from": "tools.old-claim"}, "renamed_from is a tuple of old ids"),
+        ({"renamed_from": ("Tools.Old",)}, "an old id in renamed_from is area.lower-case-words too"),
+        ({"renamed_from": ("tools.toy-claim",)}, "not its own"),
+        ({"renamed_from": ("tools.old-claim", "tools.old-claim")}, "distinct"),
     ],
 )
 def test_a_bad_declaration_fails_where_it_is_made(overrides, message, monkeypatch):
@@ -178,3 +182,22 @@ def test_a_behaviour_without_a_decision_cannot_be_judged(monkeypatch):
     toy = declare()(probe)
     with pytest.raises(DeclarationError, match="no decision"):
         toy.behaviour.judge({})
+
+
+def test_an_old_id_is_neither_a_declared_id_nor_another_behaviours_old_id(monkeypatch):
+    """renamed_from names ids no one else answers to: otherwise an old report's entry, or an
+    --only naming it, would have two behaviours to go to."""
+    monkeypatch.setattr(declaring, "REGISTRY", {})
+
+    async def probe(h):
+        return {}
+
+    renamed = declare(id="tools.new-claim", renamed_from=("tools.old-claim",))(probe)
+    assert renamed.behaviour.renamed_from == ("tools.old-claim",)
+    declare(id="tools.other-claim")(probe)
+    with pytest.raises(DeclarationError, match="'tools.other-claim': a declared behaviour has that id"):
+        declare(id="tools.third-claim", renamed_from=("tools.other-claim",))(probe)
+    with pytest.raises(DeclarationError, match="tools.new-claim was renamed from it already"):
+        declare(id="tools.third-claim", renamed_from=("tools.old-claim",))(probe)
+    with pytest.raises(DeclarationError, match="tools.new-claim was renamed from it: .* cannot be declared again"):
+        declare(id="tools.old-claim")(probe)

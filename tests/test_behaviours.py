@@ -72,11 +72,12 @@ def test_decision_can_fail(behaviour):
 
 def _stored() -> list[tuple[str, dict]]:
     known = {b.id for b in catalogue.load()}
+    renames = catalogue.renames()  # a report from before a rename names the old id: judged as the new one
     return [
         (path.stem, entry)
         for path in sorted(reports_dir().glob("*.json"))
         for entry in load(path)["behaviours"]
-        if entry["id"] in known and entry["verdict"] in (HOLDS, DIFFERS)
+        if renames.get(entry["id"], entry["id"]) in known and entry["verdict"] in (HOLDS, DIFFERS)
     ]
 
 

@@ -336,6 +336,29 @@ def test_the_command_reuses_committed_reports_unless_fresh(offline, tmp_path, ca
     assert "0.2.82" in offline and "0.2.86" in offline
 
 
+def test_an_old_id_bisects_the_renamed_behaviour_reusing_reports_that_name_either(
+    offline, tmp_path, capsys, monkeypatch
+):
+    """`bisect OLD-ID` follows the behaviour now called otherwise, and a committed report from
+    before the rename still spares its release a probe."""
+    import sample_reports as sample
+    from sample_reports import info, result
+
+    from sdkprobe import catalogue
+    from sdkprobe.report import write
+
+    old, new = "wire.empty-lists-and-zero-send-no-flag", "wire.empty-and-zero-values-reach-cli"
+    monkeypatch.setattr(catalogue, "_TOLD", set())
+    folder = tmp_path / "committed"
+    write(sample.report([result(old, "differs")], info("0.2.82", "2.1.0")), folder)
+    write(sample.report([result(new, "holds")], info("0.2.86", "2.1.0")), folder)
+    assert commands.main(["bisect", old, "--reports", str(folder)]) == 0
+    captured = capsys.readouterr()
+    assert f"{old} was renamed {new}" in captured.err
+    assert "reusing the verdicts of 2 releases from their reports" in captured.err
+    assert "0.2.82" not in offline and "0.2.86" not in offline
+
+
 def test_a_malformed_report_to_reuse_is_one_line(offline, tmp_path, capsys):
     folder = tmp_path / "committed"
     folder.mkdir()

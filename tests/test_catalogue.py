@@ -95,3 +95,17 @@ def test_behaviour_modules_import_what_the_catalogues_rule_allows():
                     assert mod in allowed or support or path.stem == "__init__", (path.name, mod)
                 if mod.startswith("claude_agent_sdk"):
                     assert not any(part.startswith("_") for part in mod.split(".")), (path.name, mod)
+
+
+def test_an_old_id_stands_right_after_the_id_and_resolves_to_it():
+    """renamed_from is written on the line after id=, so a reader sees both names together;
+    every old id resolves to its behaviour and to no declared id's."""
+    for path in sorted(Path(catalogue.__file__).parent.glob("*.py")):
+        lines = path.read_text(encoding="utf-8").splitlines()
+        for n, line in enumerate(lines):
+            if line.strip().startswith("renamed_from="):
+                assert lines[n - 1].strip().startswith("id="), f"{path.name}:{n + 1}"
+    renames = catalogue.renames()
+    declared = {b.id for b in catalogue.load()}
+    assert len(renames) >= 8 and not set(renames) & declared and set(renames.values()) <= declared
+    assert all(catalogue.by_id(old).id == new for old, new in renames.items())

@@ -261,3 +261,84 @@ def test_a_catalogue_that_cannot_be_imported_is_one_line_and_exit_2(monkeypatch,
         err
         == "sdkprobe list: error: catalogue no_such_team.behaviours: cannot import it: No module named 'no_such_team'\n"
     )
+
+
+# --- renamed behaviours -----------------------------------------------------------------
+
+OLD, NEW = "wire.empty-lists-and-zero-send-no-flag", "wire.empty-and-zero-values-reach-cli"  # a declared rename
+
+
+def test_an_old_id_selects_the_renamed_behaviour_and_says_so_once(tmp_path, monkeypatch, capsys):
+    """--only and list --id take the id a behaviour had before; stderr says it was renamed,
+    once however often it is given; a run merged into a report from before the rename
+    replaces the old id's entry with the current id's."""
+    from sdkprobe import catalogue
+    from sdkprobe.report import build, load, write
+    from sdkprobe.runner import RunSettings, run_info
+
+    monkeypatch.setattr(catalogue, "_TOLD", set())
+    assert catalogue.resolve(NEW) == NEW and catalogue.renames()[OLD] == NEW
+    assert main(["list", "--json", "--id", OLD, OLD]) == 0
+    out, err = capsys.readouterr()
+    assert [r["id"] for r in json.loads(out)] == [NEW]
+    assert err == f"sdkprobe: {OLD} was renamed {NEW}; the old id still works\n"
+    monkeypatch.setattr(catalogue, "_TOLD", set())
+    stale = {"id": OLD, "area": "wire", "tier": "wire", "claim": "the old words of the claim", "verdict": "error"}
+    stale |= {"source": {"key": "003", "title": "t", "section": "s", "url": None}, "note": "x", "checks": {}}
+    write(build([{**stale, "observed": None}], run_info(RunSettings())), tmp_path)  # a report from before
+    assert main(["run", "--only", OLD, "--out", str(tmp_path), "--merge", "-j", "1"]) == 0
+    assert f"{OLD} was renamed {NEW}" in capsys.readouterr().err
+    [written] = tmp_path.glob("*.json")
+    [entry] = load(written)["behaviours"]  # merged over the old id's entry, not beside it
+    assert entry["id"] == NEW and entry["verdict"] != "error"
+
+
+def test_rejudge_refreshes_declared_fields_and_renames_old_ids(tmp_path, capsys):
+    """An old report (an old id, an outdated claim, source and tier) reads as a run now would
+    write it; the verdict stays as the decision says; the history file's old ids are renamed."""
+    from sdkprobe import catalogue
+    from sdkprobe.report import build, load, write
+    from sdkprobe.report.history import HISTORY_PATH, Entry, History, Side, Step
+    from sdkprobe.report.history import load as load_history
+    from sdkprobe.report.history import write as write_history
+    from sdkprobe.runner import judge
+    from sdkprobe.sources import cite
+
+    b = catalogue.by_id(OLD)
+    observed = b.counterexamples[0]
+    v = judge(b, observed)
+    entry = {
+        "id": OLD,
+        "area": "wire",
+        "tier": "cli",  # outdated
+        "claim": "empty lists and zero send no flag (the old words)",
+        "source": {"key": "003", "title": "t", "section": "an old section", "url": None},
+        "verdict": v.verdict,
+        "note": v.note,
+        "checks": dict(v.checks),
+        "observed": observed,
+    }
+    gone = {**entry, "id": "wire.empty-b-no-longer-declared"}  # sorts between the old id and the new
+    info = {"sdk_version": "9.9.9", "cli_version": "1", "cli": "bundled", "python": "3", "platform": "p"}
+    write(build([entry, gone], info), tmp_path)
+    step = Step(OLD, "9.9.8", "9.9.9", ("holds", "differs"))
+    history = History(("9.9.8", "9.9.9"), (Entry(step, Side("9.9.8", "holds"), Side("9.9.9", "differs"), "scan", 1),))
+    write_history(history, tmp_path / HISTORY_PATH)
+    assert main(["rejudge", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "0 of 2 entries judged differently now, 1 with declared fields refreshed, 1 renamed" in out
+    assert "history/history.json: 1 of 1 entries renamed" in out
+    after = load(tmp_path / "9.9.9.json")["behaviours"]
+    assert [e["id"] for e in after] == [NEW, gone["id"]]
+    fresh = after[0]
+    assert (fresh["claim"], fresh["source"], fresh["tier"]) == (b.claim, cite(*b.source), b.tier)
+    assert (fresh["verdict"], fresh["note"], fresh["checks"], fresh["observed"]) == (
+        entry["verdict"],
+        entry["note"],
+        entry["checks"],
+        observed,
+    )
+    assert after[1] == gone
+    renamed_history = load_history(tmp_path / HISTORY_PATH)
+    assert renamed_history is not None and [e.step.id for e in renamed_history.entries] == [NEW]
+    assert NEW in (tmp_path / "9.9.9.md").read_text()

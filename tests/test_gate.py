@@ -270,3 +270,70 @@ def test_a_list_of_names_moves_as_what_came_and_went():
     assert differences({"t": list("abc")}, {"t": list("cab")}) == ["observed.t: reordered"]
     assert differences({"t": ["x", ""]}, {"t": ["x", "default"]}) == ['observed.t[1]: "" → "default"']
     assert differences({"t": [{"x": 1}]}, {"t": [{"x": 2}]}) == ["observed.t[0].x: 1 → 2"]
+
+
+# --- renamed behaviours -----------------------------------------------------------------
+
+OLD, NEW = "wire.empty-lists-and-zero-send-no-flag", "wire.empty-and-zero-values-reach-cli"  # a declared rename
+
+
+def test_a_baseline_naming_an_old_id_is_compared_with_the_renamed_entry():
+    """Last month's baseline names the old id: one behaviour whose verdict moved, not one
+    removed and one added; the output says it was renamed."""
+    base = report("0.2.180", result(OLD, "holds"), result("hooks.fire"))
+    cand = report("0.2.189", result(NEW, "differs", "empty lists sent no flag"), result("hooks.fire"))
+    gate = compare(base, cand, renames={OLD: NEW})
+    [row] = gate.rows
+    assert (row.id, row.kind, row.failing, row.renamed_from) == (NEW, "verdict", True, OLD)
+    text = gate.render()
+    assert f"{NEW} (renamed from {OLD})" in text and f"{OLD} was renamed {NEW}" in text
+    assert "0 added, 0 removed" in text
+    same = compare(base, report("0.2.189", result(NEW, "holds"), result("hooks.fire")), renames={OLD: NEW})
+    assert same.rows == [] and f"{OLD} was renamed {NEW}" in same.render()
+    unmatched = compare(base, cand)  # without the map: what the gate would otherwise say
+    assert {r.kind for r in unmatched.rows} == {"added", "removed"}
+
+
+def test_a_relied_on_list_naming_an_old_id_still_counts_it():
+    base = report("0.2.180", result(OLD, "holds"))
+    cand = report("0.2.189", result(NEW, "differs"))
+    gate = compare(base, cand, relied_on={OLD}, renames={OLD: NEW})
+    assert gate.exit_code == 1 and gate.rows[0].relied_on and gate.relied_on == {NEW}
+
+
+def test_gate_command_matches_an_old_baseline_and_an_old_relied_on_list(tmp_path, capsys, monkeypatch):
+    """The command takes the renames from the catalogue: a committed baseline and a relied-on
+    file written before the rename keep working, and stderr says the id was renamed."""
+    from sdkprobe import catalogue
+
+    monkeypatch.setattr(catalogue, "_TOLD", set())
+    base, _ = write(report("0.2.180", result(OLD, "holds"), result("hooks.fire")), tmp_path / "base")
+    cand, _ = write(report("0.2.189", result(NEW, "differs"), result("hooks.fire")), tmp_path / "cand")
+    relied = tmp_path / "relied.txt"
+    relied.write_text(f"# written last month\n{OLD}\n")
+    argv = ["gate", "--baseline", str(base), "--candidate", str(cand), "--relied-on", str(relied)]
+    assert cli_main(argv) == 1
+    out, err = capsys.readouterr()
+    assert f"✗ {NEW} (renamed from {OLD}) (relied on)" in out and "removed" not in out.split("\n\n")[0]
+    assert err == f"sdkprobe: {OLD} was renamed {NEW}; the old id still works\n"
+
+
+def test_gate_fresh_candidate_probes_an_old_relied_on_id(tmp_path, monkeypatch, capsys):
+    """With a relied-on list of old ids the fresh candidate runs the renamed behaviour, and
+    the baseline's old entry is kept to compare with it."""
+    from sdkprobe import catalogue
+
+    monkeypatch.setattr(catalogue, "_TOLD", set())
+    base, _ = write(report("0.2.180", result(OLD, "holds"), result("hooks.fire")), tmp_path / "base")
+    relied = tmp_path / "relied.txt"
+    relied.write_text(f"{OLD}\n")
+    calls = []
+
+    def fake(behaviours, settings, jobs, info_=None):
+        calls.append([b.id for b in behaviours])
+        return report("0.2.189", result(NEW, "holds"))
+
+    monkeypatch.setattr("sdkprobe.commands.shared.probe_installed", fake)
+    assert cli_main(["gate", "--baseline", str(base), "--relied-on", str(relied)]) == 0
+    out = capsys.readouterr().out
+    assert calls == [[NEW]] and "Nothing moved" in out and f"{OLD} was renamed {NEW}" in out

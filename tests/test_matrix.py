@@ -5,6 +5,7 @@ and clear errors on bad folders."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from pathlib import Path
@@ -318,3 +319,47 @@ def test_a_custom_cli_report_sits_beside_the_bundled_one(tmp_path):
     md = render_matrix(tmp_path)[0].read_text()
     assert "0.2.189 (CLI 2.1.332)" in md and "0.2.189 (CLI 2.1.321, custom)" in md
     assert "on 0.2.189 (CLI 2.1.321, custom): older CLI" in md
+
+
+OLD, NEW = "wire.empty-lists-and-zero-send-no-flag", "wire.empty-and-zero-values-reach-cli"  # a declared rename
+
+
+def test_an_old_reports_cells_land_in_the_renamed_behaviours_row(tmp_path, capsys):
+    """A report written before a rename names the old id: its cell, and the history's entry
+    for it, belong to the current id's row, not to a row of their own."""
+    from sdkprobe.report.history import HISTORY_PATH, Entry, History, Side, Step
+    from sdkprobe.report.history import write as write_history
+
+    old = sample.report([result(OLD, claim="the old words")], info("0.2.5", "2.1.5"))
+    new = sample.report([result(NEW, "differs")], info("0.2.10", "2.1.10"))
+    step = Step(OLD, "0.2.5", "0.2.10", ("holds", "differs"))
+    history = History(("0.2.5", "0.2.10"), (Entry(step, Side("0.2.7", "holds"), Side("0.2.8", "differs"), "scan", 4),))
+    grid = from_reports([old, new], history, {OLD: NEW})
+    [row] = grid.rows
+    assert row.id == NEW and row.verdicts == ["holds", "differs"]
+    assert row.change == "holds up to 0.2.7, differs from 0.2.8 on" and row.exact
+    assert [r.id for r in from_reports([old, new], history).rows] == [NEW, OLD]  # what the map prevents
+    # `sdkprobe report` takes the map from the catalogue
+    for r in (old, new):
+        write(r, tmp_path)
+    write_history(history, tmp_path / HISTORY_PATH)
+    assert cli_main(["report", str(tmp_path)]) == 0
+    matrix = (tmp_path / "COMPATIBILITY.md").read_text()
+    assert f"`{NEW}`" in matrix and f"`{OLD}`" not in matrix and "differs from 0.2.8 on" in matrix
+
+
+def test_where_a_report_has_both_ids_the_current_ids_entry_is_kept():
+    """A report merged across a rename may hold both: the entry under the current id is the
+    newer run, so it wins, in the report and in the history alike."""
+    from sdkprobe.report.history import Entry, History, Side, Step
+    from sdkprobe.report.store import renamed
+
+    both = sample.report([result(NEW, "differs"), result(OLD, "holds")], info("0.2.10", "2.1.10"))
+    assert [(b["id"], b["verdict"]) for b in renamed(both, {OLD: NEW})["behaviours"]] == [(NEW, "differs")]
+    entry = Entry(
+        Step(OLD, "0.2.5", "0.2.10", ("holds", "differs")), Side("0.2.7", "holds"), Side("0.2.8", "x"), "scan", 1
+    )
+    current = dataclasses.replace(entry, step=dataclasses.replace(entry.step, id=NEW), probe_runs=2)
+    history = History(("0.2.5", "0.2.10"), (entry, current)).renamed({OLD: NEW})
+    assert history.entries == (current,)
+    assert history.renamed({"wire.nothing-renamed": NEW}) is history

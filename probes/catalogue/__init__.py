@@ -85,10 +85,34 @@ def load() -> list[Behaviour]:
 
 
 def by_id(bid: str) -> Behaviour:
+    """The selected behaviour with this id, or with it as an old id (KeyError when none)."""
+    current = renames().get(bid, bid)
     for b in load():
-        if b.id == bid:
+        if b.id == current:
             return b
     raise KeyError(bid)
+
+
+def renames() -> dict[str, str]:
+    """Old id -> current id, for every selected behaviour declared with `renamed_from`.
+
+    The report layer takes this map as data (it imports no catalogue): whatever reads
+    stored ids (a baseline, an old report, the history file) puts an old id's entries
+    under the current id with it."""
+    return {old: b.id for b in load() for old in b.renamed_from}
+
+
+_TOLD: set[str] = set()  # old ids this process has said were renamed
+
+
+def resolve(bid: str) -> str:
+    """The current id of an id a user gave: itself, or the id it was renamed to, saying so
+    on stderr (once per old id in a process) so that lists and scripts get updated."""
+    current = renames().get(bid, bid)
+    if current != bid and bid not in _TOLD:
+        _TOLD.add(bid)
+        print(f"sdkprobe: {bid} was renamed {current}; the old id still works", file=sys.stderr)
+    return current
 
 
 def _builtin() -> bool:

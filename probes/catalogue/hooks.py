@@ -349,7 +349,8 @@ def _label(matcher: str | None) -> str:
 
 
 @behaviour(
-    id="hooks.matcher-exact-unless-regex",
+    id="hooks.server-matcher-catches-its-tools",
+    renamed_from=("hooks.matcher-exact-unless-regex",),
     claim=(
         "A hook matcher naming only an MCP server (mcp__srv) catches every tool of that server, as a "
         "prefix would, for PreToolUse and PostToolUse alike."
@@ -361,7 +362,7 @@ def _label(matcher: str | None) -> str:
     requires=("option:hooks", "option:mcp_servers", "api:HookMatcher", "api:create_sdk_mcp_server"),
     sdk_ref="claude_agent_sdk.types.HookMatcher",
 )
-async def matcher_exact_unless_regex(h: Harness) -> dict[str, Any]:
+async def server_matcher_catches_its_tools(h: Harness) -> dict[str, Any]:
     import claude_agent_sdk as sdk
     from claude_agent_sdk import HookMatcher
 
@@ -401,7 +402,7 @@ async def matcher_exact_unless_regex(h: Harness) -> dict[str, Any]:
     }
 
 
-@matcher_exact_unless_regex.decide
+@server_matcher_catches_its_tools.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     pre, post = seen["PreToolUse"], seen["PostToolUse"]
     both = f"PreToolUse fired for matchers {pre}, PostToolUse for {post} (the tool ran: {seen['tool_ran']})"
@@ -413,7 +414,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-matcher_exact_unless_regex.differs_on(
+server_matcher_catches_its_tools.differs_on(
     {"PreToolUse": ["mcp__srv__ping", "None"], "PostToolUse": [], "tool_ran": True, "error": None}
 )
 

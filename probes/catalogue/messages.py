@@ -492,7 +492,7 @@ assistant_before_final_deltas.differs_on(  # the setup failed: one delta per blo
 )
 
 
-# --- messages.unread-messages-stall-callbacks -----------------------------------------
+# --- messages.callbacks-answered-while-unread -----------------------------------------
 
 # The caller reads nothing until the hook has been asked. An SDK that keeps reading asks
 # it within milliseconds; one whose reader is stuck behind the unread messages never does,
@@ -525,7 +525,8 @@ def _flood_then_hook(unread: int) -> Scenario:
 
 
 @behaviour(
-    id="messages.unread-messages-stall-callbacks",
+    id="messages.callbacks-answered-while-unread",
+    renamed_from=("messages.unread-messages-stall-callbacks",),
     claim=(
         "Hook and can_use_tool callbacks are answered promptly even while the caller is not reading the "
         "message stream, however many messages are waiting; and a string-prompt query() with hooks "
@@ -543,7 +544,7 @@ def _flood_then_hook(unread: int) -> Scenario:
     sdk_ref="claude_agent_sdk._internal.query.Query._read_messages",
     timeout=150,
 )
-async def unread_messages_stall_callbacks(h: Harness) -> dict[str, Any]:
+async def callbacks_answered_while_unread(h: Harness) -> dict[str, Any]:
     from claude_agent_sdk import HookMatcher
 
     seen: dict[str, Any] = {}
@@ -612,7 +613,7 @@ async def unread_messages_stall_callbacks(h: Harness) -> dict[str, Any]:
     return seen
 
 
-@unread_messages_stall_callbacks.decide
+@callbacks_answered_while_unread.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     def prompt(unread: int) -> Check:
         r = seen[f"client, {unread} unread"]
@@ -640,7 +641,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-unread_messages_stall_callbacks.differs_on(
+callbacks_answered_while_unread.differs_on(
     {
         f"client, {n} unread": {
             "order": ["caller reads", "hook asked"],
@@ -712,7 +713,7 @@ rate_limit_and_unknown_types_survive.differs_on(
 )
 
 
-# --- messages.unmodelled-blocks-dropped ------------------------------------------------
+# --- messages.every-content-block-kept -------------------------------------------------
 
 _OPAQUE = "SDKPROBE-OPAQUE"
 _ASSISTANT_BLOCKS = [
@@ -731,7 +732,8 @@ def _block_names(m: Any) -> list[str]:
 
 
 @behaviour(
-    id="messages.unmodelled-blocks-dropped",
+    id="messages.every-content-block-kept",
+    renamed_from=("messages.unmodelled-blocks-dropped",),
     claim=(
         "AssistantMessage.content and UserMessage.content hold every content block the CLI sent: "
         "redacted_thinking, image and server tool results included."
@@ -742,7 +744,7 @@ def _block_names(m: Any) -> list[str]:
     checks=("assistant-keeps-every-block", "user-keeps-every-block", "cli-redacted-thinking-reaches-caller"),
     sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
 )
-async def unmodelled_blocks_dropped(h: Harness) -> dict[str, Any]:
+async def every_content_block_kept(h: Harness) -> dict[str, Any]:
     scenario = Scenario().wait_for_user().init().assistant(*_ASSISTANT_BLOCKS).user(*_USER_BLOCKS).result()
     run = await h.wire("hi", scenario=scenario)
     assistant, user = run.of_type("AssistantMessage"), run.of_type("UserMessage")
@@ -787,7 +789,7 @@ async def unmodelled_blocks_dropped(h: Harness) -> dict[str, Any]:
     }
 
 
-@unmodelled_blocks_dropped.decide
+@every_content_block_kept.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     w, c = seen["wire"], seen["cli"]
 
@@ -809,7 +811,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-unmodelled_blocks_dropped.differs_on(
+every_content_block_kept.differs_on(
     {
         "wire": {
             "assistant sent": [b["type"] for b in _ASSISTANT_BLOCKS],

@@ -570,7 +570,7 @@ can_use_tool_with_string_prompt.differs_on(
 )
 
 
-# --- perms.callback-errors-become-denials -------------------------------------------------
+# --- perms.callback-errors-reach-caller ---------------------------------------------------
 
 # how a misbehaving can_use_tool answers, keyed by a word in the Bash command it is asked about
 _MISBEHAVIOURS = {
@@ -607,7 +607,8 @@ def _none_for(marker: str) -> Any:
 
 
 @behaviour(
-    id="perms.callback-errors-become-denials",
+    id="perms.callback-errors-reach-caller",
+    renamed_from=("perms.callback-errors-become-denials",),
     claim=(
         "When a can_use_tool callback returns the wrong type (a dict, None) or raises, or a hook callback "
         "returns None, the caller's program gets the error rather than the run carrying on without it."
@@ -625,7 +626,7 @@ def _none_for(marker: str) -> Any:
     requires=("option:can_use_tool", "option:hooks"),
     sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
 )
-async def callback_errors_become_denials(h: Harness) -> dict[str, Any]:
+async def callback_errors_reach_caller(h: Harness) -> dict[str, Any]:
     import dataclasses
 
     from claude_agent_sdk import HookMatcher
@@ -690,7 +691,7 @@ async def callback_errors_become_denials(h: Harness) -> dict[str, Any]:
     return {"wire": wire, "cli": cli}
 
 
-@callback_errors_become_denials.decide
+@callback_errors_reach_caller.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     wire, cli = seen["wire"], seen["cli"]
 
@@ -716,7 +717,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-callback_errors_become_denials.differs_on(
+callback_errors_reach_caller.differs_on(
     {
         "wire": {
             kind: {"sent to the CLI": "error", "error sent": "boom", "caller got": None, "result": True}

@@ -172,13 +172,14 @@ exit_on_stdin_close.differs_on(
 )
 
 
-# --- process.error-stderr-placeholder --------------------------------------------------
+# --- process.process-error-carries-stderr ----------------------------------------------
 
 _DIAGNOSTIC = "boom-diagnostic-XYZ"
 
 
 @behaviour(
-    id="process.error-stderr-placeholder",
+    id="process.process-error-carries-stderr",
+    renamed_from=("process.error-stderr-placeholder",),
     claim=(
         "When the CLI dies, the caller catches a ProcessError carrying the CLI's exit code and what the CLI "
         "wrote to stderr, whether or not a stderr callback is set."
@@ -190,7 +191,7 @@ _DIAGNOSTIC = "boom-diagnostic-XYZ"
     requires=("option:stderr",),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.read_messages",
 )
-async def error_stderr_placeholder(h: Harness) -> dict[str, Any]:
+async def process_error_carries_stderr(h: Harness) -> dict[str, Any]:
     from claude_agent_sdk import ProcessError
 
     seen = {}
@@ -213,7 +214,7 @@ async def error_stderr_placeholder(h: Harness) -> dict[str, Any]:
     return seen
 
 
-@error_stderr_placeholder.decide
+@process_error_carries_stderr.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     untyped = {
         v: (r["raised"], r["exit_code"]) for v, r in seen.items() if not r["is ProcessError"] or r["exit_code"] != 7
@@ -234,7 +235,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-error_stderr_placeholder.differs_on(
+process_error_carries_stderr.differs_on(
     {
         variant: {
             "raised": "Exception",
@@ -249,7 +250,7 @@ error_stderr_placeholder.differs_on(
 )
 
 
-# --- process.oversized-stdout-line-fatal -----------------------------------------------
+# --- process.oversized-stdout-line-delivered -------------------------------------------
 
 _MIB = 1024 * 1024
 _BIG_TEXT = 1_200_000  # characters of one assistant text: a stdout line over the 1 MiB default
@@ -293,7 +294,8 @@ def _texts(run: Any) -> list[str]:
 
 
 @behaviour(
-    id="process.oversized-stdout-line-fatal",
+    id="process.oversized-stdout-line-delivered",
+    renamed_from=("process.oversized-stdout-line-fatal",),
     claim=(
         "A big tool result (a large file, an image) can't end the session: a CLI stdout line over 1 MiB is "
         "delivered, and where a limit applies, raising max_buffer_size lets it through."
@@ -306,7 +308,7 @@ def _texts(run: Any) -> list[str]:
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.read_messages",
     timeout=120.0,
 )
-async def oversized_stdout_line_fatal(h: Harness) -> dict[str, Any]:
+async def oversized_stdout_line_delivered(h: Harness) -> dict[str, Any]:
     scenario = (
         Scenario().wait_for_user().init().assistant("before").assistant("x" * _BIG_TEXT).assistant("after").result()
     )
@@ -355,7 +357,7 @@ async def oversized_stdout_line_fatal(h: Harness) -> dict[str, Any]:
     return {"wire": wire, "cli": cli}
 
 
-@oversized_stdout_line_fatal.decide
+@oversized_stdout_line_delivered.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     wire, cli = seen["wire"], seen["cli"]
 
@@ -378,7 +380,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-oversized_stdout_line_fatal.differs_on(
+oversized_stdout_line_delivered.differs_on(
     {
         "wire": {
             variant: {

@@ -118,7 +118,7 @@ allowed_tools_flag_spelling.differs_on(
 )
 
 
-# --- wire.empty-lists-and-zero-send-no-flag ------------------------------------------------
+# --- wire.empty-and-zero-values-reach-cli --------------------------------------------------
 
 # sub-check: (option, its explicit empty or zero value)
 _EMPTY_VALUES: dict[str, tuple[str, Any]] = {
@@ -132,7 +132,8 @@ _EMPTY_VALUES: dict[str, tuple[str, Any]] = {
 
 
 @behaviour(
-    id="wire.empty-lists-and-zero-send-no-flag",
+    id="wire.empty-and-zero-values-reach-cli",
+    renamed_from=("wire.empty-lists-and-zero-send-no-flag",),
     claim=(
         "Giving an option an explicit empty or zero value (allowed_tools=[], disallowed_tools=[], "
         "max_turns=0, model='', tools=[], setting_sources=[]) changes what the CLI is started with, "
@@ -152,7 +153,7 @@ _EMPTY_VALUES: dict[str, tuple[str, Any]] = {
     ),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
 )
-async def empty_lists_and_zero_send_no_flag(h: Harness) -> dict[str, Any]:
+async def empty_and_zero_values_reach_cli(h: Harness) -> dict[str, Any]:
     default = Counter((await h.wire()).argv)
     seen = {}
     for name, (option, value) in _EMPTY_VALUES.items():
@@ -162,7 +163,7 @@ async def empty_lists_and_zero_send_no_flag(h: Harness) -> dict[str, Any]:
     return seen
 
 
-@empty_lists_and_zero_send_no_flag.decide
+@empty_and_zero_values_reach_cli.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     checks = {}
     for name, (option, value) in _EMPTY_VALUES.items():
@@ -174,10 +175,10 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     return checks
 
 
-empty_lists_and_zero_send_no_flag.differs_on({name: {"added": [], "removed": []} for name in _EMPTY_VALUES})
+empty_and_zero_values_reach_cli.differs_on({name: {"added": [], "removed": []} for name in _EMPTY_VALUES})
 
 
-# --- wire.system-prompt-odd-shapes-dropped -------------------------------------------------
+# --- wire.system-prompt-shapes-never-dropped -----------------------------------------------
 
 _MARK = "SDKPROBE-SYSTEM-MARK"
 _SYSTEM_FLAGS = ("--system-prompt", "--system-prompt-file", "--append-system-prompt")
@@ -191,7 +192,8 @@ _SYSTEM_SHAPES: dict[str, Any] = {
 
 
 @behaviour(
-    id="wire.system-prompt-odd-shapes-dropped",
+    id="wire.system-prompt-shapes-never-dropped",
+    renamed_from=("wire.system-prompt-odd-shapes-dropped",),
     claim=(
         "system_prompt='claude_code' selects the Claude Code preset prompt, and a system_prompt dict of a "
         "shape the SDK does not understand is refused (or honoured), never silently dropped."
@@ -203,7 +205,7 @@ _SYSTEM_SHAPES: dict[str, Any] = {
     requires=("option:system_prompt",),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
 )
-async def system_prompt_odd_shapes_dropped(h: Harness) -> dict[str, Any]:
+async def system_prompt_shapes_never_dropped(h: Harness) -> dict[str, Any]:
     wire: dict[str, Any] = {}
     for shape, value in _SYSTEM_SHAPES.items():
         run = await h.wire(system_prompt=value)
@@ -234,7 +236,7 @@ async def system_prompt_odd_shapes_dropped(h: Harness) -> dict[str, Any]:
     }
 
 
-@system_prompt_odd_shapes_dropped.decide
+@system_prompt_shapes_never_dropped.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     wire, cli = seen["wire"], seen["cli"]
 
@@ -265,7 +267,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-system_prompt_odd_shapes_dropped.differs_on(
+system_prompt_shapes_never_dropped.differs_on(
     {
         "wire": {
             "string claude_code": {"flags": {"--system-prompt": "claude_code"}, "error": None},

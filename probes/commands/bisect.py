@@ -94,6 +94,7 @@ def cmd_bisect(args: argparse.Namespace) -> int:
     from sdkprobe import catalogue
 
     declared = {b.id: b for b in catalogue.load()}
+    args.id = catalogue.resolve(args.id)
     if args.id not in declared:
         raise UsageError(f"no behaviour with id {args.id} (see `sdkprobe list`)")
     if args.check is not None and args.check not in declared[args.id].checks:
@@ -140,6 +141,7 @@ def cmd_bisect(args: argparse.Namespace) -> int:
 def committed(reports: Path, behaviour_id: str, versions: list[str]) -> dict[str, ReleaseVerdict]:
     """The judged verdicts (holds, differs, not-applicable) the reports in a folder give the
     behaviour on releases in range, each with its bundled CLI; UsageError for a malformed report."""
+    from sdkprobe import catalogue
     from sdkprobe.report.errors import ReportError
     from sdkprobe.report.grid import load_reports
     from sdkprobe.report.history import JUDGED
@@ -147,7 +149,7 @@ def committed(reports: Path, behaviour_id: str, versions: list[str]) -> dict[str
     if not reports.is_dir():
         return {}
     try:
-        loaded = load_reports(reports)
+        loaded = load_reports(reports, catalogue.renames())  # an old report names the behaviour's old id
     except ReportError as exc:
         if not any(reports.glob("*.json")):
             return {}

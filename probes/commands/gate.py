@@ -26,7 +26,8 @@ bundled CLI, or CLI release X with --cli-version X (wire and cli tiers; live one
 reported needs-live): with --relied-on only the behaviours listed are probed and
 compared, and --out DIR keeps that candidate's report as the next baseline.
 --baseline takes a report's path or a listed SDK version, whose report ships with
-sdkprobe."""
+sdkprobe. A behaviour renamed since the baseline was written is matched by its old id
+(the output says it was renamed); so is an old id in the relied-on file."""
 
 GATE_EPILOG = """\
 relied-on file: one behaviour id a line; '#' starts a comment; blank lines are
@@ -104,17 +105,19 @@ def cmd_gate(args: argparse.Namespace) -> int:
     if args.candidate and args.out:
         raise UsageError("--out writes the fresh candidate; it cannot go with --candidate")
     baseline = resolve_baseline(args.baseline)
-    relied_on = read_relied_on(args.relied_on) if args.relied_on else None
+    renames = catalogue.renames()  # a baseline or list from before a rename names the old ids
+    relied_on = {catalogue.resolve(i) for i in read_relied_on(args.relied_on)} if args.relied_on else None
     if args.candidate:
         candidate = load(args.candidate)
     else:
         declared = {b.id: b for b in catalogue.load()}
         if relied_on is not None:
             # Only what the team relies on is probed and compared: a fast gate, and a candidate report of those.
-            unknown = sorted(relied_on - declared.keys() - {b["id"] for b in baseline["behaviours"]})
+            current = {renames.get(b["id"], b["id"]): b for b in baseline["behaviours"]}
+            unknown = sorted(relied_on - declared.keys() - current.keys())
             if unknown:
                 raise UsageError(f"relied-on id(s) neither declared nor in the baseline: {', '.join(unknown)}")
-            baseline = {**baseline, "behaviours": [b for b in baseline["behaviours"] if b["id"] in relied_on]}
+            baseline = {**baseline, "behaviours": [b for i, b in current.items() if i in relied_on]}
         chosen = [b for i, b in declared.items() if relied_on is None or i in relied_on]
         settings = RunSettings(cli_path=release_cli(args.cli_version))
         info = run_info(settings)
@@ -124,6 +127,6 @@ def cmd_gate(args: argparse.Namespace) -> int:
         if args.out:
             json_path, _ = report.write(candidate, args.out)
             print(f"wrote the candidate report {json_path}", file=sys.stderr)
-    result = compare(baseline, candidate, relied_on, args.strict)
+    result = compare(baseline, candidate, relied_on, args.strict, renames)
     sys.stdout.write(result.render())
     return result.exit_code

@@ -86,6 +86,8 @@ def cmd_history(args: argparse.Namespace) -> int:
         raise UsageError("-j must be at least 1")
     out: Path = args.out or args.reports / HISTORY_PATH
     known = {b.id for b in catalogue.load()}
+    renames = catalogue.renames()  # reports and history files from before a rename name the old ids
+    args.only = [catalogue.resolve(i) for i in args.only] if args.only else args.only
     unknown = [i for i in args.only or [] if i not in known]
     if unknown:
         raise UsageError(f"no behaviour with id {', '.join(unknown)} (see `sdkprobe list`)")
@@ -93,9 +95,10 @@ def cmd_history(args: argparse.Namespace) -> int:
     if not args.merge:
         EnvCache().check_source()
     check_writable(out)
-    reports = load_reports(args.reports)
+    reports = load_reports(args.reports, renames)
     old = load(out)
-    parts = [_part(p) for p in args.merge or []]
+    old = old.renamed(renames) if old else None
+    parts = [_part(p).renamed(renames) for p in args.merge or []]
     listed = listed_with_reports(reports, SDK_VERSIONS)
     all_steps = steps(reports, listed)
     entries = {r["sdk_version"]: {b["id"]: b for b in r["behaviours"]} for r in reports if r["cli"] == "bundled"}

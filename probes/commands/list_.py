@@ -29,7 +29,11 @@ def register(sub: Any) -> None:
         help="only these areas: " + ", ".join(a.name for a in AREAS),
     )
     lst.add_argument(
-        "--id", nargs="+", default=[], metavar="GLOB", help="only ids matching one of these globs (tools.*)"
+        "--id",
+        nargs="+",
+        default=[],
+        metavar="GLOB",
+        help="only ids matching one of these globs (tools.*); a renamed behaviour's old id finds it",
     )
     lst.add_argument(
         "--requires",

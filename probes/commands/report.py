@@ -17,7 +17,8 @@ compatibility.html#q=tools&verdict=differs). Where DIR/history/history.json (fro
 `sdkprobe history`) has the exact releases of a change between two columns, and the
 columns still give the verdicts it was found for, the row's words name those releases
 (also where the verdict moved and moved back between two columns that agree, and, after
-the verdict's, where a sub-check moved other than as the verdict did)."""
+the verdict's, where a sub-check moved other than as the verdict did). An entry under a
+behaviour's old id (declared with renamed_from) is shown in its current id's row."""
 
 REPORT_EPILOG = """\
 exit status: 0 written, 2 DIR missing, empty, or holding a broken report, or a page
@@ -47,9 +48,11 @@ def register(sub: Any) -> None:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
+    from sdkprobe import catalogue
     from sdkprobe.report.matrix import render_matrix
 
-    md_path, html_path = render_matrix(args.dir)
+    # The declared renames, so an old report's entries land in their behaviour's current row.
+    md_path, html_path = render_matrix(args.dir, catalogue.renames())
     print(f"wrote {md_path}")
     print(f"wrote {html_path}")
     return 0

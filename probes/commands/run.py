@@ -30,7 +30,9 @@ def register(sub: Any) -> None:
         "Exit 0 when every probe ran, 1 when one errored, 2 on bad input or an output that cannot be "
         "written (both found before probing), 130 on Ctrl-C (nothing written).",
     )
-    run.add_argument("--only", nargs="+", metavar="ID", default=[], help="run only these behaviour ids")
+    run.add_argument(
+        "--only", nargs="+", metavar="ID", default=[], help="run only these behaviour ids (or a renamed one's old id)"
+    )
     run.add_argument("--tier", nargs="+", choices=TIERS, default=[], help="run only behaviours of these tiers")
     run.add_argument(
         "--out", type=Path, default=Path("reports"), metavar="DIR", help="where the report goes (default: reports/)"
@@ -117,12 +119,12 @@ def cmd_run(args: argparse.Namespace) -> int:
 def _existing_report(path: Path, info: dict[str, Any], merging: bool) -> dict[str, Any] | None:
     """The report a run would write over (None when there is none); with --merge it must be of
     this run's conditions."""
-    from sdkprobe.report.store import check_mergeable, load
+    from sdkprobe.report.store import check_mergeable, load, renamed
 
     if not path.exists():
         return None
     try:
-        existing = load(path)
+        existing = renamed(load(path), catalogue.renames())  # a merge puts a renamed entry under its new id
     except ReportError as exc:
         raise UsageError(f"{exc} (--replace writes over it)") from None
     if merging:

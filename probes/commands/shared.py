@@ -23,10 +23,13 @@ def select(
     ids: list[str] | None = None,
     requires: list[str] | None = None,
 ) -> list[Behaviour]:
-    """The behaviours matching every filter given; UsageError for an unknown id or area."""
+    """The behaviours matching every filter given; UsageError for an unknown id or area.
+    An old id (a behaviour's renamed_from) in `only` or `ids` selects the behaviour, said on stderr."""
     behaviours = catalogue.load()
     known = {b.id for b in behaviours}
-    unknown = [i for i in only or [] if i not in known]
+    only = [catalogue.resolve(i) for i in only or []]
+    ids = [catalogue.resolve(p) for p in ids or []]
+    unknown = [i for i in only if i not in known]
     if unknown:
         raise UsageError(f"no behaviour with id {', '.join(unknown)} (see `sdkprobe list`)")
     names = [a.name for a in all_areas()]

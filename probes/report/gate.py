@@ -3,12 +3,16 @@
 A changed verdict (of the behaviour or of one of its named sub-checks) fails the gate;
 with a relied-on list, only changes to those ids fail. A changed observation under an
 unchanged verdict is a note, failing only with strict. Behaviours present in one report
-only are listed and never fail: that is the catalogue changing, not the SDK.
+only are listed and never fail: that is the catalogue changing, not the SDK. A behaviour
+renamed since a report was written (its declaration's renamed_from) is one behaviour: an
+entry under its old id is compared with the current id's, and the output says it was renamed.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,6 +20,7 @@ from typing import Any
 from sdkprobe.report.cells import md, symbol, text_table
 from sdkprobe.report.diff import summarise
 from sdkprobe.report.errors import ReportError
+from sdkprobe.report.store import renamed, renamed_in
 
 VERDICT, OBSERVATION, ADDED, REMOVED = "verdict", "observation", "added", "removed"
 _ORDER = {VERDICT: 0, OBSERVATION: 1, ADDED: 2, REMOVED: 3}
@@ -31,6 +36,7 @@ class GateRow:
     kind: str  # verdict | observation | added | removed
     failing: bool
     relied_on: bool = False
+    renamed_from: str = ""  # the old id a report named it by, "" when neither did
 
 
 @dataclass
@@ -40,6 +46,7 @@ class GateResult:
     rows: list[GateRow] = field(default_factory=list)
     strict: bool = False
     relied_on: set[str] | None = None
+    renamed: dict[str, str] = field(default_factory=dict)  # old id -> current id, as a report named it
 
     @property
     def failing(self) -> list[GateRow]:
@@ -53,7 +60,10 @@ class GateResult:
         """behaviour | baseline | candidate | what moved, failing rows marked ✗."""
         rows = [
             [
-                ("✗ " if r.failing else "") + md(r.id) + (" (relied on)" if r.relied_on else ""),
+                ("✗ " if r.failing else "")
+                + md(r.id)
+                + (f" (renamed from {md(r.renamed_from)})" if r.renamed_from else "")
+                + (" (relied on)" if r.relied_on else ""),
                 _verdict(r.baseline),
                 _verdict(r.candidate),
                 md(r.moved),
@@ -79,10 +89,18 @@ class GateResult:
         tail = f"FAIL: {len(self.failing)} change(s) fail the gate." if self.failing else "PASS."
         return f"{head} {tail}"
 
+    def renames(self) -> str:
+        """One line per id a report named by an old id: it was compared as the current one."""
+        return "".join(
+            f"{old} was renamed {new}: compared as one behaviour.\n" for old, new in sorted(self.renamed.items())
+        )
+
     def render(self) -> str:
         if not self.rows:
-            return f"Nothing moved between {self.baseline_version} and {self.candidate_version}. PASS.\n"
-        return f"{self.table()}\n\n{self.summary()}\n"
+            return (
+                f"Nothing moved between {self.baseline_version} and {self.candidate_version}. PASS.\n" + self.renames()
+            )
+        return f"{self.table()}\n\n{self.summary()}\n" + (f"\n{self.renames()}" if self.renamed else "")
 
 
 def _verdict(v: str) -> str:
@@ -94,24 +112,34 @@ def compare(
     candidate: dict[str, Any],
     relied_on: set[str] | None = None,
     strict: bool = False,
+    renames: Mapping[str, str] | None = None,
 ) -> GateResult:
-    """Compare two loaded reports; ReportError on different schema versions or unknown relied-on ids."""
+    """Compare two loaded reports; ReportError on different schema versions or unknown relied-on ids.
+
+    `renames` (old id -> current id, the catalogue's) matches an entry under an old id, in
+    either report or the relied-on ids, with the current id's."""
     if baseline.get("schema") != candidate.get("schema"):
         raise ReportError(
             f"cannot compare schema version {baseline.get('schema')!r} (baseline) "
             f"with {candidate.get('schema')!r} (candidate)"
         )
-    old = {b["id"]: b for b in baseline["behaviours"]}
-    new = {b["id"]: b for b in candidate["behaviours"]}
+    renames = renames or {}
+    was = {**renamed_in(baseline, renames), **renamed_in(candidate, renames)}
+    old = {b["id"]: b for b in renamed(baseline, renames)["behaviours"]}
+    new = {b["id"]: b for b in renamed(candidate, renames)["behaviours"]}
     if relied_on is not None:
+        relied_on = {renames.get(i, i) for i in relied_on}
         unknown = sorted(set(relied_on) - set(old) - set(new))
         if unknown:
             raise ReportError(f"relied-on id(s) in neither report: {', '.join(unknown)}")
-    result = GateResult(baseline["sdk_version"], candidate["sdk_version"], strict=strict, relied_on=relied_on)
+    result = GateResult(
+        baseline["sdk_version"], candidate["sdk_version"], strict=strict, relied_on=relied_on, renamed=was
+    )
+    before = {new_id: old_id for old_id, new_id in was.items()}
     for bid in sorted(set(old) | set(new)):
         row = _row(bid, old.get(bid), new.get(bid), relied_on, strict)
         if row:
-            result.rows.append(row)
+            result.rows.append(dataclasses.replace(row, renamed_from=before.get(bid, "")))
     result.rows.sort(key=lambda r: (not r.failing, _ORDER[r.kind], r.id))
     return result
 

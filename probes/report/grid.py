@@ -17,7 +17,7 @@ from sdkprobe.report.cells import FOOTNOTED
 from sdkprobe.report.errors import ReportError
 from sdkprobe.report.history import HISTORY_PATH, Entry, History
 from sdkprobe.report.history import load as load_history
-from sdkprobe.report.store import file_stem, load
+from sdkprobe.report.store import file_stem, load, renamed
 
 
 @dataclass(frozen=True)
@@ -202,9 +202,16 @@ def _versions(e: Entry) -> tuple[tuple[str, str], ...]:
     return tuple((a.version, b.version) for a, b in e.pairs)
 
 
-def from_reports(reports: list[dict[str, Any]], history: History | None = None) -> Grid:
+def from_reports(
+    reports: list[dict[str, Any]], history: History | None = None, renames: Mapping[str, str] | None = None
+) -> Grid:
     """Grid from loaded reports, columns oldest to newest; row text from the newest report;
-    a change's words bounded by the history's exact releases where it has current ones."""
+    a change's words bounded by the history's exact releases where it has current ones.
+    `renames` (old id -> current id, the catalogue's) puts an old report's entries, and the
+    history's, in the current id's row."""
+    if renames:
+        reports = [renamed(r, renames) for r in reports]
+        history = history.renamed(renames) if history else None
     reports = sorted(
         reports, key=lambda r: (version_key(r["sdk_version"]), r["cli"], version_key(r["cli_version"] or ""))
     )
@@ -243,14 +250,15 @@ def _number_notes(grid: Grid) -> None:
             grid.refs[(row.id, i)] = by_key[key].number
 
 
-def load_dir(reports_dir: Path) -> Grid:
-    """Grid of every <version>.json in a folder, with its history file when there is one;
-    ReportError if there are no reports or one is bad."""
-    return from_reports(load_reports(reports_dir), load_history(Path(reports_dir) / HISTORY_PATH))
+def load_dir(reports_dir: Path, renames: Mapping[str, str] | None = None) -> Grid:
+    """Grid of every <version>.json in a folder, with its history file when there is one, old
+    ids read as `renames` says; ReportError if there are no reports or one is bad."""
+    return from_reports(load_reports(reports_dir), load_history(Path(reports_dir) / HISTORY_PATH), renames)
 
 
-def load_reports(reports_dir: Path) -> list[dict[str, Any]]:
-    """Every <version>.json in a folder, checked; ReportError if there are none or one is bad."""
+def load_reports(reports_dir: Path, renames: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
+    """Every <version>.json in a folder, checked, old ids read as `renames` (old -> current)
+    says; ReportError if there are none or one is bad."""
     reports_dir = Path(reports_dir)
     if not reports_dir.is_dir():
         raise ReportError(f"{reports_dir}: no such folder")
@@ -259,7 +267,7 @@ def load_reports(reports_dir: Path) -> list[dict[str, Any]]:
         report = load(path)
         if path.stem != file_stem(report):
             raise ReportError(f"{path}: the file name says {path.stem}, the report is for {file_stem(report)}")
-        reports.append(report)
+        reports.append(renamed(report, renames) if renames else report)
     if not reports:
         raise ReportError(f"{reports_dir}: no <sdk-version>.json reports to tabulate")
     return reports

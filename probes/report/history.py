@@ -147,6 +147,17 @@ class History:
     def for_id(self, behaviour_id: str) -> list[Entry]:
         return [e for e in self.entries if e.step.id == behaviour_id]
 
+    def renamed(self, renames: Mapping[str, str]) -> History:
+        """This history with every entry of an old id (old -> current in `renames`) under its
+        current id; where both ids have an entry of one step, the current id's is kept."""
+        if not any(e.step.id in renames for e in self.entries):
+            return self
+        kept: dict[tuple[str, str, str, str | None], Entry] = {}
+        for e in sorted(self.entries, key=lambda e: e.step.id in renames):  # current ids first
+            step = dataclasses.replace(e.step, id=renames.get(e.step.id, e.step.id))
+            kept.setdefault((step.id, step.before, step.after, step.check), dataclasses.replace(e, step=step))
+        return dataclasses.replace(self, entries=tuple(kept.values()))
+
 
 def steps(reports: Iterable[Mapping[str, Any]], listed: Sequence[str]) -> list[Step]:
     """Every key of every gap between neighbouring listed versions, from their bundled-CLI reports.

@@ -9,6 +9,7 @@ versions the few that moved are what a reader came for.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from pathlib import Path
 
 from sdkprobe.report.cells import (
@@ -31,13 +32,14 @@ MD_NAME = "COMPATIBILITY.md"
 HTML_NAME = "compatibility.html"
 
 
-def render_matrix(reports_dir: Path) -> tuple[Path, Path]:
+def render_matrix(reports_dir: Path, renames: Mapping[str, str] | None = None) -> tuple[Path, Path]:
     """Write the Markdown and HTML matrix of every report in reports_dir (each file whole or
-    not at all, and neither when one cannot be written); return their paths."""
+    not at all, and neither when one cannot be written), an old id's cells in its current
+    id's row (`renames`: old -> current); return their paths."""
     from sdkprobe.report.html import render_html
 
     reports_dir = Path(reports_dir)
-    grid = dataclasses.replace(load_dir(reports_dir), project=project_from(reports_dir))
+    grid = dataclasses.replace(load_dir(reports_dir, renames), project=project_from(reports_dir))
     md_path, html_path = reports_dir / MD_NAME, reports_dir / HTML_NAME
     for path in (md_path, html_path):
         check_writable(path)

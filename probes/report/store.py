@@ -8,6 +8,7 @@ drift is a plain diff. Reading validates, so callers get a usable report or one 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -76,6 +77,24 @@ def merge(existing: dict[str, Any], fresh: dict[str, Any]) -> dict[str, Any]:
     entries = {b["id"]: b for b in existing["behaviours"]}
     entries.update({b["id"]: b for b in fresh["behaviours"]})
     return {**existing, "behaviours": sorted(entries.values(), key=lambda b: str(b["id"]))}
+
+
+def renamed(report: dict[str, Any], renames: Mapping[str, str]) -> dict[str, Any]:
+    """`report` with every entry of an old id (a key of `renames`, old -> current) under its
+    current id, its area going with it; where the report has both, the current id's entry is
+    kept. How a report written before a behaviour was renamed reads as one written after."""
+    if not any(b["id"] in renames for b in report["behaviours"]):
+        return report
+    entries: dict[str, dict[str, Any]] = {}
+    for b in sorted(report["behaviours"], key=lambda b: b["id"] in renames):  # current ids first
+        current = renames.get(b["id"], b["id"])
+        entries.setdefault(current, {**b, "id": current, "area": current.split(".", 1)[0]})
+    return {**report, "behaviours": sorted(entries.values(), key=lambda b: str(b["id"]))}
+
+
+def renamed_in(report: dict[str, Any], renames: Mapping[str, str]) -> dict[str, str]:
+    """The old ids `report` names, each with its current id."""
+    return {b["id"]: renames[b["id"]] for b in report["behaviours"] if b["id"] in renames}
 
 
 def check_mergeable(existing: dict[str, Any], info: dict[str, Any]) -> None:
