@@ -7,11 +7,22 @@ from itertools import groupby
 from typing import Any
 
 from sdkprobe.areas import order
-from sdkprobe.report.cells import area_heading, checks_text, counts, md, source_md, sources_md, symbol, text_table
+from sdkprobe.report.cells import (
+    area_heading,
+    checks_text,
+    counts,
+    md,
+    short_claim,
+    source_md,
+    sources_md,
+    symbol,
+    text_table,
+)
 
 
 def render_page(report: dict[str, Any]) -> str:
-    """The Markdown page for one report: run info, then one table per area in declared order.
+    """The Markdown page for one report: run info, then one table per area in declared order,
+    each behaviour with its claim in one short line beside its verdict.
 
     Sources link to their URL where they have one, like the matrix, so a reader can go
     from a verdict to the upstream issue behind the claim.
@@ -36,6 +47,7 @@ def render_page(report: dict[str, Any]) -> str:
         rows = [
             [
                 f"`{md(b['id'])}`",
+                md(short_claim(b)),
                 md(b["tier"]),
                 f"{symbol(b['verdict'])} {md(b['verdict'])}",
                 md(b["note"]),
@@ -48,7 +60,7 @@ def render_page(report: dict[str, Any]) -> str:
             "",
             f"## {md(area_heading(area))}",
             "",
-            text_table(rows, ["behaviour", "tier", "verdict", "note", "sub-checks", "source"]),
+            text_table(rows, ["behaviour", "claim", "tier", "verdict", "note", "sub-checks", "source"]),
         ]
     parts += sources_md(b["source"] for b in behaviours)
     return "\n".join(parts) + "\n"
@@ -63,4 +75,4 @@ def render_table(results: Iterable[Any]) -> str:
     for r in results:
         d = r if isinstance(r, dict) else r.to_dict()
         rows.append([d["id"], d["tier"], d["verdict"], " ".join(str(d.get("note", "")).split())])
-    return text_table(rows, ["behaviour", "tier", "verdict", "note"], fmt="simple", maxcolwidths=[None, None, None, 72])
+    return text_table(rows, ["behaviour", "claim", "tier", "verdict", "note"], fmt="simple", maxcolwidths=[None, None, None, 72])
