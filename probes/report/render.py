@@ -75,4 +75,4 @@ def render_table(results: Iterable[Any]) -> str:
     for r in results:
         d = r if isinstance(r, dict) else r.to_dict()
         rows.append([d["id"], d["tier"], d["verdict"], " ".join(str(d.get("note", "")).split())])
-    return text_table(rows, ["behaviour", "claim", "tier", "verdict", "note"], fmt="simple", maxcolwidths=[None, None, None, 72])
+    return text_table(rows, ["behaviour", "tier", "verdict", "note"], fmt="simple", maxcolwidths=[None, None, None, 72])
