@@ -348,3 +348,63 @@ def test_every_row_and_version_fits_with_claims_folded(page, tmp_path, width, he
     assert max(out["heights"][b] for b in short if b not in CHANGING) < min(
         out["heights"][b] for b in short if b in CHANGING
     )
+
+
+# --- the committed matrix, in a browser -------------------------------------------------
+
+COMMITTED = Path(__file__).resolve().parent.parent / "reports"
+
+FIRST_SCREEN = """
+    var root = d.documentElement, vw = root.clientWidth, vh = root.clientHeight;
+    function box(el) { var r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }
+    function inView(el) { var b = box(el); return b[0] >= 0 && b[1] >= 0 && b[2] <= vw && b[3] <= vh; }
+    var heads = Array.prototype.slice.call(d.querySelectorAll('thead th.v'));
+    out.view = [vw, vh];
+    out.page = [root.scrollWidth, root.clientWidth];
+    out.heads = heads.map(function (h) { return [h.title.split(',')[0], inView(h), box(h)]; });
+    out.filter = [inView(d.getElementById('q')), box(d.getElementById('q'))];
+    // footnote numbers: each inside its own cell, never touching the next one in its row
+    out.badges = 0;
+    out.loose = [];
+    Array.prototype.forEach.call(d.querySelectorAll('tr.behaviour-row'), function (r) {
+      var last = null;
+      Array.prototype.forEach.call(r.querySelectorAll('a.fn'), function (a) {
+        var b = box(a), c = box(a.parentNode);
+        out.badges++;
+        if (b[0] < c[0] || b[2] > c[2] || (last && b[0] - last[2] < 2 && b[1] < last[3] && last[1] < b[3]))
+          out.loose.push(r.dataset.id + ' ' + a.textContent);
+        last = b;
+      });
+    });
+"""
+
+
+@pytest.fixture(scope="module")
+def committed(tmp_path_factory) -> Path:
+    """The matrix of the committed reports (and history), rendered by this code into a copy:
+    the committed compatibility.html may be older than the code."""
+    out = tmp_path_factory.mktemp("committed") / "reports"
+    shutil.copytree(COMMITTED, out, ignore=shutil.ignore_patterns("*.md", "*.html", "cli-axis"))
+    return render_matrix(out)[1]
+
+
+def test_the_committed_matrix_has_no_markdown_backticks(committed):
+    text = committed.read_text()
+    assert "`" not in text
+    assert "written by <code>sdkprobe history</code>" in text  # EXACT_NOTE's code span, as code
+
+
+@needs_chromium
+@pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)])
+def test_the_committed_matrix_shows_the_newest_versions_and_the_filter_first(committed, tmp_path, width, height):
+    out = in_frame(tmp_path, committed, width, height, FIRST_SCREEN)
+    assert out["page"][0] <= out["page"][1], f"the page scrolls sideways: {out['page']}"
+    versions = sorted(
+        (json.loads(p.read_text())["sdk_version"] for p in COMMITTED.glob("*.json")),
+        key=lambda v: tuple(int(x) for x in v.split(".")),
+    )
+    heads = {h[0]: h for h in out["heads"]}
+    newest = [heads[v] for v in versions[-2:]]
+    assert all(h[1] for h in newest), f"the newest versions are outside {out['view']}: {newest}"
+    assert out["filter"][0], f"the filter is outside {out['view']}: {out['filter'][1]}"
+    assert out["badges"] > 0 and out["loose"] == [], out["loose"][:5]
