@@ -319,7 +319,9 @@ LAYOUT = """
     out.claims = claims.filter(shown).length;
     out.changes = all('td.behaviour .change').filter(shown).length;
     out.sources = all('.source').filter(shown).length;
-    out.newest = all('thead th.v').slice(0, 2).map(function (h) { return h.getBoundingClientRect().right <= box.right; });
+    out.newest = all('thead th.v').slice(0, 2).map(function (h) {
+      return h.getBoundingClientRect().right <= box.right;
+    });
     out.heights = {};
     rows.forEach(function (r) { out.heights[r.dataset.id] = r.getBoundingClientRect().height; });
     rows[0].querySelector('details').open = true;  // unfolding one claim shows it: the count can move

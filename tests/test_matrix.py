@@ -1,7 +1,8 @@
 """The compatibility matrix: columns in version order (newest first), each behaviour's
-claim in one short line, footnotes where a behaviour does not hold, blanks where a version lacks a behaviour, where each row changed said in words
-and listed first, sources linked where they have a URL, areas in their declared order,
-and clear errors on bad folders."""
+claim in one short line, footnotes where a behaviour does not hold, blanks where a
+version lacks a behaviour, where each row changed said in words and listed first,
+sources linked where they have a URL, areas in their declared order, and clear errors
+on bad folders."""
 
 from __future__ import annotations
 
@@ -62,7 +63,7 @@ def section(md: str, heading: str) -> str:
 
 
 def table_rows(md: str, area: str) -> dict[str, list[str]]:
-    """Area table rows by id: [claim, source, changes, one cell per version, newest first]."""
+    """Area table rows by id: [one cell per version, newest first, claim, changes, source]."""
     rows = {}
     for line in section(md, area).strip().splitlines()[2:]:
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
@@ -79,12 +80,12 @@ def test_columns_sorted_by_version_newest_first_with_their_cli(reports):
     header = section(md_path.read_text(), "wire").strip().splitlines()[0]
     assert [c.strip() for c in header.split("|")[1:-1]] == [
         "behaviour",
-        "claim",
-        "source",
-        "changes",
         "0.2.100 (CLI ?, custom)",
         "0.2.10 (CLI 2.1.10)",
         "0.2.9 (CLI 2.1.9)",
+        "claim",
+        "changes",
+        "source",
     ]
 
 
@@ -92,16 +93,16 @@ def test_rows_grouped_by_area_cells_symbols_and_blanks(reports):
     md = render_matrix(reports)[0].read_text()
     hooks = table_rows(md, "hooks")
     assert hooks["hooks.fire"] == [
-        "claim of hooks.fire",
-        ISSUE_LINK,
-        "holds up to 0.2.10, needs-live from 0.2.100 (CLI ?, custom) on",
         "🔑",
         "✅",
         "✅",
+        "claim of hooks.fire",
+        "holds up to 0.2.10, needs-live from 0.2.100 (CLI ?, custom) on",
+        ISSUE_LINK,
     ]
-    assert hooks["hooks.gone"][3:5] == ["—", "—"] and hooks["hooks.gone"][5].startswith("💥[^")
+    assert hooks["hooks.gone"][:2] == ["—", "—"] and hooks["hooks.gone"][2].startswith("💥[^")
     mcp = table_rows(md, "mcp")["mcp.new"]
-    assert mcp[2] == "" and mcp[3] == "—" and mcp[4].startswith("➖[^") and mcp[5] == "—"
+    assert mcp[-2] == "" and mcp[0] == "—" and mcp[1].startswith("➖[^") and mcp[2] == "—"
     for symbol, name in [
         ("✅", "holds"),
         ("❌", "differs"),
@@ -116,8 +117,8 @@ def test_rows_grouped_by_area_cells_symbols_and_blanks(reports):
 def test_a_differs_cell_is_footnoted_with_its_note(reports):
     md = render_matrix(reports)[0].read_text()
     cells = table_rows(md, "wire")["wire.tools"]
-    assert cells[5] == "✅"
-    ref100, ref10 = (re.fullmatch(r"❌\[\^(\d+)\]", c).group(1) for c in cells[3:5])
+    assert cells[2] == "✅"
+    ref100, ref10 = (re.fullmatch(r"❌\[\^(\d+)\]", c).group(1) for c in cells[:2])
     assert ref10 == ref100  # the same note on two versions shares one footnote
     note = re.search(rf"^\[\^{ref10}\]: (.*)$", md, re.MULTILINE).group(1)
     assert note == "`wire.tools` on 0.2.10, 0.2.100 (CLI ?, custom): sent --tools a\\|b"
@@ -193,8 +194,8 @@ def test_matrix_opens_with_what_changed(reports):
         ("hooks.fire", "holds up to 0.2.10, needs-live from 0.2.100 (CLI ?, custom) on"),
     ]
     # the area tables say the same words; rows that never changed say nothing
-    assert table_rows(md, "wire")["wire.tools"][2] == changed[0][1]
-    assert table_rows(md, "hooks")["hooks.gone"][2] == ""
+    assert table_rows(md, "wire")["wire.tools"][-2] == changed[0][1]
+    assert table_rows(md, "hooks")["hooks.gone"][-2] == ""
 
 
 def test_a_matrix_with_no_change_says_so(tmp_path):
@@ -209,9 +210,9 @@ def test_a_matrix_with_no_change_says_so(tmp_path):
 
 def test_sources_are_linked_where_they_have_a_url(reports):
     md = render_matrix(reports)[0].read_text()
-    assert table_rows(md, "hooks")["hooks.fire"][1] == ISSUE_LINK
-    assert table_rows(md, "wire")["wire.tools"][1] == "003 § Quick answer"  # a design document: named
-    assert "](" not in table_rows(md, "wire")["wire.tools"][1]
+    assert table_rows(md, "hooks")["hooks.fire"][-1] == ISSUE_LINK
+    assert table_rows(md, "wire")["wire.tools"][-1] == "003 § Quick answer"  # a design document: named
+    assert "](" not in table_rows(md, "wire")["wire.tools"][-1]
     assert section(md, "Sources").strip().splitlines() == [
         f"- 003: {sample.DOC_TITLE}",
         f"- {ISSUE_LINK}: claude-agent-sdk-python issue #362",
@@ -221,7 +222,7 @@ def test_sources_are_linked_where_they_have_a_url(reports):
 def test_a_url_cannot_break_the_link_or_the_table(tmp_path):
     odd = sample.source("docs", "Hooks", "https://example.com/a b)|<x>?q=(1)", "odd")
     add(tmp_path, "0.2.9", "2.1.9", result("wire.a", source=odd))
-    cell = table_rows(render_matrix(tmp_path)[0].read_text(), "wire")["wire.a"][1]
+    cell = table_rows(render_matrix(tmp_path)[0].read_text(), "wire")["wire.a"][-1]
     assert cell == "[docs § Hooks](https://example.com/a%20b%29%7C%3Cx%3E?q=%281%29)"
 
 
@@ -334,7 +335,7 @@ def test_a_short_claim_is_the_summary_or_the_claim_cut_at_a_word():
 
 
 def test_a_short_claim_never_ends_inside_a_code_span():
-    claim = "A host answers it by allowing it with updated input holding " + "`answers, keyed by the question text`" + "."
+    claim = "A host answers it by allowing it with updated input holding `answers, keyed by the question text`."
     cut = short_claim({"claim": claim})
     assert cut.count("`") % 2 == 0 and cut == "A host answers it by allowing it with updated input holding…"
     assert short_claim({"claim": "`" + "a" * 120 + "`"}) == "a" * (SHORT_CLAIM - 1) + "…"
@@ -350,11 +351,12 @@ def test_rows_carry_the_newest_summary_and_every_page_shows_the_short_claim(tmp_
     assert from_reports([old]).rows[0].summary == ""
     add(tmp_path, "0.2.9", "2.1.9", result("wire.a", claim=LONG))
     md = render_matrix(tmp_path)[0].read_text()
-    assert table_rows(md, "wire")["wire.a"][0] == md_cell(short_claim({"claim": LONG}))
+    assert table_rows(md, "wire")["wire.a"][-3] == md_cell(short_claim({"claim": LONG}))
     page = render_page(old)
     row = next(line for line in page.splitlines() if "`wire.a`" in line)
-    assert [c.strip() for c in row.split("|")[1:3]] == ["`wire.a`", md_cell(short_claim({"claim": LONG}))]
-    assert page.splitlines()[page.splitlines().index(row) - 2].split("|")[2].strip() == "claim"
+    short = md_cell(short_claim({"claim": LONG}))
+    assert [c.strip() for c in row.split("|")[1:5]] == ["`wire.a`", "wire", "✅ holds", short]
+    assert page.splitlines()[page.splitlines().index(row) - 2].split("|")[4].strip() == "claim"
 
 
 def md_cell(text: str) -> str:
@@ -381,5 +383,8 @@ def test_footnotes_are_numbered_in_reading_order_newest_first():
         sample.report([result("wire.a", "differs", "new note")], info("0.2.10", "2.1.10")),
     ]
     grid = from_reports(reports)
-    assert [(n.number, n.text, n.versions) for n in grid.notes] == [(1, "new note", ["0.2.10"]), (2, "old note", ["0.2.9"])]
+    assert [(n.number, n.text, n.versions) for n in grid.notes] == [
+        (1, "new note", ["0.2.10"]),
+        (2, "old note", ["0.2.9"]),
+    ]
     assert grid.refs == {("wire.a", 1): 1, ("wire.a", 0): 2} and grid.newest_first() == [1, 0]

@@ -80,7 +80,8 @@ th.v, td.v { width: 1px; }
 thead th.v > span { display: inline-block; writing-mode: vertical-rl; transform: rotate(180deg); }
 thead th.v small { display: inline; font-size: .8em; }
 td.v { white-space: nowrap; padding: .3rem .2rem; line-height: 1.2; }
-td.v a.fn { display: block; width: max-content; min-width: 1.3em; margin: .15rem auto 0; padding: 0 .2rem; border-radius: 4px; background: var(--badge);
+td.v a.fn { display: block; width: max-content; min-width: 1.3em; margin: .15rem auto 0; padding: 0 .2rem;
+  border-radius: 4px; background: var(--badge);
   color: var(--fg); font-size: .65em; line-height: 1.4; text-decoration: none; font-variant-numeric: tabular-nums; }
 tr.area th { text-align: left; background: var(--head); font-weight: 600; }
 tr.area th span { position: sticky; left: .45rem; }
@@ -93,6 +94,8 @@ ol.notes li:target { background: var(--differs); }
 @media (max-width: 600px) {
   body { padding: .5rem; font-size: 14px; }
   h1 { font-size: 1.15rem; }
+  p.exact { font-size: .85em; }
+  td.behaviour summary { font-size: .85em; }
   th, td { padding: .25rem .2rem; }
   /* the behaviour column stays pinned; older versions scroll under it */
   th.behaviour, td.behaviour { width: 11.5rem; min-width: 11.5rem; max-width: 11.5rem; }
@@ -291,7 +294,8 @@ def _more(grid: Grid, r: Row) -> str:
     (newest verdict, where it moved) and the row's notes, linked to the page's list."""
     parts = [
         f'<p class="claim">{_prose(r.claim)}</p>',
-        f'<p class="source">{source_html(r.source)} · <a href="{_e(declaration(r.id, grid.project))}">declaration</a></p>',
+        f'<p class="source">{source_html(r.source)} · '
+        f'<a href="{_e(declaration(r.id, grid.project))}">declaration</a></p>',
     ]
     if r.checks:
         newest = grid.columns[max(i for i, c in enumerate(r.cells) if c)].label

@@ -47,9 +47,9 @@ def render_page(report: dict[str, Any]) -> str:
         rows = [
             [
                 f"`{md(b['id'])}`",
-                md(short_claim(b)),
                 md(b["tier"]),
                 f"{symbol(b['verdict'])} {md(b['verdict'])}",
+                md(short_claim(b)),
                 md(b["note"]),
                 md(checks_text(b["checks"])),
                 source_md(b["source"]),
@@ -60,7 +60,7 @@ def render_page(report: dict[str, Any]) -> str:
             "",
             f"## {md(area_heading(area))}",
             "",
-            text_table(rows, ["behaviour", "claim", "tier", "verdict", "note", "sub-checks", "source"]),
+            text_table(rows, ["behaviour", "tier", "verdict", "claim", "note", "sub-checks", "source"]),
         ]
     parts += sources_md(b["source"] for b in behaviours)
     return "\n".join(parts) + "\n"
