@@ -410,3 +410,13 @@ def test_the_committed_matrix_shows_the_newest_versions_and_the_filter_first(com
     assert all(h[1] for h in newest), f"the newest versions are outside {out['view']}: {newest}"
     assert out["filter"][0], f"the filter is outside {out['view']}: {out['filter'][1]}"
     assert out["badges"] > 0 and out["loose"] == [], out["loose"][:5]
+
+
+@needs_chromium
+def test_a_link_to_the_changes_unfolds_them(page, tmp_path):
+    url = page.resolve().as_uri()
+    folded = browser(tmp_path, "--dump-dom", url).stdout
+    assert '<details class="changes"><summary>' in folded
+    dom = browser(tmp_path, "--dump-dom", url + "#changes").stdout
+    assert '<details class="changes" open=""><summary>' in dom
+    assert re.search(r'id="count"[^>]*>([^<]*)<', dom).group(1) == f"{ROWS} of {ROWS} behaviours"  # not a filter
