@@ -1,6 +1,8 @@
-"""The HTML matrix: self-contained, escaped, opening with what changed, and, in a real
-browser, filtering (also to "only rows that change") and fitting 110 rows of fifteen
-versions on a phone with the claims folded away.
+"""The HTML matrix: self-contained, escaped, newest version first, each row with its
+short claim and its id linked to its page, what changed folded under the filter, and, in
+a real browser, filtering (also to "only rows that change"), 110 rows of fifteen versions
+on a phone and a laptop with the claims folded away, and the committed matrix showing its
+two newest versions and its filter on the first screen of both.
 
 The browser tests need Debian's chromium (apt-get install -y chromium
 fonts-noto-color-emoji); without it they skip and say so. Chromium's headless window is
@@ -105,17 +107,56 @@ def test_page_is_self_contained_and_escaped(page):
     assert hrefs <= {sample.ISSUE_URL} | {
         h
         for h in hrefs
-        if re.fullmatch(r"#[\w.-]+|\.\./probes/catalogue/\w+\.py|\.\./docs/sources/\w+\.md(#[\w-]+)?", h)
+        if re.fullmatch(
+            r"#[\w.-]+|\.\./probes/catalogue/\w+\.py|\.\./docs/sources/\w+\.md(#[\w-]+)?|behaviours/[\w.-]+\.html", h
+        )
     }
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in text
     assert "&lt;b&gt;bold&lt;/b&gt;" in text and "<b>bold" not in text
     assert "sent &lt;TMP&gt; &amp; a|b" in text
     assert text.count('class="behaviour-row"') == ROWS
+    assert "`" not in text  # no Markdown-ish backticks reach the reader
+
+
+def test_each_row_links_its_id_to_its_own_page(page):
+    text = page.read_text()
+    for bid in PLAN:
+        row = re.search(rf'<tr [^>]*id="row-{re.escape(bid)}">.*?</tr>', text).group(0)
+        assert f'<a class="id" href="behaviours/{bid}.html"><code>{bid}</code></a>' in row
+
+
+def test_versions_run_newest_first_in_the_header_and_in_every_row(page):
+    text = page.read_text()
+    header = re.findall(r'<th class="v" scope="col" title="([^,"]+),', text)
+    assert header == VERSIONS[::-1]
+    ids = list(PLAN)
+    row3 = re.search(rf'<tr [^>]*id="row-{re.escape(ids[3])}">.*?</tr>', text).group(0)
+    # holds on the four oldest, differs on the rest: differs first now
+    assert re.findall(r'data-verdict="(\w+)"', row3) == [D] * 11 + [H] * 4
+
+
+def test_each_row_shows_its_short_claim_and_folds_the_rest(page):
+    text = page.read_text()
+    ids = list(PLAN)
+    row = re.search(rf'<tr [^>]*id="row-{re.escape(ids[3])}">.*?</tr>', text).group(0)
+    claim = html.escape(f"claim of {ids[3]} <b>bold</b>")
+    assert f'<summary class="short">{claim}</summary>' in row
+    more = re.search(r'<div class="more">(.*?)</div>', row).group(1)
+    assert f'<p class="claim">{claim}</p>' in more
+    assert "declaration</a>" in more
+    # the row's notes, linked to the page's list, with the versions they are on
+    note = re.search(r'<ul class="row-notes"><li><a href="#note-(\d+)">\d+</a> differs on ([^:]+): (.*?)</li>', more)
+    assert note and note.group(2) == ", ".join(VERSIONS[4:]) and note.group(3) == "sent &lt;TMP&gt; &amp; a|b"
+    assert f'<li id="note-{note.group(1)}" value="{note.group(1)}"><code>{ids[3]}</code>' in text
 
 
 def test_page_opens_with_what_changed(page):
     text = page.read_text()
-    assert text.index(f'<h2 id="changes">Changed across these {len(VERSIONS)} versions</h2>') < text.index("<table")
+    heading = f'<h2 id="changes">Changed across these {len(VERSIONS)} versions</h2>'
+    # folded, with its count, under the filter (it used to open the page, pushing the filter
+    # below fifty lines) and above the table
+    assert text.index('id="q"') < text.index(heading) < text.index("<table")
+    assert f'<details class="changes"><summary>{heading} <span class="count">(7 behaviours)</span></summary>' in text
     listed = re.findall(r'<li><a href="#row-([^"]+)"><code>[^<]+</code></a> <span class="change">([^<]*)</span>', text)
     assert [bid for bid, _ in listed] == order(CHANGING)
     words = dict(listed)
@@ -135,24 +176,27 @@ def test_page_opens_with_what_changed(page):
 
 
 def test_sources_link_to_their_url_or_the_projects_page_on_them(page):
+    # in the row's folded part (a column of their own took 400 px of a laptop's width)
     text = page.read_text()
     linked, named = (
         re.search(rf'id="row-{re.escape(order(s)[0])}">.*?</tr>', text).group(0) for s in (LINKED, set(PLAN) - LINKED)
     )
     assert (
-        f'<td class="source"><a href="{sample.ISSUE_URL}" title="claude-agent-sdk-python issue #362">py#362</a></td>'
+        f'<p class="source"><a href="{sample.ISSUE_URL}" title="claude-agent-sdk-python issue #362">py#362</a> · '
         in linked
     )
     # a design document, cited by a report written before pages were: the registry's page
     assert (
-        f'<td class="source"><a href="../docs/sources/003.md#quick-answer" title="{sample.DOC_TITLE}">'
-        "003 § Quick answer</a></td>" in named
+        f'<p class="source"><a href="../docs/sources/003.md#quick-answer" title="{sample.DOC_TITLE}">'
+        "003 § Quick answer</a> · " in named
     )
+    assert 'class="source"' not in re.sub(r'<div class="more">.*?</div>', "", linked)
 
 
 def test_areas_in_declared_order_with_their_titles(page):
     headings = re.findall(
-        rf'<tr class="area"><th colspan="{len(VERSIONS) + 2}" scope="rowgroup">([^<]+)</th></tr>', page.read_text()
+        rf'<tr class="area"><th colspan="{len(VERSIONS) + 1}" scope="rowgroup"><span>([^<]+)</span></th></tr>',
+        page.read_text(),
     )
     assert headings == [f"{a.name} — {a.title}" for a in AREAS]
 
@@ -274,34 +318,114 @@ LAYOUT = """
     // checkVisibility: closed <details> hide their content with content-visibility, which
     // leaves boxes that getClientRects still reports
     function shown(el) { return el.checkVisibility() && el.getClientRects().length > 0; }
-    var rows = Array.prototype.slice.call(d.querySelectorAll('tr.behaviour-row'));
-    var claims = Array.prototype.slice.call(d.querySelectorAll('.claim'));
+    function all(sel) { return Array.prototype.slice.call(d.querySelectorAll(sel)); }
+    var rows = all('tr.behaviour-row'), claims = all('.claim'), box = s.getBoundingClientRect();
     out.width = w.innerWidth;
     out.page = [root.scrollWidth, root.clientWidth];
     out.table = [t.scrollWidth, s.clientWidth, s.scrollWidth];
     out.rows = rows.filter(shown).length;
+    out.short = all('summary.short').filter(shown).length;
     out.claims = claims.filter(shown).length;
-    out.changes = Array.prototype.filter.call(d.querySelectorAll('td.behaviour .change'), shown).length;
-    out.sources = Array.prototype.filter.call(d.querySelectorAll('td.source'), shown).length;
+    out.changes = all('td.behaviour .change').filter(shown).length;
+    out.sources = all('.source').filter(shown).length;
+    out.newest = all('thead th.v').slice(0, 2).map(function (h) {
+      return h.getBoundingClientRect().right <= box.right;
+    });
     out.heights = {};
     rows.forEach(function (r) { out.heights[r.dataset.id] = r.getBoundingClientRect().height; });
     rows[0].querySelector('details').open = true;  // unfolding one claim shows it: the count can move
     out.unfolded = claims.filter(shown).length;
+    out.unfolded_sources = all('.source').filter(shown).length;
 """
 
 
 @needs_chromium
-@pytest.mark.parametrize(("width", "height", "sources"), [(360, 740, 0), (1280, 800, ROWS)])
-def test_every_row_and_version_fits_with_claims_folded(page, tmp_path, width, height, sources):
+@pytest.mark.parametrize(("width", "height", "fits"), [(360, 740, False), (1280, 800, True)])
+def test_every_row_and_version_fits_with_claims_folded(page, tmp_path, width, height, fits):
     out = in_frame(tmp_path, page, width, height, LAYOUT)
     assert out["width"] == width
     assert out["page"][0] <= out["page"][1], "the page scrolls sideways"
     table, box, box_scroll = out["table"]
-    assert table <= box and box_scroll <= box, f"the table ({table} px) does not fit its {box} px box"
-    assert out["rows"] == ROWS and out["changes"] == len(CHANGING)
+    # a laptop holds every version; on a phone the older ones scroll inside the table's box
+    # under the pinned behaviour column (they used to fit at 11 px a column, footnote
+    # numbers running together), the two newest in view
+    assert (table <= box and box_scroll <= box) == fits, f"the table is {table} px in a {box} px box"
+    assert out["newest"] == [True, True]
+    assert out["rows"] == out["short"] == ROWS and out["changes"] == len(CHANGING)
     assert out["claims"] == 0 and out["unfolded"] == 1
-    assert out["sources"] == sources  # the phone keeps the source in the folded part
-    # a short id that never changed is one line; a change adds its words under the id
+    assert out["sources"] == 0 and out["unfolded_sources"] == 1  # the source is in the folded part
+    # a change adds its words under the short claim
     short = [b for b in PLAN if len(b) <= 15]
-    assert max(out["heights"][b] for b in short if b not in CHANGING) < 36
-    assert min(out["heights"][b] for b in short if b in CHANGING) > 36
+    assert max(out["heights"][b] for b in short if b not in CHANGING) < min(
+        out["heights"][b] for b in short if b in CHANGING
+    )
+
+
+# --- the committed matrix, in a browser -------------------------------------------------
+
+COMMITTED = Path(__file__).resolve().parent.parent / "reports"
+
+FIRST_SCREEN = """
+    var root = d.documentElement, vw = root.clientWidth, vh = root.clientHeight;
+    function box(el) { var r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }
+    function inView(el) { var b = box(el); return b[0] >= 0 && b[1] >= 0 && b[2] <= vw && b[3] <= vh; }
+    var heads = Array.prototype.slice.call(d.querySelectorAll('thead th.v'));
+    out.view = [vw, vh];
+    out.page = [root.scrollWidth, root.clientWidth];
+    out.heads = heads.map(function (h) { return [h.title.split(',')[0], inView(h), box(h)]; });
+    out.filter = [inView(d.getElementById('q')), box(d.getElementById('q'))];
+    // footnote numbers: each inside its own cell, never touching the next one in its row
+    out.badges = 0;
+    out.loose = [];
+    Array.prototype.forEach.call(d.querySelectorAll('tr.behaviour-row'), function (r) {
+      var last = null;
+      Array.prototype.forEach.call(r.querySelectorAll('a.fn'), function (a) {
+        var b = box(a), c = box(a.parentNode);
+        out.badges++;
+        if (b[0] < c[0] || b[2] > c[2] || (last && b[0] - last[2] < 2 && b[1] < last[3] && last[1] < b[3]))
+          out.loose.push(r.dataset.id + ' ' + a.textContent);
+        last = b;
+      });
+    });
+"""
+
+
+@pytest.fixture(scope="module")
+def committed(tmp_path_factory) -> Path:
+    """The matrix of the committed reports (and history), rendered by this code into a copy:
+    the committed compatibility.html may be older than the code."""
+    out = tmp_path_factory.mktemp("committed") / "reports"
+    shutil.copytree(COMMITTED, out, ignore=shutil.ignore_patterns("*.md", "*.html", "cli-axis"))
+    return render_matrix(out)[1]
+
+
+def test_the_committed_matrix_has_no_markdown_backticks(committed):
+    text = committed.read_text()
+    assert "`" not in text
+    assert "written by <code>sdkprobe history</code>" in text  # EXACT_NOTE's code span, as code
+
+
+@needs_chromium
+@pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)])
+def test_the_committed_matrix_shows_the_newest_versions_and_the_filter_first(committed, tmp_path, width, height):
+    out = in_frame(tmp_path, committed, width, height, FIRST_SCREEN)
+    assert out["page"][0] <= out["page"][1], f"the page scrolls sideways: {out['page']}"
+    versions = sorted(
+        (json.loads(p.read_text())["sdk_version"] for p in COMMITTED.glob("*.json")),
+        key=lambda v: tuple(int(x) for x in v.split(".")),
+    )
+    heads = {h[0]: h for h in out["heads"]}
+    newest = [heads[v] for v in versions[-2:]]
+    assert all(h[1] for h in newest), f"the newest versions are outside {out['view']}: {newest}"
+    assert out["filter"][0], f"the filter is outside {out['view']}: {out['filter'][1]}"
+    assert out["badges"] > 0 and out["loose"] == [], out["loose"][:5]
+
+
+@needs_chromium
+def test_a_link_to_the_changes_unfolds_them(page, tmp_path):
+    url = page.resolve().as_uri()
+    folded = browser(tmp_path, "--dump-dom", url).stdout
+    assert '<details class="changes"><summary>' in folded
+    dom = browser(tmp_path, "--dump-dom", url + "#changes").stdout
+    assert '<details class="changes" open=""><summary>' in dom
+    assert re.search(r'id="count"[^>]*>([^<]*)<', dom).group(1) == f"{ROWS} of {ROWS} behaviours"  # not a filter

@@ -1,6 +1,7 @@
-"""The compatibility matrix: columns in version order, footnotes where a behaviour does
-not hold, blanks where a version lacks a behaviour, where each row changed said in words
-and listed first, sources linked to their URL or the project's page on them, areas in their declared order,
+"""The compatibility matrix: columns in version order (newest first), each behaviour's
+claim in one short line, footnotes where a behaviour does not hold, blanks where a
+version lacks a behaviour, where each row changed said in words and listed first,
+sources linked to their URL or the project's page on them, areas in their declared order,
 and clear errors on bad folders."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from sample_reports import info, result
 from sdkprobe.areas import AREAS
 from sdkprobe.commands import main as cli_main
 from sdkprobe.report import ReportError, render_matrix, render_page, write
-from sdkprobe.report.cells import project_from, source_md
+from sdkprobe.report.cells import SHORT_CLAIM, project_from, short_claim, source_md
 from sdkprobe.report.grid import describe_change, from_reports
 
 ISSUE_LINK = f"[py#362]({sample.ISSUE_URL})"
@@ -66,7 +67,7 @@ def section(md: str, heading: str) -> str:
 
 
 def table_rows(md: str, area: str) -> dict[str, list[str]]:
-    """Area table rows by id: [source, changes, one cell per version]."""
+    """Area table rows by id: [one cell per version, newest first, claim, changes, source]."""
     rows = {}
     for line in section(md, area).strip().splitlines()[2:]:
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
@@ -76,31 +77,36 @@ def table_rows(md: str, area: str) -> dict[str, list[str]]:
     return rows
 
 
-def test_columns_sorted_by_version_with_their_cli(reports):
+def test_columns_sorted_by_version_newest_first_with_their_cli(reports):
+    # newest first (it was oldest first): the versions a reader upgrades to come first
     md_path, html_path = render_matrix(reports)
     assert (md_path.name, html_path.name) == ("COMPATIBILITY.md", "compatibility.html")
     header = section(md_path.read_text(), "wire").strip().splitlines()[0]
     assert [c.strip() for c in header.split("|")[1:-1]] == [
         "behaviour",
-        "source",
-        "changes",
-        "0.2.9 (CLI 2.1.9)",
-        "0.2.10 (CLI 2.1.10)",
         "0.2.100 (CLI ?, custom)",
+        "0.2.10 (CLI 2.1.10)",
+        "0.2.9 (CLI 2.1.9)",
+        "claim",
+        "changes",
+        "source",
     ]
 
 
 def test_rows_grouped_by_area_cells_symbols_and_blanks(reports):
     md = render_matrix(reports)[0].read_text()
     hooks = table_rows(md, "hooks")
-    assert hooks["hooks.fire"] == [ISSUE_LINK, "holds up to 0.2.10, needs-live from 0.2.100 (CLI ?, custom) on"] + [
-        "✅",
-        "✅",
+    assert hooks["hooks.fire"] == [
         "🔑",
+        "✅",
+        "✅",
+        "claim of hooks.fire",
+        "holds up to 0.2.10, needs-live from 0.2.100 (CLI ?, custom) on",
+        ISSUE_LINK,
     ]
-    assert hooks["hooks.gone"][2].startswith("💥[^") and hooks["hooks.gone"][3:] == ["—", "—"]
+    assert hooks["hooks.gone"][:2] == ["—", "—"] and hooks["hooks.gone"][2].startswith("💥[^")
     mcp = table_rows(md, "mcp")["mcp.new"]
-    assert mcp[1] == "" and mcp[2] == "—" and mcp[3].startswith("➖[^") and mcp[4] == "—"
+    assert mcp[-2] == "" and mcp[0] == "—" and mcp[1].startswith("➖[^") and mcp[2] == "—"
     for symbol, name in [
         ("✅", "holds"),
         ("❌", "differs"),
@@ -116,7 +122,7 @@ def test_a_differs_cell_is_footnoted_with_its_note(reports):
     md = render_matrix(reports)[0].read_text()
     cells = table_rows(md, "wire")["wire.tools"]
     assert cells[2] == "✅"
-    ref10, ref100 = (re.fullmatch(r"❌\[\^(\d+)\]", c).group(1) for c in cells[3:])
+    ref100, ref10 = (re.fullmatch(r"❌\[\^(\d+)\]", c).group(1) for c in cells[:2])
     assert ref10 == ref100  # the same note on two versions shares one footnote
     note = re.search(rf"^\[\^{ref10}\]: (.*)$", md, re.MULTILINE).group(1)
     assert note == "`wire.tools` on 0.2.10, 0.2.100 (CLI ?, custom): sent --tools a\\|b"
@@ -192,8 +198,8 @@ def test_matrix_opens_with_what_changed(reports):
         ("hooks.fire", "holds up to 0.2.10, needs-live from 0.2.100 (CLI ?, custom) on"),
     ]
     # the area tables say the same words; rows that never changed say nothing
-    assert table_rows(md, "wire")["wire.tools"][1] == changed[0][1]
-    assert table_rows(md, "hooks")["hooks.gone"][1] == ""
+    assert table_rows(md, "wire")["wire.tools"][-2] == changed[0][1]
+    assert table_rows(md, "hooks")["hooks.gone"][-2] == ""
 
 
 def test_a_matrix_with_no_change_says_so(tmp_path):
@@ -208,9 +214,9 @@ def test_a_matrix_with_no_change_says_so(tmp_path):
 
 def test_sources_link_to_their_url_or_the_projects_page_on_them(reports):
     md = render_matrix(reports)[0].read_text()
-    assert table_rows(md, "hooks")["hooks.fire"][0] == ISSUE_LINK
+    assert table_rows(md, "hooks")["hooks.fire"][-1] == ISSUE_LINK
     # a design document: the project's page on it, at the section's anchor
-    assert table_rows(md, "wire")["wire.tools"][0] == DOC_LINK
+    assert table_rows(md, "wire")["wire.tools"][-1] == DOC_LINK
     assert section(md, "Sources").strip().splitlines() == [
         f"- [003](../docs/sources/003.md): {sample.DOC_TITLE}",
         f"- {ISSUE_LINK}: claude-agent-sdk-python issue #362",
@@ -230,7 +236,7 @@ def test_links_to_a_page_start_from_the_matrix_folder(tmp_path):
 def test_a_url_cannot_break_the_link_or_the_table(tmp_path):
     odd = sample.source("docs", "Hooks", "https://example.com/a b)|<x>?q=(1)", "odd")
     add(tmp_path, "0.2.9", "2.1.9", result("wire.a", source=odd))
-    cell = table_rows(render_matrix(tmp_path)[0].read_text(), "wire")["wire.a"][0]
+    cell = table_rows(render_matrix(tmp_path)[0].read_text(), "wire")["wire.a"][-1]
     assert cell == "[docs § Hooks](https://example.com/a%20b%29%7C%3Cx%3E?q=%281%29)"
 
 
@@ -276,7 +282,7 @@ def test_version_strings_stay_text(tmp_path):
         add(tmp_path, v, "2.10", result("wire.a"))
     md = render_matrix(tmp_path)[0].read_text()
     summary = [line.split("|")[1].strip() for line in md.splitlines() if line.startswith("| 1.")]
-    assert summary == ["1.9", "1.10", "1.100"]
+    assert summary == ["1.100", "1.10", "1.9"]  # newest first, as the columns
     assert "(CLI 2.10)" in md
 
 
@@ -363,3 +369,80 @@ def test_where_a_report_has_both_ids_the_current_ids_entry_is_kept():
     history = History(("0.2.5", "0.2.10"), (entry, current)).renamed({OLD: NEW})
     assert history.entries == (current,)
     assert history.renamed({"wire.nothing-renamed": NEW}) is history
+
+
+# --- claims beside verdicts -------------------------------------------------------------
+
+LONG = (
+    "The SDK forwards agent definitions as written, without checking them: an unknown field "
+    "(allowedTools), a shape the types forbid and a typo all reach the CLI."
+)
+
+
+def test_a_short_claim_is_the_summary_or_the_claim_cut_at_a_word():
+    assert short_claim({"claim": "Short and whole."}) == "Short and whole."
+    assert short_claim({"claim": LONG, "summary": "Agent definitions reach the CLI unchecked."}) == (
+        "Agent definitions reach the CLI unchecked."
+    )
+    cut = short_claim({"claim": LONG})
+    assert len(cut) <= SHORT_CLAIM and cut.endswith("…") and LONG.startswith(cut[:-1])
+    assert cut == "The SDK forwards agent definitions as written, without checking them: an unknown field…"
+    assert short_claim({"claim": LONG, "summary": ""}) == cut  # an empty summary is none
+    exact = "x" * (SHORT_CLAIM - 10) + " " + "y" * 9  # exactly SHORT_CLAIM: kept whole
+    assert short_claim({"claim": exact}) == exact
+
+
+def test_a_short_claim_never_ends_inside_a_code_span():
+    claim = "A host answers it by allowing it with updated input holding `answers, keyed by the question text`."
+    cut = short_claim({"claim": claim})
+    assert cut.count("`") % 2 == 0 and cut == "A host answers it by allowing it with updated input holding…"
+    assert short_claim({"claim": "`" + "a" * 120 + "`"}) == "a" * (SHORT_CLAIM - 1) + "…"
+
+
+def test_rows_carry_the_newest_summary_and_every_page_shows_the_short_claim(tmp_path):
+    old = sample.report([result("wire.a", claim=LONG)], info("0.2.9", "2.1.9"))
+    new = sample.report([result("wire.a", claim=LONG)], info("0.2.10", "2.1.10"))
+    new["behaviours"][0]["summary"] = "Agent definitions reach the CLI unchecked."  # not in the schema yet
+    grid = from_reports([old, new])
+    assert grid.rows[0].summary == "Agent definitions reach the CLI unchecked."
+    assert short_claim(grid.rows[0]) == grid.rows[0].summary
+    assert from_reports([old]).rows[0].summary == ""
+    add(tmp_path, "0.2.9", "2.1.9", result("wire.a", claim=LONG))
+    md = render_matrix(tmp_path)[0].read_text()
+    assert table_rows(md, "wire")["wire.a"][-3] == md_cell(short_claim({"claim": LONG}))
+    page = render_page(old)
+    row = next(line for line in page.splitlines() if "`wire.a`" in line)
+    short = md_cell(short_claim({"claim": LONG}))
+    assert [c.strip() for c in row.split("|")[1:5]] == ["`wire.a`", "wire", "✅ holds", short]
+    assert page.splitlines()[page.splitlines().index(row) - 2].split("|")[4].strip() == "claim"
+
+
+def md_cell(text: str) -> str:
+    from sdkprobe.report.cells import md
+
+    return md(text)
+
+
+def test_rows_carry_each_sub_check_with_its_newest_verdict_and_where_it_moved():
+    reports = [
+        sample.report([result("wire.a", checks={"x": "holds", "y": "holds"})], info("0.2.9", "2.1.9")),
+        sample.report([result("wire.a", "differs", checks={"x": "holds", "y": "differs"})], info("0.2.10", "2.1.10")),
+    ]
+    row = from_reports(reports).rows[0]
+    assert [(c.name, c.verdict, c.change) for c in row.checks] == [
+        ("x", "holds", ""),
+        ("y", "differs", "holds on 0.2.9, differs from 0.2.10 on"),
+    ]
+
+
+def test_footnotes_are_numbered_in_reading_order_newest_first():
+    reports = [
+        sample.report([result("wire.a", "differs", "old note")], info("0.2.9", "2.1.9")),
+        sample.report([result("wire.a", "differs", "new note")], info("0.2.10", "2.1.10")),
+    ]
+    grid = from_reports(reports)
+    assert [(n.number, n.text, n.versions) for n in grid.notes] == [
+        (1, "new note", ["0.2.10"]),
+        (2, "old note", ["0.2.9"]),
+    ]
+    assert grid.refs == {("wire.a", 1): 1, ("wire.a", 0): 2} and grid.newest_first() == [1, 0]

@@ -242,7 +242,7 @@ def test_page_escapes_pipes_and_placeholders():
     page = render_page(build([result("wire.a", "differs", "got a|b from <TMP>", {"x|y": "differs"})], info()))
     row = next(line for line in page.splitlines() if "wire.a" in line)
     assert "got a\\|b from &lt;TMP&gt;" in row and "❌ x\\|y" in row
-    assert row.count("|") - row.count("\\|") == 7  # six columns, no stray separators
+    assert row.count("|") - row.count("\\|") == 8  # seven columns (the claim added), no stray separators
 
 
 def test_versions_stay_text_in_the_page():

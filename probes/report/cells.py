@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import quote
 
 from tabulate import tabulate
@@ -27,6 +27,35 @@ FOOTNOTED = (DIFFERS, ERROR, NOT_APPLICABLE)
 # What a Markdown link target may keep as is: not ( ) < > | or whitespace, which would end
 # the link, split the table cell or open a tag.
 _URL_SAFE = ":/?#[]@!$&'*+,;=%~-._"
+SHORT_CLAIM = 90  # characters a claim beside its verdicts may take, "…" included
+
+
+class Claimed(Protocol):
+    """A matrix row: its claim and its report entry's summary ("" when it has none)."""
+
+    claim: str
+    summary: str
+
+
+def short_claim(entry_or_row: Mapping[str, Any] | Claimed) -> str:
+    """The one line a page shows beside a behaviour's verdicts: its `summary` when the entry
+    (or row) has one, else the claim cut at a word boundary to at most SHORT_CLAIM characters
+    with "…", never inside a `code span` (an unpaired backtick would show as a backtick)."""
+    if isinstance(entry_or_row, Mapping):
+        summary, claim = str(entry_or_row.get("summary") or ""), str(entry_or_row["claim"])
+    else:
+        summary, claim = entry_or_row.summary, entry_or_row.claim
+    text = " ".join((summary or claim).split())
+    if len(text) <= SHORT_CLAIM:
+        return text
+    cut = text[: SHORT_CLAIM - 1]
+    if " " in cut and text[SHORT_CLAIM - 1] != " ":
+        cut = cut[: cut.rindex(" ")]
+    while cut.count("`") % 2:
+        cut = cut[: cut.rindex("`")]
+    if not cut.strip():  # one code span longer than the line: its text, unquoted
+        cut = text.replace("`", "")[: SHORT_CLAIM - 1]
+    return cut.rstrip(" ,;:—–-(") + "…"
 
 
 def symbol(verdict: str | None) -> str:

@@ -37,6 +37,16 @@ class Column:
         return self.sdk_version if self.cli == "bundled" else f"{self.sdk_version} ({self.cli_label})"
 
 
+@dataclass(frozen=True)
+class SubCheck:
+    """One sub-check of a row: its verdict on the newest version that has it, and where it
+    moved across the columns, in words ("" when it never did)."""
+
+    name: str
+    verdict: str
+    change: str
+
+
 @dataclass
 class Row:
     id: str
@@ -48,6 +58,13 @@ class Row:
     exact: bool = False  # the words name releases the history file found between two columns
     # Where sub-checks changed other than as the verdict did, from the history file, in words.
     check_change: str = ""
+    summary: str = ""  # the newest report's one-line summary of the claim, "" when it has none
+    checks: list[SubCheck] = field(default_factory=list)  # by name
+
+    @property
+    def newest(self) -> dict[str, Any] | None:
+        """The cell of the newest column that has this behaviour."""
+        return next((c for c in reversed(self.cells) if c), None)
 
     @property
     def verdicts(self) -> list[str | None]:
@@ -98,6 +115,15 @@ class Grid:
     def changed(self) -> list[Row]:
         """The rows whose verdict is not the same on every version that has them."""
         return [r for r in self.rows if r.moved]
+
+    def newest_first(self) -> list[int]:
+        """Column indices in the order both pages show them: newest first, so the versions a
+        reader upgrades to are the ones in view on any screen."""
+        return list(reversed(range(len(self.columns))))
+
+    def notes_of(self, bid: str) -> list[Note]:
+        """The footnotes of one row, in number order."""
+        return [n for n in self.notes if n.id == bid]
 
 
 # (label before, label after) of two neighbouring columns -> the release the first verdict is last
@@ -198,6 +224,19 @@ def check_words(row: Row, columns: Sequence[Column], history: History | None) ->
     )
 
 
+def sub_checks(row: Row, columns: Sequence[Column], history: History | None) -> list[SubCheck]:
+    """Every sub-check any column of the row has, by name: its newest verdict and where it
+    moved (bounded by the history's exact releases, as the verdict's words are)."""
+    labels = [c.label for c in columns]
+    names = sorted({name for c in row.cells if c for name in c.get("checks") or {}})
+    out = []
+    for name in names:
+        values = row.values(name)
+        newest = next(v for v in reversed(values) if v is not None)
+        out.append(SubCheck(name, newest, describe_change(values, labels, exact_pairs(row, columns, history, name))))
+    return out
+
+
 def _versions(e: Entry) -> tuple[tuple[str, str], ...]:
     return tuple((a.version, b.version) for a, b in e.pairs)
 
@@ -221,7 +260,14 @@ def from_reports(
     for entries in by_version:
         newest.update(entries)
     rows = [
-        Row(b["id"], b["area"], b["claim"], dict(b["source"]), [e.get(b["id"]) for e in by_version])
+        Row(
+            b["id"],
+            b["area"],
+            b["claim"],
+            dict(b["source"]),
+            [e.get(b["id"]) for e in by_version],
+            summary=str(b.get("summary") or ""),
+        )
         for b in sorted(newest.values(), key=lambda b: (order(b["area"]), b["id"]))
     ]
     labels = [c.label for c in columns]
@@ -230,24 +276,31 @@ def from_reports(
         row.change = describe_change(row.verdicts, labels, exact)
         row.check_change = check_words(row, columns, history)
         row.exact = row.change != describe_change(row.verdicts, labels) or bool(row.check_change)
+        row.checks = sub_checks(row, columns, history)
     grid = Grid(columns, rows)
     _number_notes(grid)
     return grid
 
 
 def _number_notes(grid: Grid) -> None:
-    """One footnote per distinct (behaviour, verdict, note); versions sharing it share it."""
+    """One footnote per distinct (behaviour, verdict, note); versions sharing it share it.
+    Numbered in reading order (rows, then columns newest first) so a row's numbers rise
+    left to right; a note lists its versions oldest first, as the change words do."""
     by_key: dict[tuple[str, str, str], Note] = {}
+    columns: dict[int, list[int]] = {}
     for row in grid.rows:
-        for i, cell in enumerate(row.cells):
+        for i in grid.newest_first():
+            cell = row.cells[i]
             if not cell or cell["verdict"] not in FOOTNOTED or not cell["note"]:
                 continue
             key = (row.id, cell["verdict"], cell["note"])
             if key not in by_key:
                 by_key[key] = Note(len(by_key) + 1, row.id, [], cell["verdict"], cell["note"])
                 grid.notes.append(by_key[key])
-            by_key[key].versions.append(grid.columns[i].label)
+            columns.setdefault(by_key[key].number, []).append(i)
             grid.refs[(row.id, i)] = by_key[key].number
+    for note in grid.notes:
+        note.versions = [grid.columns[i].label for i in sorted(columns[note.number])]
 
 
 def load_dir(reports_dir: Path, renames: Mapping[str, str] | None = None) -> Grid:

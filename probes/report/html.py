@@ -1,83 +1,111 @@
 """The matrix as one static, self-contained HTML page (no external assets).
 
-The table is rendered server-side, so it reads without JavaScript. It opens with the
-behaviours that changed across the versions, because a hundred rows of fifteen identical
-verdicts hide the few that moved. A small inline script filters rows by text (id or
-area), by verdict and to "only rows that change", and keeps the filter in the URL
-fragment (#q=...&verdict=...&changed=1) so a filtered view can be linked to. Claims fold
-away in <details> and version headers stand up, so a hundred rows of fifteen versions fit
-a 360 px phone as well as a laptop.
+The table is rendered server-side, so it reads without JavaScript. Versions run newest
+first, so the ones a reader upgrades to are in view on a laptop and on a phone (where
+the older ones scroll under the pinned behaviour column). Each row shows its id (linked
+to the behaviour's own page), its claim in one short line and where it changed; the full
+claim, the source, the sub-checks and the notes are one <details> away. The filter comes
+first; the list of behaviours that changed folds into a <details> with its count. A small
+inline script filters rows by text (id or area), by verdict and to "only rows that
+change", and keeps the filter in the URL fragment (#q=...&verdict=...&changed=1) so a
+filtered view can be linked to.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from html import escape
 from typing import Any
+from urllib.parse import quote
 
-from sdkprobe.report.cells import LEGEND, area_heading, cited, declaration, source_label, source_link, symbol
-from sdkprobe.report.grid import Grid, Row
+from sdkprobe.report.cells import (
+    LEGEND,
+    area_heading,
+    cited,
+    declaration,
+    short_claim,
+    source_label,
+    source_link,
+    symbol,
+)
+from sdkprobe.report.grid import Grid, Row, SubCheck
 from sdkprobe.report.history import EXACT_NOTE
 
 _CSS = """
 :root { --bg: #fff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --head: #f6f8fa;
-  --holds: #eefbf1; --differs: #ffebe9; --error: #fff8c5; --mark: #0969da; }
+  --holds: #eefbf1; --differs: #ffebe9; --error: #fff8c5; --mark: #0969da; --badge: #eaeef2; }
 @media (prefers-color-scheme: dark) { :root { --bg: #0d1117; --fg: #e6edf3; --muted: #8d96a0;
-  --line: #30363d; --head: #161b22; --holds: #0f2a1a; --differs: #3d1d20; --error: #3b2e00; --mark: #4493f8; } }
+  --line: #30363d; --head: #161b22; --holds: #0f2a1a; --differs: #3d1d20; --error: #3b2e00; --mark: #4493f8;
+  --badge: #30363d; } }
 * { box-sizing: border-box; }
 body { margin: 0; padding: 1rem; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif;
   background: var(--bg); color: var(--fg); }
-h1 { font-size: 1.3rem; margin: 0 0 .5rem; }
+h1 { font-size: 1.3rem; margin: 0 0 .4rem; }
 h2 { font-size: 1.05rem; margin: 1rem 0 .4rem; }
 p, .legend { color: var(--muted); margin: .3rem 0; }
 a { color: var(--mark); }
-ul.changes { margin: .3rem 0; padding-left: 1.2rem; overflow-wrap: anywhere; }
-ul.changes li { margin: .15rem 0; }
-ul.changes .change { color: var(--muted); }
-.controls { display: flex; flex-wrap: wrap; gap: .5rem; margin: .8rem 0; align-items: center; }
+code { font-size: .9em; }
+.controls { display: flex; flex-wrap: wrap; gap: .5rem; margin: .6rem 0; align-items: center; }
 .controls input[type=search], .controls select { font: inherit; padding: .35rem .5rem;
   border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); }
 .controls input[type=search] { flex: 1 1 12rem; min-width: 0; }
 .controls label { white-space: nowrap; }
+details.changes { margin: .4rem 0 .6rem; }
+details.changes > summary { cursor: pointer; }
+details.changes > summary h2 { display: inline; font-size: 1rem; margin: 0; }
+details.changes > summary .count { color: var(--muted); }
+ul.changes { margin: .3rem 0; padding-left: 1.2rem; overflow-wrap: anywhere; }
+ul.changes li { margin: .15rem 0; }
+ul.changes .change { color: var(--muted); }
 .scroll { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; }
 table { border-collapse: separate; border-spacing: 0; width: 100%; }
 th, td { padding: .3rem .45rem; border-bottom: 1px solid var(--line); text-align: center; vertical-align: top; }
 thead th { background: var(--head); font-weight: 600; white-space: nowrap; vertical-align: bottom; }
 thead th small { display: block; font-weight: 400; color: var(--muted); }
 th.behaviour, td.behaviour { position: sticky; left: 0; z-index: 1; background: var(--bg); text-align: left;
-  min-width: 9rem; max-width: 18rem; overflow-wrap: anywhere; border-right: 1px solid var(--line); }
+  width: 100%; min-width: 12rem; overflow-wrap: anywhere; border-right: 1px solid var(--line); }
 thead th.behaviour { background: var(--head); z-index: 2; }
-td.behaviour code { font-size: .85em; }
-td.behaviour summary { cursor: pointer; }
+td.behaviour a.id { text-decoration: none; }
+td.behaviour a.id code { font-size: .85em; }
+td.behaviour summary { cursor: pointer; font-size: .9em; line-height: 1.35; }
 td.behaviour .more { color: var(--muted); font-size: .8em; margin: .2rem 0 .1rem; }
-td.behaviour .more p { margin: 0 0 .2rem; }
+td.behaviour .more p, td.behaviour .more ul { margin: 0 0 .25rem; }
+td.behaviour .more ul { padding-left: 1rem; }
+td.behaviour .more .claim { color: var(--fg); }
 td.behaviour .change { display: block; color: var(--muted); font-size: .75em; line-height: 1.3; }
-td.source { text-align: left; color: var(--muted); font-size: .85em; white-space: nowrap; }
-/* Fifteen or more versions fit a laptop only standing up: a version column is as wide
-   as its symbol, its header (SDK version, then CLI) reads bottom to top. */
+/* A version column is as wide as its symbol; its header (SDK version, then CLI) reads
+   bottom to top, and a footnote number is a badge on its own line under the symbol. */
 th.v, td.v { width: 1px; }
-thead th.v .ver, thead th.v small { display: inline-block; writing-mode: vertical-rl; transform: rotate(180deg); }
-td.v { white-space: nowrap; padding: .3rem .25rem; }
-td.v sup { font-size: .65em; }
-tr.area th { text-align: left; background: var(--head); position: sticky; left: 0; font-weight: 600; }
+thead th.v > span { display: inline-block; writing-mode: vertical-rl; transform: rotate(180deg); }
+thead th.v small { display: inline; font-size: .8em; }
+td.v { white-space: nowrap; padding: .3rem .2rem; line-height: 1.2; }
+td.v a.fn { display: block; width: max-content; min-width: 1.3em; margin: .15rem auto 0; padding: 0 .2rem;
+  border-radius: 4px; background: var(--badge);
+  color: var(--fg); font-size: .65em; line-height: 1.4; text-decoration: none; font-variant-numeric: tabular-nums; }
+tr.area th { text-align: left; background: var(--head); font-weight: 600; }
+tr.area th span { position: sticky; left: .45rem; }
 tr.behaviour-row:target td.behaviour { box-shadow: inset 3px 0 0 var(--mark); }
 td.v-holds { background: var(--holds); }
 td.v-differs { background: var(--differs); }
 td.v-error { background: var(--error); }
-sup a { text-decoration: none; }
 ol.notes, ul.sources { padding-left: 1.5rem; overflow-wrap: anywhere; }
 ol.notes li:target { background: var(--differs); }
 @media (max-width: 600px) {
   body { padding: .5rem; font-size: 14px; }
-  th, td { padding: .25rem .15rem; }
-  th.behaviour, td.behaviour { min-width: 0; max-width: none; }
-  td.behaviour code { font-size: .8em; }
-  td.source, th.source { display: none; }
-  thead th small, thead th.v small { display: none; }
-  thead th.v { padding: .25rem 0; line-height: 1; }
-  thead th.v .ver { font-size: .7em; }
-  td.v { position: relative; font-size: 9px; padding: .3rem 0; }
-  td.v sup { position: absolute; top: 0; right: 0; line-height: 1; font-size: 9px; }
+  h1 { font-size: 1.15rem; }
+  p.exact { font-size: .85em; }
+  td.behaviour summary { font-size: .85em; }
+  th, td { padding: .25rem .2rem; }
+  /* the behaviour column stays pinned; older versions scroll under it */
+  th.behaviour, td.behaviour { width: 11.5rem; min-width: 11.5rem; max-width: 11.5rem; }
+  td.behaviour .change { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3;
+    overflow: hidden; }
+  thead th.v small { display: none; }
+  thead th.v { padding: .25rem .1rem; line-height: 1; }
+  thead th.v .ver { font-size: .75em; }
+  td.v { font-size: 12px; padding: .3rem .1rem; }
+  td.v a.fn { font-size: 9px; padding: 0 .1rem; }
 }
 """
 
@@ -90,7 +118,7 @@ _JS = """
   function target() {
     var id = location.hash.slice(1);
     try { id = decodeURIComponent(id); } catch (e) { return null; }
-    return id.indexOf('row-') === 0 ? byId(id) : null;
+    return id.indexOf('row-') === 0 || id === 'changes' ? byId(id) : null;
   }
   function fromUrl() {
     var p = new URLSearchParams(location.search), h = new URLSearchParams(target() ? '' : location.hash.slice(1));
@@ -122,7 +150,10 @@ _JS = """
   }
   function follow() {  // #row-<id> (a link from the list of changes): show every row, go to that one
     var t = target();
-    if (t) t.scrollIntoView();
+    if (!t) return;
+    var box = t.closest('details');  // #changes: unfold the list it heads
+    if (box) box.open = true;
+    t.scrollIntoView();
   }
   q.addEventListener('input', function () { apply(true); });
   verdict.addEventListener('change', function () { apply(true); });
@@ -139,8 +170,19 @@ def _e(text: object) -> str:
     return escape(str(text), quote=True)
 
 
+def _prose(text: object) -> str:
+    """Escaped text whose `code spans` (Markdown-ish, as claims and EXACT_NOTE write them)
+    read as code rather than as backticks."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", _e(text))
+
+
 def _row_id(bid: str) -> str:
     return f"row-{bid}"
+
+
+def behaviour_page(bid: str) -> str:
+    """A behaviour's own page, relative to the matrix's folder."""
+    return f"behaviours/{quote(bid, safe='')}.html"
 
 
 def source_html(source: Mapping[str, Any], project: str = "..") -> str:
@@ -150,22 +192,25 @@ def source_html(source: Mapping[str, Any], project: str = "..") -> str:
 
 
 def render_html(grid: Grid) -> str:
-    head = ['<th class="behaviour" scope="col">behaviour</th>', '<th class="source" scope="col">source</th>']
+    shown = grid.newest_first()
+    head = ['<th class="behaviour" scope="col">behaviour</th>']
     head += [
         f'<th class="v" scope="col" title="{_e(c.sdk_version)}, {_e(c.cli_label)}">'
-        f'<span class="ver">{_e(c.sdk_version)}</span><small>{_e(c.cli_label)}</small></th>'
-        for c in grid.columns
+        f'<span><span class="ver">{_e(c.sdk_version)}</span> <small>{_e(c.cli_label)}</small></span></th>'
+        for c in (grid.columns[i] for i in shown)
     ]
     width = len(head)
     bodies = []
     for area, rows in grid.areas():
-        trs = [f'<tr class="area"><th colspan="{width}" scope="rowgroup">{_e(area_heading(area))}</th></tr>']
+        trs = [
+            f'<tr class="area"><th colspan="{width}" scope="rowgroup"><span>{_e(area_heading(area))}</span></th></tr>'
+        ]
         trs += [_row(grid, r) for r in rows]
         bodies.append(f'<tbody class="area-group" data-area="{_e(area.lower())}">\n' + "\n".join(trs) + "\n</tbody>")
     options = "".join(f'<option value="{_e(v)}">{s} {_e(v)}</option>' for s, v in LEGEND[:-1])
     notes = "\n".join(
         f'<li id="note-{n.number}" value="{n.number}"><code>{_e(n.id)}</code> on {_e(", ".join(n.versions))} '
-        f"({_e(n.verdict)}): {_e(n.text)}</li>"
+        f"({_e(n.verdict)}): {_prose(n.text)}</li>"
         for n in grid.notes
     )
     sources = "\n".join(
@@ -182,11 +227,10 @@ def render_html(grid: Grid) -> str:
 </head>
 <body>
 <h1>claude-agent-sdk compatibility</h1>
-<p>Which behaviours of <code>claude-agent-sdk</code> and its Claude Code CLI hold on each SDK version.
-Generated by <code>sdkprobe report</code>.</p>
-{_exact_note(grid)}{_changes(grid)}
-<p class="legend">{legend}</p>
-<div class="controls">
+<p>Which behaviours of <code>claude-agent-sdk</code> and its Claude Code CLI hold on each SDK version,
+newest first. Generated by <code>sdkprobe report</code>; a row's short claim unfolds to the whole claim,
+its source, sub-checks and notes.</p>
+{_exact_note(grid)}<div class="controls">
 <input id="q" type="search" placeholder="Filter by id or area" aria-label="Filter by behaviour id or area">
 <select id="verdict" aria-label="Show behaviours with this verdict on some version">
 <option value="">any verdict</option>{options}
@@ -194,6 +238,8 @@ Generated by <code>sdkprobe report</code>.</p>
 <label><input id="changed" type="checkbox"> only rows that change</label>
 <span id="count" aria-live="polite">{len(grid.rows)} behaviours</span>
 </div>
+<p class="legend">{legend}</p>
+{_changes(grid)}
 <div class="scroll">
 <table>
 <thead><tr>{"".join(head)}</tr></thead>
@@ -210,11 +256,12 @@ Generated by <code>sdkprobe report</code>.</p>
 
 def _exact_note(grid: Grid) -> str:
     """Says where releases that are not columns come from, when a row names some."""
-    return f'<p class="exact">{_e(EXACT_NOTE)}</p>\n' if any(r.exact for r in grid.rows) else ""
+    return f'<p class="exact">{_prose(EXACT_NOTE)}</p>\n' if any(r.exact for r in grid.rows) else ""
 
 
 def _changes(grid: Grid) -> str:
-    """The opening list: each changed behaviour, linked to its row, with where it changed."""
+    """Each changed behaviour, linked to its row, with where it changed: folded under a
+    heading with their count, so the filter and the table stay on the first screen."""
     changed = grid.changed()
     heading = f'<h2 id="changes">Changed across these {len(grid.columns)} versions</h2>'
     if not changed:
@@ -223,24 +270,56 @@ def _changes(grid: Grid) -> str:
         f'<li><a href="#{_e(_row_id(r.id))}"><code>{_e(r.id)}</code></a> <span class="change">{_e(r.words)}</span></li>'
         for r in changed
     )
-    return f'{heading}\n<ul class="changes">\n{items}\n</ul>'
+    count = f"{len(changed)} behaviour{'s' if len(changed) != 1 else ''}"
+    return (
+        f'<details class="changes"><summary>{heading} <span class="count">({count})</span></summary>\n'
+        f'<ul class="changes">\n{items}\n</ul>\n</details>'
+    )
 
 
 def _row(grid: Grid, r: Row) -> str:
     verdicts = " ".join(sorted({v for v in r.verdicts if v}))
     find = " ".join([r.id, r.area, area_heading(r.area)]).lower()
-    cells = "".join(_cell(grid, r.id, i, cell) for i, cell in enumerate(r.cells))
+    cells = "".join(_cell(grid, r.id, i, r.cells[i]) for i in grid.newest_first())
     change = f'<span class="change">{_e(r.words)}</span>' if r.words else ""
-    source = source_html(r.source, grid.project)
     return (
         f'<tr class="behaviour-row" data-id="{_e(r.id.lower())}" data-area="{_e(r.area.lower())}" '
         f'data-verdicts="{_e(verdicts)}" data-changed="{int(r.moved)}" data-find="{_e(find)}" id="{_e(_row_id(r.id))}">'
-        f'<td class="behaviour"><details><summary><code>{_e(r.id)}</code></summary>'
-        f'<div class="more"><p class="claim">{_e(r.claim)}</p>'
-        f'<p>{source} · <a href="{_e(declaration(r.id, grid.project))}">declaration</a></p></div>'
-        f"</details>{change}</td>"
-        f'<td class="source">{source}</td>{cells}</tr>'
+        f'<td class="behaviour"><a class="id" href="{_e(behaviour_page(r.id))}"><code>{_e(r.id)}</code></a>'
+        f'<details><summary class="short">{_prose(short_claim(r))}</summary>{_more(grid, r)}</details>'
+        f"{change}</td>{cells}</tr>"
     )
+
+
+def _more(grid: Grid, r: Row) -> str:
+    """What a row unfolds to: the whole claim, its source and declaration, each sub-check
+    (newest verdict, where it moved) and the row's notes, linked to the page's list."""
+    parts = [
+        f'<p class="claim">{_prose(r.claim)}</p>',
+        f'<p class="source">{source_html(r.source, grid.project)} · '
+        f'<a href="{_e(declaration(r.id, grid.project))}">declaration</a></p>',
+    ]
+    if r.checks:
+        newest = grid.columns[max(i for i, c in enumerate(r.cells) if c)].label
+        items = "".join(_sub_check(c) for c in r.checks)
+        parts.append(f'<p>Sub-checks on {_e(newest)}:</p><ul class="checks">{items}</ul>')
+    notes = grid.notes_of(r.id)
+    if notes:
+        items = "".join(
+            f'<li><a href="#note-{n.number}">{n.number}</a> {_e(n.verdict)} on {_e(", ".join(n.versions))}: '
+            f"{_prose(n.text)}</li>"
+            for n in notes
+        )
+        parts.append(f'<ul class="row-notes">{items}</ul>')
+    newest_cell = r.newest
+    if newest_cell and newest_cell["note"] and not any(n.text == newest_cell["note"] for n in notes):
+        parts.append(f'<p class="note">Note: {_prose(newest_cell["note"])}</p>')
+    return f'<div class="more">{"".join(parts)}</div>'
+
+
+def _sub_check(c: SubCheck) -> str:
+    moved = f" — {_e(c.change)}" if c.change else ""
+    return f"<li>{symbol(c.verdict)} <code>{_e(c.name)}</code> {_e(c.verdict)}{moved}</li>"
 
 
 def _cell(grid: Grid, bid: str, i: int, cell: Mapping[str, Any] | None) -> str:
@@ -249,8 +328,8 @@ def _cell(grid: Grid, bid: str, i: int, cell: Mapping[str, Any] | None) -> str:
         return f'<td class="v v-absent" title="not probed on {_e(version)}">{symbol(None)}</td>'
     verdict, ref = str(cell["verdict"]), grid.refs.get((bid, i))
     title = f"{verdict} on {version}" + (f": {cell['note']}" if cell["note"] else "")
-    sup = f'<sup><a href="#note-{ref}">{ref}</a></sup>' if ref else ""
+    badge = f'<a class="fn" href="#note-{ref}" aria-label="note {ref}">{ref}</a>' if ref else ""
     return (
         f'<td class="v v-{_e(verdict)}" data-verdict="{_e(verdict)}" title="{_e(title)}">'
-        f'<span role="img" aria-label="{_e(verdict)}">{symbol(verdict)}</span>{sup}</td>'
+        f'<span role="img" aria-label="{_e(verdict)}">{symbol(verdict)}</span>{badge}</td>'
     )

@@ -7,11 +7,22 @@ from itertools import groupby
 from typing import Any
 
 from sdkprobe.areas import order
-from sdkprobe.report.cells import area_heading, checks_text, counts, md, source_md, sources_md, symbol, text_table
+from sdkprobe.report.cells import (
+    area_heading,
+    checks_text,
+    counts,
+    md,
+    short_claim,
+    source_md,
+    sources_md,
+    symbol,
+    text_table,
+)
 
 
 def render_page(report: dict[str, Any], project: str = "..") -> str:
-    """The Markdown page for one report: run info, then one table per area in declared order.
+    """The Markdown page for one report: run info, then one table per area in declared order,
+    each behaviour with its claim in one short line beside its verdict.
 
     Sources link like the matrix's (their URL, else the project's page on them, reached
     from the page's folder through `project`), so a reader can go from a verdict to
@@ -39,6 +50,7 @@ def render_page(report: dict[str, Any], project: str = "..") -> str:
                 f"`{md(b['id'])}`",
                 md(b["tier"]),
                 f"{symbol(b['verdict'])} {md(b['verdict'])}",
+                md(short_claim(b)),
                 md(b["note"]),
                 md(checks_text(b["checks"])),
                 source_md(b["source"], project),
@@ -49,7 +61,7 @@ def render_page(report: dict[str, Any], project: str = "..") -> str:
             "",
             f"## {md(area_heading(area))}",
             "",
-            text_table(rows, ["behaviour", "tier", "verdict", "note", "sub-checks", "source"]),
+            text_table(rows, ["behaviour", "tier", "verdict", "claim", "note", "sub-checks", "source"]),
         ]
     parts += sources_md((b["source"] for b in behaviours), project)
     return "\n".join(parts) + "\n"
