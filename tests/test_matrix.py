@@ -225,7 +225,7 @@ def test_sources_link_to_their_url_or_the_projects_page_on_them(reports):
 
 def test_a_source_with_neither_url_nor_page_is_named_only(tmp_path):
     add(tmp_path, "0.2.9", "2.1.9", result("wire.a", source=sample.source("team-note", "Why")))
-    assert table_rows(render_matrix(tmp_path)[0].read_text(), "wire")["wire.a"][0] == "team-note § Why"
+    assert table_rows(render_matrix(tmp_path)[0].read_text(), "wire")["wire.a"][-1] == "team-note § Why"
 
 
 def test_links_to_a_page_start_from_the_matrix_folder(tmp_path):
