@@ -64,6 +64,7 @@ def register(sub: Any) -> None:
 
 def cmd_report(args: argparse.Namespace) -> int:
     from sdkprobe.report.matrix import render_matrix
+    from sdkprobe.report.story import PAGES
 
     if (args.from_ is None) != (args.to is None):
         raise UsageError("--from and --to go together: the version upgraded from and the one upgraded to")
@@ -74,6 +75,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     md_path, html_path = render_matrix(args.dir)
     print(f"wrote {md_path}")
     print(f"wrote {html_path}")
+    print(f"wrote {args.dir / PAGES}/ (a page per behaviour)")
     return 0
 
 
