@@ -4,6 +4,7 @@ change with the exact releases the history found, only what moved, and clear err
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from html import unescape
 from pathlib import Path
@@ -94,11 +95,23 @@ def test_show_tells_the_claim_every_versions_verdict_and_the_change_with_its_exa
     assert "What moved: verdict: holds up to 0.2.6, differs from 0.2.7 on" in flat  # the history's releases
 
 
+def test_a_source_without_a_url_links_to_its_page_in_the_project(reports):
+    grid = load_dir(reports)
+    s = story(grid, next(r for r in grid.rows if r.id == NAMING))
+    assert s.link == sample.ISSUE_URL
+    assert f"\n            {sample.ISSUE_URL}\n" in render_text(s)  # under the source, as its second line
+    doc = dataclasses.replace(s, source={**sample.DOC, "page": "docs/sources/003.md"})
+    assert doc.link == "docs/sources/003.md" and "docs/sources/003.md" in render_text(doc)
+    assert '<a href="../../docs/sources/003.md">docs/sources/003.md</a>' in render_html(doc, "../..")
+    odd = dataclasses.replace(s, source={**sample.DOC, "page": "javascript:alert(1)"})
+    assert odd.link is None and "javascript" not in render_html(odd, "..")
+
+
 def test_show_of_a_behaviour_that_never_moved_says_so(reports, capsys):
     assert main(["show", "wire.steady", "--reports", str(reports)]) == 0
     out = _flat(capsys.readouterr().out)
     assert "Nothing moved across these 2 versions." in out
-    assert "declared: in no module of the catalogue any more" in out  # no module declares this sample id
+    assert "declared: in no module of sdkprobe's catalogue" in out  # no module declares this sample id
 
 
 def test_an_unknown_id_exits_2_with_one_line_naming_the_close_ones(reports, capsys):

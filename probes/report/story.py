@@ -24,6 +24,8 @@ from sdkprobe.report.errors import ReportError
 from sdkprobe.report.grid import Grid, Row
 
 PAGES = "behaviours"  # the folder of the pages, beside the matrix
+# Said where the module would be named: a team's own behaviours are declared outside sdkprobe.
+NOT_DECLARED = "in no module of sdkprobe's catalogue (a team's own, or no longer declared)"
 WIDTH = 88  # of the terminal text: fixed, so the same story prints the same lines
 # A source's page as the schema allows it: a path from the project's root to a Markdown file.
 _PAGE = re.compile(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*\.md$")
@@ -69,7 +71,7 @@ class Story:
     claim: str
     source: Mapping[str, Any]  # the newest report's source object
     checks: tuple[str, ...]  # every sub-check a report names, by name
-    declared: Declared | None  # None: no module declares it any more (an old report's id)
+    declared: Declared | None  # None: no module of probes/catalogue declares it
     seen: tuple[Seen, ...]  # oldest version first, as the matrix's columns
     notes: tuple[StoryNote, ...]  # numbered in the order first seen
     change: str  # the grid's words for the verdict, exact releases where the history has them
@@ -130,9 +132,8 @@ def row_named(grid: Grid, bid: str, where: str) -> Row:
 
 def render_text(s: Story) -> str:
     def field(name: str, text: str) -> list[str]:
-        return textwrap.wrap(text, WIDTH, initial_indent=f"{name + ':':<12}", subsequent_indent=" " * 12) or [
-            name + ":"
-        ]
+        label = f"{name}:" if name else ""  # "": a field's second line, under the one before
+        return textwrap.wrap(text, WIDTH, initial_indent=f"{label:<12}", subsequent_indent=" " * 12) or [label]
 
     lines = [s.id, ""]
     lines += field("area", f"{area_heading(s.area)} · tier {s.tier}")
@@ -141,7 +142,7 @@ def render_text(s: Story) -> str:
     if s.link:
         lines += field("", s.link)
     lines += field("sub-checks", ", ".join(s.checks) or "none")
-    lines += field("declared", s.declared.where if s.declared else "in no module of the catalogue any more")
+    lines += field("declared", s.declared.where if s.declared else NOT_DECLARED)
     rows = [[v.version, v.cli, v.verdict or "—", v.checks_words(), f"[{v.ref}]" if v.ref else ""] for v in s.seen]
     table = text_table(
         rows, ["version", "CLI", "verdict", "sub-checks", "note"], "simple", maxcolwidths=[None, None, None, 48, None]
@@ -232,7 +233,7 @@ def _facts(s: Story, project: str) -> str:
         f'<a href="#L{s.declared.line}">{_e(s.declared.where)}</a> '
         f'(<a href="{_e(project)}/{_e(s.declared.relative)}#L{s.declared.line}">in the repository</a>)'
         if s.declared
-        else "in no module of the catalogue any more"
+        else NOT_DECLARED
     )
     facts = [
         ("area", _e(f"{area_heading(s.area)} · tier {s.tier}")),
@@ -274,7 +275,7 @@ def _moved(s: Story) -> str:
 
 def _declaration(s: Story, project: str) -> str:
     if s.declared is None:
-        return '<p class="muted">No module of the catalogue declares it any more.</p>'
+        return f'<p class="muted">Declared {_e(NOT_DECLARED)}.</p>'
     lines = "".join(
         f'<span class="line" id="L{n}"><a class="ln" href="#L{n}">{n}</a>{_e(text)}</span>\n'
         for n, text in s.declared.numbered()
