@@ -11,11 +11,14 @@ from sdkprobe.report.cells import declaration
 REPORTS = Path(__file__).resolve().parent.parent / "reports"
 
 
-def test_each_behaviour_is_declared_in_its_areas_module():
+def test_each_behaviour_is_declared_in_its_areas_module_at_the_line_of_its_behaviour():
     for b in catalogue.load():
         module = b.probe.__module__.rsplit(".", 1)[1]
         assert module.split("_", 1)[0] == b.area, b.id
-        assert (REPORTS / declaration(b.id)).resolve() == Path(catalogue.__file__).parent / f"{module}.py", b.id
+        path, line = declaration(b.id).split("#L")
+        assert (REPORTS / path).resolve() == Path(catalogue.__file__).parent / f"{module}.py", b.id
+        # the line Python gives the decorated probe is that of its first decorator, @behaviour(
+        assert int(line) == b.probe.__code__.co_firstlineno, b.id
 
 
 def test_every_builtin_behaviour_has_a_one_line_summary_of_the_allowed_length():

@@ -128,7 +128,7 @@ def test_run_refused_by_the_report_writer_exits_2_with_one_line(tmp_path, monkey
     assert last.startswith("sdkprobe run: error: refusing to write report") and "/home/" in last
 
 
-@pytest.mark.parametrize("command", ["run", "list", "capture", "bisect", "history"])
+@pytest.mark.parametrize("command", ["run", "list", "show", "capture", "report", "bisect", "history"])
 def test_help_lists_every_option(command):
     out = sdkprobe(command, "--help")
     assert out.returncode == 0
@@ -146,12 +146,29 @@ def test_help_lists_every_option(command):
             "-j",
         ],
         "list": ["--tier", "--area", "--id", "--requires", "--json"],
+        "show": ["ID", "--reports"],
         "capture": ["--options", "--agents", "--prompt", "--json"],
+        "report": ["DIR", "--from", "--to", "--out", "behaviours/<id>.html"],
         "bisect": ["--axis", "--from", "--to", "--reports", "--fresh", "--check", "--scan", "--no-yanked"],
         "history": ["--only", "--out", "--reports", "--merge", "-j"],
     }[command]
     for flag in expected:
         assert flag in out.stdout
+
+
+def test_show_needs_an_id_and_names_the_close_ones(tmp_path, capsys):
+    import sample_reports as sample
+
+    from sdkprobe.report import write
+
+    write(sample.report([sample.result("wire.tools-flag")]), tmp_path)
+    assert sdkprobe("show").returncode == 2  # argparse: the id is required
+    assert main(["show", "wire.tools-flags", "--reports", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"sdkprobe show: error: no behaviour wire.tools-flags in the reports in {tmp_path}; "
+        "did you mean wire.tools-flag?\n"
+    )
 
 
 def test_rejudge_rewrites_what_a_changed_decision_says_and_nothing_else(tmp_path, capsys):

@@ -71,7 +71,7 @@ def table_rows(md: str, area: str) -> dict[str, list[str]]:
     rows = {}
     for line in section(md, area).strip().splitlines()[2:]:
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
-        link = re.fullmatch(r"\[`(.+)`\]\(\.\./probes/catalogue/(\w+)\.py\)", cells[0])
+        link = re.fullmatch(r"\[`(.+)`\]\(\.\./probes/catalogue/(\w+)\.py(?:#L\d+)?\)", cells[0])
         assert link and link.group(1).startswith(link.group(2) + "."), cells[0]  # links to its declaration
         rows[link.group(1)] = cells[1:]
     return rows
@@ -200,6 +200,29 @@ def test_matrix_opens_with_what_changed(reports):
     # the area tables say the same words; rows that never changed say nothing
     assert table_rows(md, "wire")["wire.tools"][-2] == changed[0][1]
     assert table_rows(md, "hooks")["hooks.gone"][-2] == ""
+
+
+def test_the_matrix_ends_with_what_moved_between_its_two_newest_columns(reports):
+    md = render_matrix(reports)[0].read_text()
+    closing = md[md.rindex("\n## ") + 1 :]
+    assert closing.startswith("## Upgrading from 0.2.10 to 0.2.100 (CLI ?, custom)\n")
+    assert re.findall(r"^- `([^`]+)`", closing, re.MULTILINE) == ["hooks.fire", "mcp.new"]  # wire.tools did not move
+    assert "- `hooks.fire`: ✅ holds on 0.2.10 → 🔑 needs-live on 0.2.100 (CLI ?, custom)." in closing
+    assert "### Gone in 0.2.100 (CLI ?, custom) (only in 0.2.10)\n\n- `mcp.new` (➖ not-applicable)" in closing
+
+
+def test_a_matrix_of_one_version_has_no_upgrade_section(tmp_path):
+    add(tmp_path, "0.2.9", "2.1.9", result("wire.a"))
+    assert "Upgrading" not in render_matrix(tmp_path)[0].read_text()
+
+
+def test_a_declared_behaviours_row_links_to_the_line_of_its_declaration(tmp_path):
+    from sdkprobe.report.declared import find
+
+    add(tmp_path, "0.2.9", "2.1.9", result("tools.mcp-tool-naming", tier="cli"))
+    md = render_matrix(tmp_path)[0].read_text()
+    line = find("tools.mcp-tool-naming").line
+    assert f"[`tools.mcp-tool-naming`](../probes/catalogue/tools.py#L{line})" in md
 
 
 def test_a_matrix_with_no_change_says_so(tmp_path):

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
 from sdkprobe.commands.shared import catalogue_options
+from sdkprobe.errors import UsageError
 
 REPORT_HELP = """\
 Render the compatibility matrix from every <sdk-version>.json report in DIR:
@@ -17,12 +19,23 @@ compatibility.html#q=tools&verdict=differs). Where DIR/history/history.json (fro
 `sdkprobe history`) has the exact releases of a change between two columns, and the
 columns still give the verdicts it was found for, the row's words name those releases
 (also where the verdict moved and moved back between two columns that agree, and, after
-the verdict's, where a sub-check moved other than as the verdict did). An entry under a
-behaviour's old id (declared with renamed_from) is shown in its current id's row."""
+the verdict's, where a sub-check moved other than as the verdict did). Beside them it
+writes DIR/behaviours/<id>.html, one page per behaviour with its story (as `sdkprobe
+show` prints it) and its declaration's text, and COMPATIBILITY.md ends with what moved
+between the two newest versions. An entry under a behaviour's old id (declared with
+renamed_from) is shown in its current id's row.
+
+With --from A --to B (two reports in DIR, named as their files are: 0.2.181, or
+0.2.189+cli-2.1.321) it writes no matrix: it prints, as Markdown, what moved from A to
+B: each behaviour whose verdict or a sub-check's differs between the two reports, with
+its claim, both verdicts, the sub-checks that moved, the notes, and where the history
+file knows them the exact releases of the change; then the behaviours only one of the
+two has. --out FILE writes that to FILE instead."""
 
 REPORT_EPILOG = """\
 exit status: 0 written, 2 DIR missing, empty, or holding a broken report, or a page
-that cannot be written (neither page is then written)."""
+that cannot be written (nothing is then written), or --from/--to naming a version with
+no report in DIR."""
 
 
 def register(sub: Any) -> None:
@@ -44,15 +57,45 @@ def register(sub: Any) -> None:
         metavar="DIR",
         help="folder of <sdk-version>.json reports; the matrix is written there too (default: reports)",
     )
+    rp.add_argument("--from", dest="from_", metavar="A", help="with --to: print what moved from report A to report B")
+    rp.add_argument("--to", metavar="B", help="with --from: the version upgraded to")
+    rp.add_argument("--out", type=Path, metavar="FILE", help="with --from/--to: write the Markdown to FILE, not stdout")
     rp.set_defaults(func=cmd_report)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     from sdkprobe import catalogue
     from sdkprobe.report.matrix import render_matrix
+    from sdkprobe.report.story import PAGES
 
+    if (args.from_ is None) != (args.to is None):
+        raise UsageError("--from and --to go together: the version upgraded from and the one upgraded to")
+    if args.from_ is not None:
+        return _upgrade(args)
+    if args.out:
+        raise UsageError("--out writes what --from/--to print; the matrix is written into DIR")
     # The declared renames, so an old report's entries land in their behaviour's current row.
     md_path, html_path = render_matrix(args.dir, catalogue.renames())
     print(f"wrote {md_path}")
     print(f"wrote {html_path}")
+    print(f"wrote {args.dir / PAGES}/ (a page per behaviour)")
+    return 0
+
+
+def _upgrade(args: argparse.Namespace) -> int:
+    from sdkprobe import catalogue
+    from sdkprobe.report import upgrade
+    from sdkprobe.report.files import check_writable, write_atomic
+    from sdkprobe.report.grid import load_dir
+
+    if args.out:
+        check_writable(args.out)
+    grid = load_dir(args.dir, catalogue.renames())
+    a, b = (upgrade.column_named(grid, name, str(args.dir)) for name in (args.from_, args.to))
+    text = upgrade.render_markdown(upgrade.between(grid, a, b), level=1)
+    if args.out:
+        write_atomic(args.out, text.encode("utf-8"))
+        print(f"wrote {args.out}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
     return 0

@@ -16,7 +16,8 @@ from tabulate import tabulate
 
 from sdkprobe.areas import BY_NAME
 from sdkprobe.behaviour import DIFFERS, ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, VERDICTS
-from sdkprobe.catalogue import is_support
+from sdkprobe.report.declared import PROJECT
+from sdkprobe.report.declared import find as find_declaration
 from sdkprobe.sources import anchor, page_of
 
 SYMBOLS: dict[str, str] = {HOLDS: "✅", DIFFERS: "❌", NOT_APPLICABLE: "➖", NEEDS_LIVE: "🔑", ERROR: "💥"}
@@ -140,33 +141,26 @@ def sources_md(sources: Iterable[Mapping[str, Any]], project: str = "..") -> lis
     return ["", "## Sources", "", *items] if items else []
 
 
-_CATALOGUE = Path(__file__).resolve().parent.parent / "catalogue"
-
-
 def declaration(bid: str, project: str = "..") -> str:
     """Where a behaviour is declared, as a link from a folder whose way to the project's root
-    is `project`: the module of its area (`mcp.py`, or a topic of it such as
-    `mcp_remote.py`; an area's support module is neither) whose text names the id.
+    is `project`: the module of its area (`mcp.py`, or a topic of it such as `mcp_remote.py`;
+    an area's support module is neither) that declares it, at the line of its `@behaviour(`
+    (`#L123`, which a repository's file view scrolls to).
 
-    Read as text, not imported, so rendering needs no SDK; an id no module names any
+    Read as text, not imported, so rendering needs no SDK; an id no module declares any
     more (an old report's) links to its area's main module.
     """
-    area = bid.split(".", 1)[0]
-    for path in sorted(_CATALOGUE.glob(f"{area}*.py")):
-        if (
-            path.stem.split("_", 1)[0] == area
-            and not is_support(path.stem)
-            and f'"{bid}"' in path.read_text(encoding="utf-8")
-        ):
-            return f"{project}/probes/catalogue/{path.name}"
-    return f"{project}/probes/catalogue/{area}.py"
+    found = find_declaration(bid)
+    if found is None:
+        return f"{project}/probes/catalogue/{bid.split('.', 1)[0]}.py"
+    return f"{project}/{found.relative}#L{found.line}"
 
 
 def project_from(folder: Path) -> str:
     """The project's root as a relative link from `folder` when the folder lies inside the
     project (reports/ gives "..", reports/cli-axis/ "../.."); ".." for a folder elsewhere,
     whose links are then as they would be from reports/, never a path of this machine."""
-    root = _CATALOGUE.parent.parent
+    root = PROJECT
     try:
         depth = len(Path(folder).resolve().relative_to(root).parts)
     except ValueError:

@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import stat
 import tempfile
+from collections.abc import Mapping
 from pathlib import Path
 
 from sdkprobe.report.errors import ReportError
@@ -79,3 +81,49 @@ def _mode_for(path: Path) -> int:
         umask = os.umask(0)
         os.umask(umask)
         return 0o666 & ~umask
+
+
+def check_folder_writable(folder: Path) -> None:
+    """ReportError unless `folder` can be replaced as a whole: not a file, and its parent takes
+    a new folder beside it (what replace_folder makes first)."""
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise ReportError(f"cannot write {folder}: it is not a folder")
+    check_writable(folder.parent / f".{folder.name}.check")
+
+
+def replace_folder(folder: Path, files: Mapping[str, bytes]) -> None:
+    """`folder` holding exactly `files` (name -> data), whole: they are written into a new
+    folder beside it, which then takes its place, so a reader sees the old pages or the new,
+    never a mix, and no page of a behaviour gone stays behind."""
+    folder = Path(folder)
+    _make_folder(folder.parent)
+    try:
+        new = Path(tempfile.mkdtemp(dir=folder.parent, prefix=f".{folder.name}.", suffix=".tmp"))
+    except OSError as exc:
+        raise ReportError(f"cannot write into {folder.parent}: {exc.strerror or exc}") from None
+    old = new.with_suffix(".old")
+    try:
+        for name, data in files.items():
+            (new / name).write_bytes(data)  # a new folder: no reader sees it before it is whole
+        os.chmod(new, _folder_mode(folder))
+        if folder.is_dir():
+            os.replace(folder, old)
+        os.replace(new, folder)
+    except BaseException as exc:
+        shutil.rmtree(new, ignore_errors=True)
+        if old.exists() and not folder.exists():
+            os.replace(old, folder)  # put the old pages back
+        if isinstance(exc, OSError):
+            raise ReportError(f"cannot write {folder}: {exc.strerror or exc}") from None
+        raise
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _folder_mode(folder: Path) -> int:
+    try:
+        return stat.S_IMODE(folder.stat().st_mode)
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o777 & ~umask

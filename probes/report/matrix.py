@@ -13,6 +13,7 @@ import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
 
+from sdkprobe.report import upgrade
 from sdkprobe.report.cells import (
     LEGEND,
     area_heading,
@@ -26,7 +27,7 @@ from sdkprobe.report.cells import (
     symbol,
     text_table,
 )
-from sdkprobe.report.files import check_writable, write_atomic
+from sdkprobe.report.files import check_folder_writable, check_writable, replace_folder, write_atomic
 from sdkprobe.report.grid import Grid, Row, load_dir
 from sdkprobe.report.history import EXACT_NOTE
 
@@ -35,18 +36,23 @@ HTML_NAME = "compatibility.html"
 
 
 def render_matrix(reports_dir: Path, renames: Mapping[str, str] | None = None) -> tuple[Path, Path]:
-    """Write the Markdown and HTML matrix of every report in reports_dir (each file whole or
-    not at all, and neither when one cannot be written), an old id's cells in its current
-    id's row (`renames`: old -> current); return their paths."""
+    """Write the Markdown and HTML matrix of every report in reports_dir, and a page per
+    behaviour in reports_dir/behaviours/ (each file whole or not at all, the pages' folder
+    replaced as a whole, and nothing when one cannot be written), an old id's cells in its
+    current id's row (`renames`: old -> current); return the matrix's paths."""
     from sdkprobe.report.html import render_html
+    from sdkprobe.report.story import PAGES, pages
 
     reports_dir = Path(reports_dir)
     grid = dataclasses.replace(load_dir(reports_dir, renames), project=project_from(reports_dir))
     md_path, html_path = reports_dir / MD_NAME, reports_dir / HTML_NAME
     for path in (md_path, html_path):
         check_writable(path)
+    check_folder_writable(reports_dir / PAGES)
+    behaviour_pages = {name: text.encode("utf-8") for name, text in pages(grid).items()}
     write_atomic(md_path, render_markdown(grid).encode("utf-8"))
     write_atomic(html_path, render_html(grid).encode("utf-8"))
+    replace_folder(reports_dir / PAGES, behaviour_pages)
     return md_path, html_path
 
 
@@ -108,6 +114,7 @@ def render_markdown(grid: Grid) -> str:
         parts += ["", "## Notes", ""]
         parts += [f"[^{n.number}]: `{md(n.id)}` on {md(', '.join(n.versions))}: {md(n.text)}" for n in grid.notes]
     parts += sources_md((r.source for r in grid.rows), grid.project)
+    parts += upgrade.newest_section(grid)
     return "\n".join(parts) + "\n"
 
 
