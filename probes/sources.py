@@ -121,12 +121,18 @@ def cite(key: str, section: str) -> dict[str, str | None]:
     return cited
 
 
+# A page as the schema allows it: a path from the project's root to a Markdown file.
+_PAGE = re.compile(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*\.md$")
+
+
 def page_of(source: Mapping[str, Any]) -> str | None:
     """The project's page on a cited source: the one its citation names, else (a report
-    written before pages were) the registry's page for its key."""
+    written before pages were) the registry's page for its key. A page that is not a plain
+    path to a Markdown file inside the project (`javascript:...`, `../x`) is none, so no
+    renderer can link it."""
     page = source.get("page")
     if isinstance(page, str):
-        return page
+        return page if _PAGE.fullmatch(page) else None
     known = SOURCES.get(str(source.get("key")))
     return known.page if known else None
 

@@ -101,8 +101,10 @@ def test_a_source_without_a_url_links_to_its_page_in_the_project(reports):
     assert s.link == sample.ISSUE_URL
     assert f"\n            {sample.ISSUE_URL}\n" in render_text(s)  # under the source, as its second line
     doc = dataclasses.replace(s, source={**sample.DOC, "page": "docs/sources/003.md"})
-    assert doc.link == "docs/sources/003.md" and "docs/sources/003.md" in render_text(doc)
-    assert '<a href="../../docs/sources/003.md">docs/sources/003.md</a>' in render_html(doc, "../..")
+    assert doc.link == "docs/sources/003.md#quick-answer" and "docs/sources/003.md#quick-answer" in render_text(doc)
+    assert '<a href="../../docs/sources/003.md#quick-answer">docs/sources/003.md#quick-answer</a>' in render_html(
+        doc, "../.."
+    )
     odd = dataclasses.replace(s, source={**sample.DOC, "page": "javascript:alert(1)"})
     assert odd.link is None and "javascript" not in render_html(odd, "..")
 

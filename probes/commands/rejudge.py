@@ -84,7 +84,7 @@ def cmd_rejudge(args: argparse.Namespace) -> int:
                 broke += 1
                 print(f"{path.name}: {entry['id']}: {error}", file=sys.stderr)
             moved += any(entry[k] != fresh[k] for k in JUDGED_FIELDS)
-            refreshed += any(entry[k] != fresh[k] for k in fresh if k not in JUDGED_FIELDS)
+            refreshed += any(entry.get(k) != fresh[k] for k in fresh if k not in JUDGED_FIELDS)
             report["behaviours"][i] = fresh
         report["behaviours"].sort(key=lambda e: str(e["id"]))
         write(report, path.parent)

@@ -9,7 +9,6 @@ so both say the same. The words of what moved are the grid's, never worded again
 from __future__ import annotations
 
 import difflib
-import re
 import textwrap
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ from html import escape
 from typing import Any
 
 from sdkprobe.behaviour import HOLDS, VERDICTS
-from sdkprobe.report.cells import area_heading, source_label, source_url, text_table
+from sdkprobe.report.cells import area_heading, source_label, source_link, text_table
 from sdkprobe.report.declared import Declared
 from sdkprobe.report.declared import find as find_declaration
 from sdkprobe.report.errors import ReportError
@@ -27,8 +26,6 @@ PAGES = "behaviours"  # the folder of the pages, beside the matrix
 # Said where the module would be named: a team's own behaviours are declared outside sdkprobe.
 NOT_DECLARED = "in no module of sdkprobe's catalogue (a team's own, or no longer declared)"
 WIDTH = 88  # of the terminal text: fixed, so the same story prints the same lines
-# A source's page as the schema allows it: a path from the project's root to a Markdown file.
-_PAGE = re.compile(r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*\.md$")
 
 
 @dataclass(frozen=True)
@@ -79,10 +76,10 @@ class Story:
 
     @property
     def link(self) -> str | None:
-        """Where the source can be read: its https URL, else the project's page on it, else None."""
-        url = source_url(self.source)
-        page = self.source.get("page")
-        return url or (page if isinstance(page, str) and _PAGE.fullmatch(page) else None)
+        """Where the source can be read: its https URL, else the project's page on it at the
+        section's anchor (a path from the project's root), else None."""
+        link = source_link(self.source, ".")
+        return link.removeprefix("./") if link else None
 
     @property
     def moved(self) -> list[tuple[str, str]]:
@@ -223,9 +220,7 @@ def render_html(s: Story, project: str, matrix: str = "../compatibility.html") -
 
 
 def _facts(s: Story, project: str) -> str:
-    link = s.link
-    if link and not source_url(s.source):
-        link = f"{project}/{link}"
+    link = source_link(s.source, project)
     source = f"{_e(source_label(s.source))} — {_e(s.source['title'])}"
     if link:
         source += f' (<a href="{_e(link)}">{_e(s.link)}</a>)'
