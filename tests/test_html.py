@@ -157,7 +157,9 @@ def test_page_opens_with_what_changed(page):
     # below fifty lines) and above the table
     assert text.index('id="q"') < text.index(heading) < text.index("<table")
     assert f'<details class="changes"><summary>{heading} <span class="count">(7 behaviours)</span></summary>' in text
-    listed = re.findall(r'<li><a href="#row-([^"]+)"><code>[^<]+</code></a> <span class="change">([^<]*)</span>', text)
+    listed = re.findall(
+        r'<li><a href="#row-([^"]+)"><code>[^<]+</code></a> .*?: <span class="change">([^<]*)</span>', text
+    )
     assert [bid for bid, _ in listed] == order(CHANGING)
     words = dict(listed)
     ids = list(PLAN)
@@ -173,6 +175,32 @@ def test_page_opens_with_what_changed(page):
     # rows that never change say nothing extra
     row30 = re.search(rf'<tr [^>]*id="row-{re.escape(ids[30])}">.*?</tr>', text).group(0)
     assert 'class="change"' not in row30 and 'data-changed="0"' in row30
+
+
+def test_page_says_first_what_moved_between_the_two_newest_versions():
+    """The upgrade an upgrader came for, unfolded above the list of changes: exactly the
+    rows whose verdict differs between the two newest columns, each with both verdicts."""
+    from sdkprobe.report.grid import from_reports
+    from sdkprobe.report.html import render_html
+
+    def report(version, verdicts):
+        return sample.report(
+            [sample.result(bid, verdict) for bid, verdict in verdicts.items()], sample.info(version, "2.1.9")
+        )
+
+    oldest = report("0.2.8", {"wire.a": "differs", "wire.b": "holds", "wire.c": "holds"})
+    older = report("0.2.9", {"wire.a": "holds", "wire.b": "holds", "wire.c": "holds"})
+    newest = report("0.2.10", {"wire.a": "holds", "wire.b": "differs", "wire.c": "holds"})
+    text = render_html(from_reports([oldest, older, newest]))
+    heading = '<h2 id="upgrade">Upgrading from 0.2.9 to 0.2.10</h2>'
+    assert text.index('id="q"') < text.index(heading) < text.index('id="changes"') < text.index("<table")
+    section = text[text.index(heading) : text.index("</details>", text.index(heading))]
+    assert re.findall(r'<li><a href="#row-([^"]+)">', section) == ["wire.b"]  # wire.a moved earlier
+    assert "✅ holds → ❌ differs: " in section and "(1 moved)" in section
+    same = render_html(from_reports([older, report("0.2.10", {"wire.a": "holds", "wire.b": "holds"})]))
+    assert "Upgrading from 0.2.9 to 0.2.10</h2> nothing moved" not in same  # wire.c only in 0.2.9
+    assert "<code>wire.c</code> only in 0.2.9" in same
+    assert "Upgrading" not in render_html(from_reports([older]))
 
 
 def test_sources_link_to_their_url_or_the_projects_page_on_them(page):

@@ -185,14 +185,16 @@ def test_rows_carry_their_change_and_name_custom_columns():
     assert [r.id for r in grid.changed()] == ["wire.a"]
 
 
-def test_matrix_opens_with_what_changed(reports):
+def test_matrix_opens_with_the_newest_upgrade_then_what_changed(reports):
     md = render_matrix(reports)[0].read_text()
     headings = re.findall(r"^## (.*)$", md, re.MULTILINE)
-    assert headings[:2] == ["Changed across these versions", "Versions"]
+    upgrading = "Upgrading from 0.2.10 to 0.2.100 (CLI ?, custom)"
+    assert headings[:3] == [upgrading, "Changed across these versions", "Versions"]
     changed = []
     for line in section(md, "Changed across these versions").strip().splitlines()[2:]:
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
-        changed.append((re.fullmatch(r"\[`(.+)`\]\(.*\)", cells[0]).group(1), cells[1]))
+        changed.append((re.fullmatch(r"\[`(.+)`\]\(.*\)", cells[0]).group(1), cells[2]))
+        assert cells[1]  # the row's claim, in one short line
     assert changed == [  # in area order (wire before hooks), only the rows that changed
         ("wire.tools", "holds on 0.2.9, differs from 0.2.10 on"),
         ("hooks.fire", "holds up to 0.2.10, needs-live from 0.2.100 (CLI ?, custom) on"),
@@ -202,9 +204,9 @@ def test_matrix_opens_with_what_changed(reports):
     assert table_rows(md, "hooks")["hooks.gone"][-2] == ""
 
 
-def test_the_matrix_ends_with_what_moved_between_its_two_newest_columns(reports):
+def test_the_matrix_says_first_what_moved_between_its_two_newest_columns(reports):
     md = render_matrix(reports)[0].read_text()
-    closing = md[md.rindex("\n## ") + 1 :]
+    closing = md[md.index("\n## ") + 1 : md.index("\n## Changed across")]
     assert closing.startswith("## Upgrading from 0.2.10 to 0.2.100 (CLI ?, custom)\n")
     assert re.findall(r"^- `([^`]+)`", closing, re.MULTILINE) == ["hooks.fire", "mcp.new"]  # wire.tools did not move
     assert "- `hooks.fire`: ✅ holds on 0.2.10 → 🔑 needs-live on 0.2.100 (CLI ?, custom)." in closing

@@ -19,6 +19,7 @@ from html import escape
 from typing import Any
 from urllib.parse import quote
 
+from sdkprobe.report import upgrade
 from sdkprobe.report.cells import (
     LEGEND,
     area_heading,
@@ -118,7 +119,7 @@ _JS = """
   function target() {
     var id = location.hash.slice(1);
     try { id = decodeURIComponent(id); } catch (e) { return null; }
-    return id.indexOf('row-') === 0 || id === 'changes' ? byId(id) : null;
+    return id.indexOf('row-') === 0 || id === 'changes' || id === 'upgrade' ? byId(id) : null;
   }
   function fromUrl() {
     var p = new URLSearchParams(location.search), h = new URLSearchParams(target() ? '' : location.hash.slice(1));
@@ -151,7 +152,7 @@ _JS = """
   function follow() {  // #row-<id> (a link from the list of changes): show every row, go to that one
     var t = target();
     if (!t) return;
-    var box = t.closest('details');  // #changes: unfold the list it heads
+    var box = t.closest('details');  // #changes, #upgrade: unfold the list it heads
     if (box) box.open = true;
     t.scrollIntoView();
   }
@@ -239,7 +240,7 @@ its source, sub-checks and notes.</p>
 <span id="count" aria-live="polite">{len(grid.rows)} behaviours</span>
 </div>
 <p class="legend">{legend}</p>
-{_changes(grid)}
+{_upgrade(grid)}{_changes(grid)}
 <div class="scroll">
 <table>
 <thead><tr>{"".join(head)}</tr></thead>
@@ -267,13 +268,41 @@ def _changes(grid: Grid) -> str:
     if not changed:
         return f'{heading}\n<p class="no-changes">No behaviour changed.</p>'
     items = "\n".join(
-        f'<li><a href="#{_e(_row_id(r.id))}"><code>{_e(r.id)}</code></a> <span class="change">{_e(r.words)}</span></li>'
+        f'<li><a href="#{_e(_row_id(r.id))}"><code>{_e(r.id)}</code></a> {_prose(short_claim(r))}: '
+        f'<span class="change">{_e(r.words)}</span></li>'
         for r in changed
     )
     count = f"{len(changed)} behaviour{'s' if len(changed) != 1 else ''}"
     return (
         f'<details class="changes"><summary>{heading} <span class="count">({count})</span></summary>\n'
         f'<ul class="changes">\n{items}\n</ul>\n</details>'
+    )
+
+
+def _upgrade(grid: Grid) -> str:
+    """What moved between the two newest versions, as a release note would say it (the same
+    as COMPATIBILITY.md's section), folded like the list of changes; none for one version."""
+    if len(grid.columns) < 2:
+        return ""
+    u = upgrade.between(grid, len(grid.columns) - 2, len(grid.columns) - 1)
+    heading = f'<h2 id="upgrade">Upgrading from {_e(u.before.label)} to {_e(u.after.label)}</h2>'
+    if u.nothing:
+        return f'<p class="no-changes">{heading} nothing moved.</p>\n'
+    rows = {r.id: r for r in grid.rows}
+    items = [
+        f'<li><a href="#{_e(_row_id(m.id))}"><code>{_e(m.id)}</code></a> '
+        f"{symbol(m.before['verdict'])} {_e(m.before['verdict'])} → {symbol(m.after['verdict'])} "
+        f"{_e(m.after['verdict'])}: {_prose(short_claim(rows[m.id]))}"
+        + (f' <span class="change">({_e(m.where)})</span>' if m.where else "")
+        + "</li>"
+        for m in u.moved
+    ]
+    items += [f"<li><code>{_e(r.id)}</code> only in {_e(u.after.label)}</li>" for r, _ in u.added]
+    items += [f"<li><code>{_e(r.id)}</code> only in {_e(u.before.label)}</li>" for r, _ in u.dropped]
+    count = f"{len(u.moved)} moved" + (f", {len(u.added) + len(u.dropped)} in one only" if u.added or u.dropped else "")
+    return (
+        f'<details class="changes" open><summary>{heading} <span class="count">({count})</span></summary>\n'
+        f'<ul class="changes">\n{chr(10).join(items)}\n</ul>\n</details>\n'
     )
 
 

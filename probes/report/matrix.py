@@ -79,11 +79,14 @@ def render_markdown(grid: Grid) -> str:
     ]
     if any(r.exact for r in grid.rows):
         parts.append(md(EXACT_NOTE))
+    # What an upgrader to the newest version came for, before the whole history.
+    parts += upgrade.newest_section(grid)
     parts += ["", "## Changed across these versions", ""]
     if changed:
         parts.append(
             text_table(
-                [[_behaviour_link(r, grid.project), md(r.words)] for r in changed], ["behaviour", "what changed"]
+                [[_behaviour_link(r, grid.project), md(short_claim(r)), md(r.words)] for r in changed],
+                ["behaviour", "claim", "what changed"],
             )
         )
     else:
@@ -114,7 +117,6 @@ def render_markdown(grid: Grid) -> str:
         parts += ["", "## Notes", ""]
         parts += [f"[^{n.number}]: `{md(n.id)}` on {md(', '.join(n.versions))}: {md(n.text)}" for n in grid.notes]
     parts += sources_md((r.source for r in grid.rows), grid.project)
-    parts += upgrade.newest_section(grid)
     return "\n".join(parts) + "\n"
 
 
