@@ -264,3 +264,22 @@ def test_the_matrix_opens_with_the_upgrade_to_the_newest_version(reports, capsys
     md = render_matrix(reports)[0].read_text()
     closing = md[md.index("\n## Upgrading from 0.2.5 to 0.2.9\n") : md.index("\n## Changed across")]
     assert closing.strip() == _upgrade(reports, capsys).replace("\n#", "\n##").replace("# ", "## ", 1).strip()
+
+
+def test_a_renamed_behaviours_story_names_its_old_id_and_its_claim_in_short(tmp_path, capsys):
+    """A report written before a rename, shown under the old id: the current id's story,
+    saying which id it had (a relied-on list may still use it) and its claim in one line."""
+    old, new = "wire.empty-lists-and-zero-send-no-flag", "wire.empty-and-zero-values-reach-cli"
+    entry = result(old, "differs", "no flag", claim="the old words of the claim, long enough")
+    entry["summary"] = "An explicit empty or zero option value reaches the CLI"
+    write(sample.report([entry], info("0.2.9", "2.1.9")), tmp_path)
+    assert main(["show", old, "--reports", str(tmp_path)]) == 0
+    out, err = capsys.readouterr()
+    assert f"{old} was renamed {new}" in err
+    assert out.startswith(
+        f"{new}\n\nin short:   An explicit empty or zero option value reaches the CLI\nformerly:   {old}\n"
+    )
+    grid = load_dir(tmp_path, catalogue.renames())
+    page = unescape(render_html(story(grid, grid.rows[0]), ".."))
+    assert f"<dt>formerly</dt><dd>{old}</dd>" in page and "<dt>in short</dt>" in page
+    assert story(load_dir(tmp_path), load_dir(tmp_path).rows[0]).formerly == ()  # without the map: itself

@@ -105,6 +105,7 @@ class Grid:
     refs: dict[tuple[str, int], int] = field(default_factory=dict)  # (id, column) -> note number
     project: str = ".."  # the project's root as a link from the matrix's folder (reports/ by default)
     history: History | None = None  # what the rows' words were bounded by (a part of the grid is worded by it too)
+    renames: Mapping[str, str] = field(default_factory=dict)  # old id -> current id, as the rows were read
 
     def areas(self) -> list[tuple[str, list[Row]]]:
         """Rows by area, in the order probes/areas.py declares (rows are already sorted so)."""
@@ -278,7 +279,7 @@ def from_reports(
         row.check_change = check_words(row, columns, history)
         row.exact = row.change != describe_change(row.verdicts, labels) or bool(row.check_change)
         row.checks = sub_checks(row, columns, history)
-    grid = Grid(columns, rows, history=history)
+    grid = Grid(columns, rows, history=history, renames=dict(renames or {}))
     _number_notes(grid)
     return grid
 

@@ -16,7 +16,7 @@ from html import escape
 from typing import Any
 
 from sdkprobe.behaviour import HOLDS, VERDICTS
-from sdkprobe.report.cells import area_heading, source_label, source_link, text_table
+from sdkprobe.report.cells import area_heading, short_claim, source_label, source_link, text_table
 from sdkprobe.report.declared import Declared
 from sdkprobe.report.declared import find as find_declaration
 from sdkprobe.report.errors import ReportError
@@ -66,6 +66,8 @@ class Story:
     area: str
     tier: str
     claim: str
+    summary: str  # the claim in one line, as the matrix shows it
+    formerly: tuple[str, ...]  # the ids it was renamed from, which lists and reports may still use
     source: Mapping[str, Any]  # the newest report's source object
     checks: tuple[str, ...]  # every sub-check a report names, by name
     declared: Declared | None  # None: no module of probes/catalogue declares it
@@ -104,6 +106,8 @@ def story(grid: Grid, row: Row) -> Story:
         area=row.area,
         tier=str(present[-1]["tier"]),
         claim=row.claim,
+        summary=short_claim(row),
+        formerly=tuple(sorted(old for old, new in grid.renames.items() if new == row.id)),
         source=row.source,
         checks=tuple(sorted({name for c in present for name in c.get("checks") or {}})),
         declared=find_declaration(row.id),
@@ -133,6 +137,9 @@ def render_text(s: Story) -> str:
         return textwrap.wrap(text, WIDTH, initial_indent=f"{label:<12}", subsequent_indent=" " * 12) or [label]
 
     lines = [s.id, ""]
+    lines += field("in short", s.summary)
+    if s.formerly:
+        lines += field("formerly", ", ".join(s.formerly))
     lines += field("area", f"{area_heading(s.area)} · tier {s.tier}")
     lines += field("claim", s.claim)
     lines += field("source", f"{source_label(s.source)} — {s.source['title']}")
@@ -231,6 +238,8 @@ def _facts(s: Story, project: str) -> str:
         else NOT_DECLARED
     )
     facts = [
+        ("in short", _e(s.summary)),
+        *([("formerly", _e(", ".join(s.formerly)))] if s.formerly else []),
         ("area", _e(f"{area_heading(s.area)} · tier {s.tier}")),
         ("claim", _e(s.claim)),
         ("source", source),
