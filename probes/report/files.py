@@ -74,13 +74,15 @@ def _make_folder(folder: Path) -> None:
         raise ReportError(f"cannot make the folder {folder}: {exc.strerror or exc}") from None
 
 
-def _mode_for(path: Path) -> int:
+def _mode_for(path: Path, new: int = 0o666) -> int:
+    """The mode `path` has, so replacing it keeps it; for a path not there yet, `new` as the
+    umask leaves it (0o666 for a file, 0o777 for a folder)."""
     try:
         return stat.S_IMODE(path.stat().st_mode)
     except OSError:
         umask = os.umask(0)
         os.umask(umask)
-        return 0o666 & ~umask
+        return new & ~umask
 
 
 def check_folder_writable(folder: Path) -> None:
@@ -106,7 +108,7 @@ def replace_folder(folder: Path, files: Mapping[str, bytes]) -> None:
     try:
         for name, data in files.items():
             (new / name).write_bytes(data)  # a new folder: no reader sees it before it is whole
-        os.chmod(new, _folder_mode(folder))
+        os.chmod(new, _mode_for(folder, 0o777))
         if folder.is_dir():
             os.replace(folder, old)
         os.replace(new, folder)
@@ -119,11 +121,3 @@ def replace_folder(folder: Path, files: Mapping[str, bytes]) -> None:
         raise
     shutil.rmtree(old, ignore_errors=True)
 
-
-def _folder_mode(folder: Path) -> int:
-    try:
-        return stat.S_IMODE(folder.stat().st_mode)
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o777 & ~umask
