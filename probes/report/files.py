@@ -120,4 +120,3 @@ def replace_folder(folder: Path, files: Mapping[str, bytes]) -> None:
             raise ReportError(f"cannot write {folder}: {exc.strerror or exc}") from None
         raise
     shutil.rmtree(old, ignore_errors=True)
-
