@@ -160,7 +160,7 @@ def _client(sdk: Any) -> Iterator[Item]:
     cls = _find(sdk, "ClaudeSDKClient")
     if not inspect.isclass(cls):
         return
-    for name, member in inspect.getmembers(cls, inspect.isfunction):
+    for name, _ in inspect.getmembers(cls, inspect.isfunction):
         if not name.startswith("_"):
             yield Item("client", name, f"{_where(cls)}.{name}")
 

@@ -38,7 +38,9 @@ def register(sub: Any) -> None:
         epilog=SURFACE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sp.add_argument("--uncovered", action="store_true", help="list only the items no behaviour covers (totals stay whole)")
+    sp.add_argument(
+        "--uncovered", action="store_true", help="list only the items no behaviour covers (totals stay whole)"
+    )
     sp.add_argument(
         "--json",
         action="store_true",
