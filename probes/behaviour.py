@@ -32,6 +32,7 @@ from sdkprobe.areas import declare_area as declare_area  # with `behaviour`: wha
 from sdkprobe.requirements import Requirement, parse
 from sdkprobe.sources import SOURCES
 from sdkprobe.sources import declare_source as declare_source
+from sdkprobe.surface import named_by, parse_item
 
 TIERS = ("wire", "cli", "live")
 
@@ -169,10 +170,18 @@ class Behaviour:
     controls: tuple[str, ...] = ()  # sub-checks that show the setup worked, never the claim
     summary: str | None = None  # the claim in one short line, for a table a person reads
     renamed_from: tuple[str, ...] = ()  # ids it had before: reports and lists naming them still find it
+    covers: tuple[str, ...] = ()  # surface items (`option:add_dirs`) whose contract its decision pins
 
     @property
     def area(self) -> str:
         return area_of(self.id)
+
+    @property
+    def covered(self) -> tuple[str, ...]:
+        """The surface items it covers, sorted: those its `covers` names and those its
+        requirements name (`option:tools`, `api:ClaudeSDKClient.interrupt` as client:interrupt)."""
+        named = {item for r in self.requires for item in named_by(str(r))}
+        return tuple(sorted(named | set(self.covers)))
 
     def judge(self, observed: Observation) -> Verdict:
         """The verdict for an observation; DeclarationError if the decision's sub-checks
@@ -242,6 +251,7 @@ def behaviour(
     cannot_decide: tuple[str, ...] = (),
     controls: tuple[str, ...] = (),
     summary: str | None = None,
+    covers: tuple[str, ...] = (),
 ) -> Callable[[Probe], Declared]:
     """Declare a behaviour; the decorated coroutine is its probe. Every mistake in the
     declaration (unknown area, source or tier, bad sub-check names or requirements) is a
@@ -261,7 +271,13 @@ def behaviour(
     `renamed_from` names the ids the behaviour had before (written right after `id=`): a
     report, a relied-on list or an `--only` naming an old id still finds it (the catalogue's
     `resolve`). An old id is spelt like an id, and is neither a declared id nor another
-    behaviour's old id."""
+    behaviour's old id.
+
+    `covers` names the SDK's public items (`sdkprobe surface` lists them: `option:add_dirs`,
+    `client:interrupt`, `hook-output:SyncHookJSONOutput.continue_`) whose contract the
+    decision pins: handed an observation where that item's contract changed in the way the
+    probe observes, it says `differs`. An item a requirement names (`option:tools`) is
+    covered already and need not be repeated."""
 
     def fail(why: str) -> DeclarationError:
         return DeclarationError(f"behaviour {id!r}: {why}")
@@ -306,6 +322,15 @@ def behaviour(
         needs = tuple(parse(r) for r in requires)
     except ValueError as exc:
         raise fail(str(exc)) from None
+    if isinstance(covers, str):
+        raise fail("covers is a tuple of surface items: covers=('option:add_dirs',)")
+    try:
+        for item in covers:
+            parse_item(item)
+    except ValueError as exc:
+        raise fail(str(exc)) from None
+    if len(set(covers)) != len(covers):
+        raise fail("covers names each surface item once")
 
     def register(probe: Probe) -> Declared:
         if id in REGISTRY:
@@ -335,6 +360,7 @@ def behaviour(
             tuple(controls),
             summary,
             tuple(renamed_from),
+            tuple(covers),
         )
         return Declared(id)
 

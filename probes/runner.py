@@ -33,7 +33,7 @@ from typing import Any
 import claude_agent_sdk
 
 import sdkprobe
-from sdkprobe import catalogue, scope
+from sdkprobe import catalogue, scope, surface
 from sdkprobe.behaviour import ERROR, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, DeclarationError, NotApplicable, Verdict
 from sdkprobe.harness import Harness, Space, sdk
 from sdkprobe.requirements import Target
@@ -52,13 +52,15 @@ class RunSettings:
 
 
 def run_info(settings: RunSettings) -> dict[str, Any]:
-    """What a report says about the run: versions and platform."""
+    """What a report says about the run: versions, platform, and the SDK's public surface
+    (`kind:name` strings, for the gate's note on what a release added or removed)."""
     return {
         "sdk_version": sdk.sdk_version(),
         "cli_version": sdk.cli_version(settings.cli_path),
         "cli": "bundled" if settings.cli_path is None else "custom",
         "python": platform.python_version(),
         "platform": f"{platform.system()}-{platform.machine()}",
+        "surface": surface.names(claude_agent_sdk),
     }
 
 

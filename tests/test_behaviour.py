@@ -112,6 +112,10 @@ def declare(**overrides):
         ({"renamed_from": ("Tools.Old",)}, "an old id in renamed_from is area.lower-case-words too"),
         ({"renamed_from": ("tools.toy-claim",)}, "not its own"),
         ({"renamed_from": ("tools.old-claim", "tools.old-claim")}, "distinct"),
+        ({"covers": "option:tools"}, "covers is a tuple of surface items"),
+        ({"covers": ("options:tools",)}, "KIND:NAME with KIND one of option, client"),
+        ({"covers": ("add_dirs",)}, "is not KIND:NAME"),
+        ({"covers": ("option:add_dirs", "option:add_dirs")}, "each surface item once"),
     ],
 )
 def test_a_bad_declaration_fails_where_it_is_made(overrides, message, monkeypatch):
@@ -201,3 +205,48 @@ def test_an_old_id_is_neither_a_declared_id_nor_another_behaviours_old_id(monkey
         declare(id="tools.third-claim", renamed_from=("tools.old-claim",))(probe)
     with pytest.raises(DeclarationError, match="tools.new-claim was renamed from it: .* cannot be declared again"):
         declare(id="tools.old-claim")(probe)
+
+
+def test_what_a_behaviour_covers_is_its_covers_and_what_its_requirements_name(monkeypatch):
+    monkeypatch.setattr(declaring, "REGISTRY", {})
+
+    async def probe(h):
+        return {}
+
+    toy = declare(
+        requires=("option:tools", "api:ClaudeSDKClient.interrupt", "field:AgentDefinition.skills", "package:mcp"),
+        covers=("option:add_dirs", "option:tools"),
+    )(probe).behaviour
+    assert toy.covers == ("option:add_dirs", "option:tools")
+    assert toy.covered == ("agent:skills", "client:interrupt", "option:add_dirs", "option:tools")
+    assert declare(id="tools.toy-bare")(probe).behaviour.covered == ()
+
+
+def test_the_catalogue_counts_coverage_from_requires_and_covers(monkeypatch):
+    from sdkprobe import catalogue
+
+    monkeypatch.setattr(declaring, "REGISTRY", {})
+
+    async def probe(h):
+        return {}
+
+    by_need = declare(id="tools.by-need", requires=("option:tools",))(probe).behaviour
+    by_claim = declare(id="tools.by-claim", covers=("option:tools", "client:interrupt"))(probe).behaviour
+    monkeypatch.setattr(catalogue, "load", lambda: [by_need, by_claim])
+    assert catalogue.covering("option:tools") == ["tools.by-claim", "tools.by-need"]
+    assert catalogue.covering("client:interrupt") == ["tools.by-claim"]
+    assert catalogue.covering("option:add_dirs") == []
+    assert catalogue.coverage() == {
+        "client:interrupt": ["tools.by-claim"],
+        "option:tools": ["tools.by-claim", "tools.by-need"],
+    }
+
+
+def test_every_declared_covers_names_an_item_of_the_installed_sdk():
+    """A `covers=` in sdkprobe's catalogue names an item as `sdkprobe surface` spells it."""
+    from sdkprobe import catalogue
+    from sdkprobe.surface import names
+
+    known = set(names())
+    declared = {item for b in catalogue.load() for item in b.covers}
+    assert declared and declared <= known, sorted(declared - known)

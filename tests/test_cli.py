@@ -80,6 +80,7 @@ def test_list_json_shows_what_each_behaviour_declares(capsys):
     assert wire["source"]["page"] == "docs/sources/003.md" and wire["summary"] == catalogue.by_id(wire["id"]).summary
     assert "empty-list-sent-empty" in wire["checks"]
     assert wire["requires"] == ["option:tools"] and wire["unmet_on_installed"] == []
+    assert wire["covers"] == list(catalogue.by_id(wire["id"]).covered) and "option:tools" in wire["covers"]
     assert wire["sdk_ref"].startswith("claude_agent_sdk.")
 
 
@@ -102,6 +103,26 @@ def test_list_filters_combine(capsys):
     assert main(["list", "--json", "--area", "plugins"]) == 0
     plugins = [r["id"] for r in json.loads(capsys.readouterr().out)]
     assert plugins and plugins == [b.id for b in catalogue.load() if b.area == "plugins"]
+
+
+def test_list_covers_combines_with_the_other_filters(capsys):
+    from sdkprobe import catalogue
+
+    assert main(["list", "--json", "--covers", "option:tools", "--tier", "wire"]) == 0
+    listed = [r["id"] for r in json.loads(capsys.readouterr().out)]
+    expected = [b.id for b in catalogue.load() if b.tier == "wire" and "option:tools" in b.covered]
+    assert listed == expected and "wire.tools-option-to-flag" in listed
+    assert main(["list", "--covers", "option:no_such_option"]) == 2
+    assert capsys.readouterr().err.startswith("sdkprobe list: error: --covers option:no_such_option: ")
+
+
+def test_a_run_records_the_installed_sdks_surface_in_its_report(tmp_path):
+    from sdkprobe.harness import sdk
+    from sdkprobe.report import load
+    from sdkprobe.surface import names
+
+    assert main(["run", "--only", "wire.tools-option-to-flag", "--out", str(tmp_path), "-j", "1"]) == 0
+    assert load(tmp_path / f"{sdk.sdk_version()}.json")["surface"] == names()
 
 
 def test_list_unknown_area(capsys):
@@ -128,7 +149,7 @@ def test_run_refused_by_the_report_writer_exits_2_with_one_line(tmp_path, monkey
     assert last.startswith("sdkprobe run: error: refusing to write report") and "/home/" in last
 
 
-@pytest.mark.parametrize("command", ["run", "list", "show", "capture", "report", "bisect", "history"])
+@pytest.mark.parametrize("command", ["run", "list", "show", "surface", "capture", "report", "bisect", "history"])
 def test_help_lists_every_option(command):
     out = sdkprobe(command, "--help")
     assert out.returncode == 0
@@ -145,8 +166,9 @@ def test_help_lists_every_option(command):
             "--live",
             "-j",
         ],
-        "list": ["--tier", "--area", "--id", "--requires", "--json"],
+        "list": ["--tier", "--area", "--id", "--requires", "--covers", "--json"],
         "show": ["ID", "--reports"],
+        "surface": ["--uncovered", "--json", "--catalogue", "list --covers"],
         "capture": ["--options", "--agents", "--prompt", "--json"],
         "report": ["DIR", "--from", "--to", "--out", "behaviours/<id>.html"],
         "bisect": ["--axis", "--from", "--to", "--reports", "--fresh", "--check", "--scan", "--no-yanked"],

@@ -337,3 +337,73 @@ def test_gate_fresh_candidate_probes_an_old_relied_on_id(tmp_path, monkeypatch, 
     assert cli_main(["gate", "--baseline", str(base), "--relied-on", str(relied)]) == 0
     out = capsys.readouterr().out
     assert calls == [[NEW]] and "Nothing moved" in out and f"{OLD} was renamed {NEW}" in out
+
+
+# --- the public surface -------------------------------------------------------------------
+
+
+def with_surface(rep: dict, items: list[str]) -> dict:
+    return {**copy.deepcopy(rep), "surface": sorted(items)}
+
+
+def test_items_a_release_adds_or_removes_are_notes_naming_what_covers_them():
+    base = with_surface(BASE, ["option:tools", "option:gone", "client:interrupt"])
+    cand = with_surface(moved(), ["option:tools", "option:foo", "client:interrupt", "client:new_method"])
+    coverage = {"client:new_method": ["wire.x", "wire.y"], "option:gone": ["wire.tools"]}
+    gate = compare(base, cand, coverage=coverage)
+    assert gate.exit_code == 0 and gate.rows == []  # a note, never a failure
+    assert [(n.item, n.added, n.covered_by) for n in gate.surface] == [
+        ("client:new_method", True, ("wire.x", "wire.y")),
+        ("option:foo", True, ()),
+        ("option:gone", False, ("wire.tools",)),
+    ]
+    text = gate.render()
+    assert "note: 0.2.189 adds option:foo: no behaviour covers it\n" in text
+    assert "note: 0.2.189 adds client:new_method: covered by wire.x, wire.y\n" in text
+    assert "note: 0.2.189 removes option:gone (in 0.2.180): covered by wire.tools\n" in text
+    assert "PASS" in text
+
+
+def test_a_note_goes_with_a_failing_change_and_leaves_the_exit_status_alone():
+    cand = moved(**{"hooks.fire": result("hooks.fire", "differs", "no hook ran")})
+    gate = compare(with_surface(BASE, []), with_surface(cand, ["option:foo"]))
+    assert gate.exit_code == 1 and "note: 0.2.189 adds option:foo: no behaviour covers it" in gate.render()
+
+
+def test_surfaces_are_compared_only_when_both_reports_record_one():
+    assert compare(BASE, moved()).surface_notes() == ""  # old reports on both sides: nothing to say
+    one_sided = compare(BASE, with_surface(moved(), ["option:foo"]))
+    assert one_sided.surface == []
+    assert one_sided.surface_notes() == (
+        "note: public surface not compared: the report of 0.2.180 records none (written before reports did)\n"
+    )
+    same = compare(with_surface(BASE, ["option:tools"]), with_surface(moved(), ["option:tools"]))
+    assert same.surface_notes() == "" and same.render().startswith("Nothing moved")
+
+
+def test_the_gate_command_notes_a_new_option_of_a_patched_sdk(tmp_path, monkeypatch, capsys):
+    """A release that adds a public option: its report's surface has it, no behaviour covers
+    it, and the gate says so without failing."""
+    import dataclasses
+
+    import claude_agent_sdk
+
+    from sdkprobe.surface import names
+
+    @dataclasses.dataclass
+    class Patched(claude_agent_sdk.ClaudeAgentOptions):
+        sdkprobe_fake_option: str | None = None
+
+    from sdkprobe import catalogue
+
+    # the baseline's version lacked client:interrupt too, which behaviours do cover
+    base, _ = write(with_surface(BASE, [i for i in names() if i != "client:interrupt"]), tmp_path / "base")
+    monkeypatch.setattr(claude_agent_sdk, "ClaudeAgentOptions", Patched)
+    cand, _ = write(with_surface(moved(), names()), tmp_path / "cand")
+    assert cli_main(["gate", "--baseline", str(base), "--candidate", str(cand)]) == 0
+    notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note: ")]
+    covering = ", ".join(catalogue.covering("client:interrupt"))
+    assert notes == [
+        f"note: 0.2.189 adds client:interrupt: covered by {covering}",
+        "note: 0.2.189 adds option:sdkprobe_fake_option: no behaviour covers it",
+    ]

@@ -274,3 +274,51 @@ def test_render_table_takes_results_or_dicts():
     assert lines[0].split() == ["behaviour", "tier", "verdict", "note"]
     assert lines[3].split() == ["wire.b", "wire", "differs", "it", "did", "not"]
     assert render_table([]).splitlines()[0].split() == ["behaviour", "tier", "verdict", "note"]
+
+
+# --- the version's public surface ---------------------------------------------------------
+
+
+def test_a_report_records_the_surface_its_run_info_has_sorted():
+    built = build([result("wire.a")], {**info(), "surface": ["option:tools", "client:interrupt", "agent:skills"]})
+    assert built["surface"] == ["agent:skills", "client:interrupt", "option:tools"]
+    assert "surface" not in build([result("wire.a")], info())  # optional: info from before has none
+
+
+def test_the_run_info_carries_the_installed_sdks_surface():
+    from sdkprobe.runner import RunSettings, run_info
+    from sdkprobe.surface import names
+
+    recorded = build([], run_info(RunSettings()))["surface"]
+    assert recorded == names() and "option:tools" in recorded and "error:ProcessError" in recorded
+
+
+def test_committed_reports_without_a_surface_still_load():
+    from pathlib import Path
+
+    committed = sorted((Path(__file__).resolve().parents[1] / "reports").glob("*.json"))
+    assert committed and all(load(path)["sdk_version"] for path in committed)
+
+
+@pytest.mark.parametrize(
+    "surface",
+    [["option:tools", "option:tools"], ["not an item"], "option:tools", [3]],
+    ids=["repeated", "no-kind", "not-a-list", "not-a-string"],
+)
+def test_a_malformed_surface_is_refused_in_one_line(tmp_path, surface):
+    path = tmp_path / "9.9.9.json"
+    path.write_text(json.dumps({**sample.report([result("wire.a")], info(sdk="9.9.9")), "surface": surface}))
+    with pytest.raises(ReportError, match=r"schema mismatch at \$\.surface"):
+        load(path)
+
+
+def test_the_surface_round_trips_and_a_merge_takes_the_fresh_runs():
+    from sdkprobe.report.store import merge
+
+    old = build([result("wire.a")], {**info(), "surface": ["option:gone"]})
+    assert json.loads(dumps(old))["surface"] == ["option:gone"]
+    fresh = build([result("wire.b")], {**info(), "surface": ["option:new"]})
+    assert merge(old, fresh)["surface"] == ["option:new"]
+    unrecorded = build([result("wire.a")], info())
+    assert merge(unrecorded, fresh)["surface"] == ["option:new"]  # an old report gets its version's surface
+    assert merge(old, unrecorded)["surface"] == ["option:gone"]  # a fresh run that recorded none keeps the old

@@ -102,6 +102,22 @@ def renames() -> dict[str, str]:
     return {old: b.id for b in load() for old in b.renamed_from}
 
 
+def coverage() -> dict[str, list[str]]:
+    """Surface item (`option:tools`) -> the ids of the selected behaviours covering it, for
+    every item some behaviour's `covers` or requirements name (on any SDK version: an item the
+    installed SDK lacks is looked up the same way, as the gate does for a release's new items)."""
+    found: dict[str, list[str]] = {}
+    for b in load():
+        for item in b.covered:
+            found.setdefault(item, []).append(b.id)
+    return {item: sorted(ids) for item, ids in sorted(found.items())}
+
+
+def covering(item: str) -> list[str]:
+    """The ids of the selected behaviours that cover one surface item, sorted; [] when none does."""
+    return coverage().get(item, [])
+
+
 _TOLD: set[str] = set()  # old ids this process has said were renamed
 
 

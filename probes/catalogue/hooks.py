@@ -140,6 +140,7 @@ _EDIT_MODES = ("acceptEdits", "auto")
         "approved-edit-skips-callback",
     ),
     requires=("option:hooks", "option:can_use_tool", "option:permission_mode", "api:HookMatcher"),
+    covers=("hook-event:PostToolUse",),
     sdk_ref="claude_agent_sdk.types.PostToolUseHookInput",
 )
 async def posttooluse_reports_auto_approved_edits(h: Harness) -> dict[str, Any]:
@@ -360,6 +361,7 @@ def _label(matcher: str | None) -> str:
     tier="cli",
     checks=("server-name-matches-its-tools", "regex-matchers-match", "posttooluse-fires-for-mcp-tools"),
     requires=("option:hooks", "option:mcp_servers", "api:HookMatcher", "api:create_sdk_mcp_server"),
+    covers=("hook-matcher:matcher",),
     sdk_ref="claude_agent_sdk.types.HookMatcher",
 )
 async def server_matcher_catches_its_tools(h: Harness) -> dict[str, Any]:
@@ -459,6 +461,11 @@ def _outcome(block: dict[str, Any] | None, reason: str, content: str) -> dict[st
     tier="cli",
     checks=("denied-call-gets-error-with-reason", "parallel-call-answered", "conversation-continues"),
     requires=("option:hooks", "api:HookMatcher"),
+    covers=(
+        "hook-event:PreToolUse",
+        "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
+        "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
+    ),
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
 )
 async def pretooluse_deny_returns_tool_result(h: Harness) -> dict[str, Any]:
@@ -642,6 +649,7 @@ _VARIANTS = ("A", "B", "C")  # A: hook allow+updatedInput; B: can_use_tool updat
         "hook-updated-input-without-decision-runs",
     ),
     requires=("option:hooks", "option:can_use_tool", "api:HookMatcher", "api:PermissionResultAllow"),
+    covers=("hook-output:PreToolUseHookSpecificOutput.updatedInput", "permission:PermissionResultAllow.updated_input"),
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
 )
 async def pretooluse_updated_input_applied(h: Harness) -> dict[str, Any]:
@@ -773,6 +781,7 @@ def _ask_for(name: str) -> Any:
     tier="cli",
     checks=("fires-and-applies-alone", "fires-and-applies-beside-can-use-tool", "fires-and-applies-after-ask"),
     requires=("option:hooks", "option:can_use_tool", "api:HookMatcher", "api:PermissionRequestHookInput"),
+    covers=("hook-event:PermissionRequest", "hook-output:PermissionRequestHookSpecificOutput.decision"),
     sdk_ref="claude_agent_sdk.types.PermissionRequestHookInput",
     timeout=90,
 )

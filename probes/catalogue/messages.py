@@ -310,6 +310,7 @@ _WRITE_CHUNKS = 6
     tier="cli",
     checks=("text-delta", "thinking-delta", "input-json-delta", "file-path-before-block-end"),
     requires=("option:include_partial_messages",),
+    covers=("message:StreamEvent",),
     sdk_ref="claude_agent_sdk.types.StreamEvent",
 )
 async def partial_message_delta_kinds(h: Harness) -> dict[str, Any]:

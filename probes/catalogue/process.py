@@ -189,6 +189,7 @@ _DIAGNOSTIC = "boom-diagnostic-XYZ"
     tier="wire",
     checks=("typed-error-with-exit-code", "stderr-carried-without-callback", "stderr-carried-with-callback"),
     requires=("option:stderr",),
+    covers=("error:ProcessError",),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.read_messages",
 )
 async def process_error_carries_stderr(h: Harness) -> dict[str, Any]:

@@ -19,7 +19,19 @@ from sdkprobe.errors import UsageError
 
 # In the order `sdkprobe --help` lists them; each is the module sdkprobe.commands.<name>
 # (`list_`: a module named `list` would shadow the builtin in this package).
-SUBCOMMANDS = ("run", "list_", "show", "capture", "rejudge", "report", "gate", "bisect", "history", "releases")
+SUBCOMMANDS = (
+    "run",
+    "list_",
+    "show",
+    "surface",
+    "capture",
+    "rejudge",
+    "report",
+    "gate",
+    "bisect",
+    "history",
+    "releases",
+)
 
 
 def main(argv: list[str] | None = None) -> int:

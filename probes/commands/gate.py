@@ -27,7 +27,10 @@ reported needs-live): with --relied-on only the behaviours listed are probed and
 compared, and --out DIR keeps that candidate's report as the next baseline.
 --baseline takes a report's path or a listed SDK version, whose report ships with
 sdkprobe. A behaviour renamed since the baseline was written is matched by its old id
-(the output says it was renamed); so is an old id in the relied-on file."""
+(the output says it was renamed); so is an old id in the relied-on file.
+When both reports record their SDK's public surface, every item the candidate adds or
+removes is a note naming the behaviours that cover it ("0.2.190 adds option:foo: no
+behaviour covers it"); a note never fails the gate."""
 
 GATE_EPILOG = """\
 relied-on file: one behaviour id a line; '#' starts a comment; blank lines are
@@ -127,6 +130,6 @@ def cmd_gate(args: argparse.Namespace) -> int:
         if args.out:
             json_path, _ = report.write(candidate, args.out)
             print(f"wrote the candidate report {json_path}", file=sys.stderr)
-    result = compare(baseline, candidate, relied_on, args.strict, renames)
+    result = compare(baseline, candidate, relied_on, args.strict, renames, catalogue.coverage())
     sys.stdout.write(result.render())
     return result.exit_code

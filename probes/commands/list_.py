@@ -10,6 +10,7 @@ from typing import Any
 from sdkprobe.areas import AREAS
 from sdkprobe.behaviour import TIERS
 from sdkprobe.commands.shared import catalogue_options, select
+from sdkprobe.errors import UsageError
 
 
 def register(sub: Any) -> None:
@@ -43,10 +44,16 @@ def register(sub: Any) -> None:
         help="only behaviours with a requirement starting with NEED (option:, option:tools, cli, package:mcp)",
     )
     lst.add_argument(
+        "--covers",
+        metavar="ITEM",
+        help="only behaviours covering this public item of the installed SDK (KIND:NAME as `sdkprobe surface` "
+        "lists them: option:add_dirs, client:interrupt); an item the SDK lacks is an error naming close ones",
+    )
+    lst.add_argument(
         "--json",
         action="store_true",
         help="print JSON: claim, summary, source (with URL or page), sub-checks, requirements "
-        "(and which the installed SDK lacks), SDK reference",
+        "(and which the installed SDK lacks), the surface items it covers, SDK reference",
     )
     lst.set_defaults(func=cmd_list)
 
@@ -58,6 +65,9 @@ def cmd_list(args: argparse.Namespace) -> int:
     from sdkprobe.sources import cite
 
     behaviours = select(tiers=args.tier, areas=args.area, ids=args.id, requires=args.requires)
+    if args.covers is not None:
+        item = installed_item(args.covers)
+        behaviours = [b for b in behaviours if item in b.covered]
     if args.json:
         rows = [
             {
@@ -71,6 +81,7 @@ def cmd_list(args: argparse.Namespace) -> int:
                 "controls": list(b.controls),
                 "requires": [str(r) for r in b.requires],
                 "unmet_on_installed": unmet(b, RunSettings()),
+                "covers": list(b.covered),
                 "sdk_ref": b.sdk_ref,
             }
             for b in behaviours
@@ -78,7 +89,10 @@ def cmd_list(args: argparse.Namespace) -> int:
         print(json.dumps(rows, indent=2))
         return 0
     if not behaviours:
-        print("no behaviour matches these filters", file=sys.stderr)
+        print(
+            f"no behaviour covers {args.covers}" if args.covers is not None else "no behaviour matches these filters",
+            file=sys.stderr,
+        )
         return 0
     table = [
         [b.id, b.tier, len(b.checks), " ".join(str(r) for r in b.requires) or "-", f"{b.source[0]} § {b.source[1]}"]
@@ -86,3 +100,19 @@ def cmd_list(args: argparse.Namespace) -> int:
     ]
     print(tabulate(table, headers=["id", "tier", "sub-checks", "requires", "source"], disable_numparse=True))
     return 0
+
+
+def installed_item(text: str) -> str:
+    """`text` when the installed SDK's surface has that item; UsageError naming the close ones otherwise."""
+    import difflib
+
+    from sdkprobe.harness import sdk
+    from sdkprobe.surface import names
+
+    known = names()
+    if text in known:
+        return text
+    same_name = [k for k in known if k.split(":", 1)[1] == text]  # the name given without its kind
+    close = list(dict.fromkeys(same_name + difflib.get_close_matches(text, known, n=3, cutoff=0.6)))
+    hint = f"; close: {', '.join(close)}" if close else "; `sdkprobe surface` lists them"
+    raise UsageError(f"--covers {text}: claude-agent-sdk {sdk.sdk_version()} has no public item {text!r}{hint}")

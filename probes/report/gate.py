@@ -6,13 +6,18 @@ unchanged verdict is a note, failing only with strict. Behaviours present in one
 only are listed and never fail: that is the catalogue changing, not the SDK. A behaviour
 renamed since a report was written (its declaration's renamed_from) is one behaviour: an
 entry under its old id is compared with the current id's, and the output says it was renamed.
+
+When both reports record their version's surface (the SDK's public items), the items the
+candidate adds or removes are notes, each saying which behaviours cover it: a new option no
+behaviour covers is a contract the gate cannot watch yet, said rather than passed in
+silence. A note never fails the gate.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -39,6 +44,23 @@ class GateRow:
     renamed_from: str = ""  # the old id a report named it by, "" when neither did
 
 
+@dataclass(frozen=True)
+class SurfaceNote:
+    """A public item one report's version has and the other's lacks, with what covers it."""
+
+    item: str  # kind:name
+    added: bool  # True: the candidate adds it; False: the candidate removes it
+    covered_by: tuple[str, ...]  # ids of the behaviours covering it, per the catalogue given
+
+    def line(self, baseline: str, candidate: str) -> str:
+        """'0.2.190 adds option:foo: no behaviour covers it', or which do."""
+        if self.added:
+            cover = f"covered by {', '.join(self.covered_by)}" if self.covered_by else "no behaviour covers it"
+            return f"{candidate} adds {self.item}: {cover}"
+        cover = f"covered by {', '.join(self.covered_by)}" if self.covered_by else "no behaviour covered it"
+        return f"{candidate} removes {self.item} (in {baseline}): {cover}"
+
+
 @dataclass
 class GateResult:
     baseline_version: str
@@ -47,6 +69,8 @@ class GateResult:
     strict: bool = False
     relied_on: set[str] | None = None
     renamed: dict[str, str] = field(default_factory=dict)  # old id -> current id, as a report named it
+    surface: list[SurfaceNote] = field(default_factory=list)
+    surface_unknown: str = ""  # why the surfaces were not compared, when only one report records one
 
     @property
     def failing(self) -> list[GateRow]:
@@ -95,12 +119,27 @@ class GateResult:
             f"{old} was renamed {new}: compared as one behaviour.\n" for old, new in sorted(self.renamed.items())
         )
 
+    def surface_notes(self) -> str:
+        """One line per public item added or removed (a note, never failing), or why the
+        surfaces could not be compared; empty when there is nothing to say."""
+        lines = [n.line(self.baseline_version, self.candidate_version) for n in self.surface]
+        if self.surface_unknown:
+            lines.append(self.surface_unknown)
+        return "".join(f"note: {line}\n" for line in lines)
+
     def render(self) -> str:
+        notes = self.surface_notes()
         if not self.rows:
             return (
-                f"Nothing moved between {self.baseline_version} and {self.candidate_version}. PASS.\n" + self.renames()
+                f"Nothing moved between {self.baseline_version} and {self.candidate_version}. PASS.\n"
+                + self.renames()
+                + (f"\n{notes}" if notes else "")
             )
-        return f"{self.table()}\n\n{self.summary()}\n" + (f"\n{self.renames()}" if self.renamed else "")
+        return (
+            f"{self.table()}\n\n{self.summary()}\n"
+            + (f"\n{self.renames()}" if self.renamed else "")
+            + (f"\n{notes}" if notes else "")
+        )
 
 
 def _verdict(v: str) -> str:
@@ -113,11 +152,14 @@ def compare(
     relied_on: set[str] | None = None,
     strict: bool = False,
     renames: Mapping[str, str] | None = None,
+    coverage: Mapping[str, Sequence[str]] | None = None,
 ) -> GateResult:
     """Compare two loaded reports; ReportError on different schema versions or unknown relied-on ids.
 
     `renames` (old id -> current id, the catalogue's) matches an entry under an old id, in
-    either report or the relied-on ids, with the current id's."""
+    either report or the relied-on ids, with the current id's. `coverage` (surface item ->
+    ids of the behaviours covering it, the catalogue's) says for each item a version added
+    or removed what covers it."""
     if baseline.get("schema") != candidate.get("schema"):
         raise ReportError(
             f"cannot compare schema version {baseline.get('schema')!r} (baseline) "
@@ -141,7 +183,24 @@ def compare(
         if row:
             result.rows.append(dataclasses.replace(row, renamed_from=before.get(bid, "")))
     result.rows.sort(key=lambda r: (not r.failing, _ORDER[r.kind], r.id))
+    result.surface, result.surface_unknown = _surface_moved(baseline, candidate, coverage or {})
     return result
+
+
+def _surface_moved(
+    baseline: dict[str, Any], candidate: dict[str, Any], coverage: Mapping[str, Sequence[str]]
+) -> tuple[list[SurfaceNote], str]:
+    """The items the candidate's surface adds, then those it removes (each by name), or why
+    there is none to compare when only one report records its surface."""
+    before, after = baseline.get("surface"), candidate.get("surface")
+    if before is None or after is None:
+        if before is None and after is None:
+            return [], ""
+        lacking = baseline["sdk_version"] if before is None else candidate["sdk_version"]
+        return [], f"public surface not compared: the report of {lacking} records none (written before reports did)"
+    notes = [SurfaceNote(i, True, tuple(coverage.get(i, ()))) for i in sorted(set(after) - set(before))]
+    notes += [SurfaceNote(i, False, tuple(coverage.get(i, ()))) for i in sorted(set(before) - set(after))]
+    return notes, ""
 
 
 def _row(

@@ -1,7 +1,9 @@
 """Builds one version's report from the runner's results and run info.
 
 Only the fields the schema names are copied, so run-local data (timings) never reaches
-a report, and behaviours are put in id order so equal runs give equal reports.
+a report, and behaviours are put in id order so equal runs give equal reports. The
+version's surface (sdkprobe.surface) is copied when the run info has it: optional, so a
+report built from older info is as valid as before.
 """
 
 from __future__ import annotations
@@ -23,8 +25,10 @@ def build(results: Iterable[Mapping[str, Any]], info: Mapping[str, Any]) -> dict
     if missing:
         raise ReportError(f"run info lacks {', '.join(missing)}")
     behaviours = [_behaviour(r.to_dict() if hasattr(r, "to_dict") else dict(r)) for r in results]
-    report = {"schema": SCHEMA_VERSION, **{k: info[k] for k in INFO_FIELDS}}
+    report: dict[str, Any] = {"schema": SCHEMA_VERSION, **{k: info[k] for k in INFO_FIELDS}}
     report["behaviours"] = sorted(behaviours, key=lambda b: str(b["id"]))
+    if info.get("surface") is not None:  # the version's public items, when the run recorded them
+        report["surface"] = sorted(info["surface"])
     validate(report, where=f"report for {info['sdk_version']}")
     return report
 

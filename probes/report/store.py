@@ -76,7 +76,8 @@ def merge(existing: dict[str, Any], fresh: dict[str, Any]) -> dict[str, Any]:
     check_mergeable(existing, fresh)
     entries = {b["id"]: b for b in existing["behaviours"]}
     entries.update({b["id"]: b for b in fresh["behaviours"]})
-    return {**existing, "behaviours": sorted(entries.values(), key=lambda b: str(b["id"]))}
+    surface = {"surface": fresh["surface"]} if "surface" in fresh else {}  # the same version's, as seen now
+    return {**existing, **surface, "behaviours": sorted(entries.values(), key=lambda b: str(b["id"]))}
 
 
 def renamed(report: dict[str, Any], renames: Mapping[str, str]) -> dict[str, Any]:
