@@ -674,7 +674,12 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     checks = {
         "no-options-sends-null-hooks-only": check(
             default.get("initialize") == {"subtype": "initialize", "hooks": None},
-            f"ClaudeAgentOptions() sent initialize {default.get('initialize', default.get('error'))}",
+            "ClaudeAgentOptions() sent "
+            + (
+                f"initialize {default['initialize']}"
+                if default.get("initialize")
+                else default.get("error", "no initialize request")
+            ),
         )
     }
     for name, runs in _INIT_FIELDS.items():
@@ -688,8 +693,10 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             if "error" in got:
                 wrong.append(f"{run}: {got['error']}")
                 continue
-            request = got["initialize"] or {}
-            if request.get(key) != claimed:
+            request = got["initialize"]
+            if request is None:
+                wrong.append(f"{run}: no initialize request was sent")
+            elif request.get(key) != claimed:
                 wrong.append(f"{run}: {key} was {request.get(key, 'absent')!r}, not {claimed!r}")
             if argv_kept and not got["argv as baseline"]:
                 wrong.append(f"{run}: argv moved from the run without it")
