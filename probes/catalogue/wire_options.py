@@ -9,6 +9,7 @@ only its own sub-check is not-applicable there.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
@@ -77,8 +78,15 @@ _SCHEMA = {"type": "object", "properties": {"answer": {"type": "string"}}, "requ
 _MCP_JSON = '{"mcpServers": {"probe": {"command": "probe-server"}}}'
 _MCP_PATH = "/nonexistent/sdkprobe-mcp.json"
 
-# sub-check: (option, {value's label: (the value, the argv tokens it adds to the default run)}).
-# A label's value is built by _value (a Path, an SDK server) when it is not plain data.
+
+@dataclass(frozen=True)
+class _Built:
+    """A value the probe builds when it runs (a Path, an SDK server), named in the table."""
+
+    what: str
+
+
+# sub-check: (option, {value's label: (the value, the argv tokens it adds to the default run)})
 _FLAG_VALUES: dict[str, tuple[str, dict[str, tuple[Any, list[str]]]]] = {
     "continue-conversation-sent": ("continue_conversation", {"True": (True, ["--continue"])}),
     "max-budget-usd-sent": (
@@ -89,7 +97,7 @@ _FLAG_VALUES: dict[str, tuple[str, dict[str, tuple[Any, list[str]]]]] = {
             "0": (0, ["--max-budget-usd", "0"]),
         },
     ),
-    "add-dirs-sent": ("add_dirs", {"['/a', Path('/b')]": ("paths", ["--add-dir", "/a", "--add-dir", "/b"])}),
+    "add-dirs-sent": ("add_dirs", {"['/a', Path('/b')]": (_Built("paths"), ["--add-dir", "/a", "--add-dir", "/b"])}),
     "fallback-model-sent": (
         "fallback_model",
         {"'probe-fallback'": ("probe-fallback", ["--fallback-model", "probe-fallback"])},
@@ -112,9 +120,9 @@ _FLAG_VALUES: dict[str, tuple[str, dict[str, tuple[Any, list[str]]]]] = {
         "mcp_servers",
         {
             "JSON string": (_MCP_JSON, ["--mcp-config", _MCP_JSON]),
-            "Path": ("mcp path", ["--mcp-config", _MCP_PATH]),
+            "Path": (_Built("mcp path"), ["--mcp-config", _MCP_PATH]),
             "dict with an sdk server": (
-                "sdk server",
+                _Built("sdk server"),
                 ["--mcp-config", json.dumps({"mcpServers": {"probe": {"type": "sdk", "name": "probe"}}})],
             ),
             "{}": ({}, []),
@@ -178,15 +186,17 @@ def _value(value: Any) -> Any:
     """The option value a table entry stands for, built with the SDK's own types."""
     from pathlib import Path
 
-    if value == "paths":
+    if not isinstance(value, _Built):
+        return value
+    if value.what == "paths":
         return ["/a", Path("/b")]
-    if value == "mcp path":
+    if value.what == "mcp path":
         return Path(_MCP_PATH)
-    if value == "sdk server":
+    if value.what == "sdk server":
         from claude_agent_sdk import create_sdk_mcp_server
 
         return {"probe": create_sdk_mcp_server(name="probe")}
-    return value
+    raise ValueError(f"the table names a value no probe builds: {value.what!r}")
 
 
 @behaviour(
