@@ -44,12 +44,15 @@ def _change(default: list[str], argv: list[str]) -> dict[str, list[str]]:
 
 
 def _same_tokens(seen: list[str], claimed: list[str]) -> bool:
-    """Token by token equal, a JSON token compared as the value it encodes (spacing aside)."""
+    """Token by token equal, a JSON object token compared as the object it encodes (spacing
+    aside); any other token exactly ('1.0' is not '1')."""
     if len(seen) != len(claimed):
         return False
     for a, b in zip(seen, claimed, strict=True):
         if a == b:
             continue
+        if not (a.startswith("{") and b.startswith("{")):
+            return False
         try:
             if json.loads(a) != json.loads(b):
                 return False
