@@ -90,6 +90,12 @@ SOURCES: dict[str, Source] = {
             page="docs/sources/003.md",
         ),
         Source("004", "Approvals and auto mode (design document 004)", page="docs/sources/004.md"),
+        # The SDK's own documentation: ClaudeAgentOptions' docstrings and the transport they describe.
+        Source(
+            "sdk-py",
+            "claude-agent-sdk-python: ClaudeAgentOptions and its transport, as documented",
+            "https://github.com/anthropics/claude-agent-sdk-python",
+        ),
         # What users reported (CATALOGUE-3), cited by tracker and number.
         *(_issue(key) for key in _REPORTED),
     )
