@@ -216,6 +216,8 @@ def _value(value: Any) -> Any:
     tier="wire",
     checks=("default-argv-fixed-flags-only", *_FLAG_VALUES),
     requires=tuple(f"option:{o}" for o in _ALWAYS),
+    # every option a sub-check pins, also those only some versions have (not-applicable before)
+    covers=tuple(sorted({f"option:{o}" for o, _ in _FLAG_VALUES.values()} - {f"option:{o}" for o in _ALWAYS})),
     sdk_ref=_TRANSPORT,
 )
 async def option_flags_and_defaults(h: Harness) -> dict[str, Any]:
@@ -344,6 +346,9 @@ def _written(argv: list[str], flag: str) -> str | None:
     tier="wire",
     checks=tuple(_DASHED_OPTIONS),
     requires=tuple(f"option:{o}" for o in _DASHED_ALWAYS),
+    covers=tuple(
+        sorted({f"option:{o}" for o, *_ in _DASHED_OPTIONS.values()} - {f"option:{o}" for o in _DASHED_ALWAYS})
+    ),
     sdk_ref=_TRANSPORT,
 )
 async def dash_leading_values_stay_values(h: Harness) -> dict[str, Any]:
@@ -449,6 +454,7 @@ def _env_seen(run: WireCapture) -> dict[str, Any]:
         "client-app-variable-from-option",
     ),
     requires=("option:env", "option:cwd", "option:enable_file_checkpointing"),
+    covers=("option:client_app",),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.connect",
 )
 async def sdk_set_environment(h: Harness) -> dict[str, Any]:
@@ -662,6 +668,14 @@ def _lacks(need: tuple[str, str] | None) -> str | None:
     tier="wire",
     checks=("no-options-sends-null-hooks-only", *_INIT_FIELDS),
     requires=("option:hooks", "api:HookMatcher"),
+    covers=(
+        "option:skills",
+        "option:forward_subagent_text",
+        "hook-matcher:matcher",
+        "hook-matcher:hooks",
+        "hook-matcher:timeout",
+        "hook-matcher:on_failure",
+    ),
     sdk_ref="claude_agent_sdk._internal.query.Query.initialize",
 )
 async def initialize_request_fields(h: Harness) -> dict[str, Any]:
