@@ -180,7 +180,7 @@ class Behaviour:
     def covered(self) -> tuple[str, ...]:
         """The surface items it covers, sorted: those its `covers` names and those its
         requirements name (`option:tools`, `api:ClaudeSDKClient.interrupt` as client:interrupt)."""
-        named = {item for r in self.requires for item in named_by(str(r))}
+        named = {item for r in self.requires for item in named_by(r)}
         return tuple(sorted(named | set(self.covers)))
 
     def judge(self, observed: Observation) -> Verdict:

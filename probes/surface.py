@@ -36,6 +36,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from sdkprobe.requirements import Requirement
+
 KINDS = (
     "option",
     "client",
@@ -107,13 +109,13 @@ def names(sdk: Any = None) -> list[str]:
     return sorted(str(i) for i in surface(sdk))
 
 
-def named_by(requirement: str) -> tuple[str, ...]:
+def named_by(requirement: Requirement) -> tuple[str, ...]:
     """The surface items a behaviour's requirement (`option:tools`, `api:ClaudeSDKClient.interrupt`,
     `field:AgentDefinition.skills`) names, as `kind:name`; none for `package:` and `cli>=`.
 
-    A requirement is a string written before any SDK is at hand, so this reads it alone:
-    `api:NAME` is the item its spelling makes it (see `_kind_of_export`)."""
-    kind, _, rest = requirement.partition(":")
+    A requirement is declared before any SDK is at hand, so this reads it alone: `api:NAME`
+    is the item its spelling makes it (see `_kind_of_export`)."""
+    kind, rest = requirement.kind, requirement.name
     if kind == "option":
         return (f"option:{rest}",)
     if kind == "field":

@@ -13,6 +13,7 @@ import pytest
 
 from sdkprobe import catalogue
 from sdkprobe.commands import main
+from sdkprobe.requirements import parse
 from sdkprobe.surface import KINDS, Item, named_by, names, parse_item, surface
 
 FAKE = "sdkprobe_fake_option"
@@ -168,13 +169,13 @@ def test_surface_text_marks_the_uncovered_and_ends_with_the_figures(capsys: pyte
     ],
 )
 def test_a_requirement_names_the_items_it_names(requirement: str, items: tuple[str, ...]):
-    assert named_by(requirement) == items
+    assert named_by(parse(requirement)) == items
 
 
 def test_every_item_a_declared_requirement_names_is_on_the_installed_surface():
     """No requirement maps to a name the SDK never had (a spelling rule gone wrong)."""
     known = set(names())
-    named = {item for b in catalogue.load() for r in b.requires for item in named_by(str(r))}
+    named = {item for b in catalogue.load() for r in b.requires for item in named_by(r)}
     assert named and named <= known, sorted(named - known)
 
 
