@@ -54,10 +54,10 @@ class SurfaceNote:
 
     def line(self, baseline: str, candidate: str) -> str:
         """'0.2.190 adds option:foo: no behaviour covers it', or which do."""
+        none = "no behaviour covers it" if self.added else "no behaviour covered it"
+        cover = f"covered by {', '.join(self.covered_by)}" if self.covered_by else none
         if self.added:
-            cover = f"covered by {', '.join(self.covered_by)}" if self.covered_by else "no behaviour covers it"
             return f"{candidate} adds {self.item}: {cover}"
-        cover = f"covered by {', '.join(self.covered_by)}" if self.covered_by else "no behaviour covered it"
         return f"{candidate} removes {self.item} (in {baseline}): {cover}"
 
 
