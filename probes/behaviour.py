@@ -171,6 +171,7 @@ class Behaviour:
     summary: str | None = None  # the claim in one short line, for a table a person reads
     renamed_from: tuple[str, ...] = ()  # ids it had before: reports and lists naming them still find it
     covers: tuple[str, ...] = ()  # surface items (`option:add_dirs`) whose contract its decision pins
+    security: str | None = None  # why a change of this contract weakens a host's security, if it would
 
     @property
     def area(self) -> str:
@@ -252,6 +253,7 @@ def behaviour(
     controls: tuple[str, ...] = (),
     summary: str | None = None,
     covers: tuple[str, ...] = (),
+    security: str | None = None,
 ) -> Callable[[Probe], Declared]:
     """Declare a behaviour; the decorated coroutine is its probe. Every mistake in the
     declaration (unknown area, source or tier, bad sub-check names or requirements) is a
@@ -277,7 +279,12 @@ def behaviour(
     `client:interrupt`, `hook-output:SyncHookJSONOutput.continue_`) whose contract the
     decision pins: handed an observation where that item's contract changed in the way the
     probe observes, it says `differs`. An item a requirement names (`option:tools`) is
-    covered already and need not be repeated."""
+    covered already and need not be repeated.
+
+    `security` marks a contract a host relies on for its safety (a deny honoured, a
+    disallowed tool never running, a value that cannot be read as a flag, what the
+    environment passes on): one line saying what a change would expose. The matrix and
+    the gate show the mark, so such a change is never read as a cosmetic one."""
 
     def fail(why: str) -> DeclarationError:
         return DeclarationError(f"behaviour {id!r}: {why}")
@@ -331,6 +338,8 @@ def behaviour(
         raise fail(str(exc)) from None
     if len(set(covers)) != len(covers):
         raise fail("covers names each surface item once")
+    if security is not None and not (isinstance(security, str) and 15 <= len(security.strip()) <= 160):
+        raise fail("security says in one line (15 to 160 characters) what a change of the contract would expose")
 
     def register(probe: Probe) -> Declared:
         if id in REGISTRY:
@@ -361,6 +370,7 @@ def behaviour(
             summary,
             tuple(renamed_from),
             tuple(covers),
+            security.strip() if security else None,
         )
         return Declared(id)
 

@@ -23,6 +23,7 @@ class Result:
     checks: dict[str, str] = field(default_factory=dict)
     observed: Any = None
     summary: str | None = field(default=None, metadata={"optional": True})  # the declaration's one line
+    security: str | None = field(default=None, metadata={"optional": True})  # what a change would expose
     seconds: float = field(default=0.0, metadata={"stored": False})  # shown in progress only
 
     def to_dict(self) -> dict[str, Any]:

@@ -100,6 +100,7 @@ def result_of(b: Behaviour, v: Verdict, observed: Any = None, seconds: float = 0
         checks=dict(v.checks),
         observed=observed,
         summary=b.summary,
+        security=b.security,
         seconds=seconds,
     )
 

@@ -163,6 +163,20 @@ def test_a_summary_of_15_to_90_characters_is_kept_and_none_is_optional(monkeypat
     assert declare(id="tools.toy-none")(probe).behaviour.summary is None
 
 
+def test_a_security_mark_is_one_line_saying_what_a_change_would_expose(monkeypatch):
+    monkeypatch.setattr(declaring, "REGISTRY", {})
+
+    async def probe(h):
+        return {}
+
+    marked = declare(security="  a deny that stops being honoured runs the tool  ")(probe)
+    assert marked.behaviour.security == "a deny that stops being honoured runs the tool"
+    assert declare(id="tools.toy-unmarked")(probe).behaviour.security is None
+    for bad in ("unsafe", "x" * 161):
+        with pytest.raises(DeclarationError, match="security says in one line"):
+            declare(id="tools.toy-bad", security=bad)(probe)
+
+
 def test_declared_twice_or_decided_twice_is_refused(monkeypatch):
     monkeypatch.setattr(declaring, "REGISTRY", {})
 

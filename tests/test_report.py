@@ -41,7 +41,7 @@ def test_schema_is_draft_2020_12_and_knows_every_verdict_and_tier():
 def test_schema_names_exactly_the_fields_a_result_stores():
     behaviour = json.loads(SCHEMA_PATH.read_text())["$defs"]["behaviour"]
     assert set(behaviour["properties"]) == set(STORED_FIELDS)
-    assert set(behaviour["required"]) == set(REQUIRED_FIELDS) == set(STORED_FIELDS) - {"summary"}
+    assert set(behaviour["required"]) == set(REQUIRED_FIELDS) == set(STORED_FIELDS) - {"summary", "security"}
 
 
 def test_schema_points_readers_to_the_interpretation_guide():

@@ -76,6 +76,7 @@ def cmd_list(args: argparse.Namespace) -> int:
                 "tier": b.tier,
                 "claim": b.claim,
                 "summary": b.summary,
+                "security": b.security,
                 "source": cite(*b.source),
                 "checks": list(b.checks),
                 "controls": list(b.controls),

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 _LEAK = re.compile(r"(?:/tmp/|/root/|/home/|/Users/|/private/var/|/var/folders/|[A-Za-z]:\\Users\\|sk-ant-)")
-_AUTHORED = {"claim", "summary", "source"}
+_AUTHORED = {"claim", "summary", "source", "security"}
 
 
 def find_leaks(report: dict[str, Any]) -> list[str]:
