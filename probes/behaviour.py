@@ -204,6 +204,28 @@ class Behaviour:
 
 
 REGISTRY: dict[str, Behaviour] = {}
+# surface item -> (why no behaviour covers it, the module that says so)
+LEFT_UNCOVERED: dict[str, tuple[str, str]] = {}
+
+
+def leave_uncovered(item: str, why: str) -> None:
+    """Say why no behaviour covers a public item (`option:user`), in the module of its area:
+    `sdkprobe surface` shows the reason beside the item, which still counts as uncovered.
+    A reason is one line of 15 to 200 characters; saying it again with other words, or for
+    an item a behaviour covers, is a DeclarationError (the latter found by the catalogue)."""
+    import sys
+
+    try:
+        parse_item(item)
+    except ValueError as exc:
+        raise DeclarationError(f"leave_uncovered: {exc}") from None
+    text = " ".join(why.split()) if isinstance(why, str) else ""
+    if not SUMMARY_LENGTH[0] <= len(text) <= 200:
+        raise DeclarationError(f"leave_uncovered({item!r}): the reason is one line of 15 to 200 characters")
+    module = str(sys._getframe(1).f_globals.get("__name__", ""))
+    if LEFT_UNCOVERED.get(item, (text, module)) != (text, module):
+        raise DeclarationError(f"leave_uncovered({item!r}): a reason is given already, in {LEFT_UNCOVERED[item][1]}")
+    LEFT_UNCOVERED[item] = (text, module)
 
 
 def _alias_owner(old: str) -> str | None:

@@ -407,3 +407,16 @@ def test_the_gate_command_notes_a_new_option_of_a_patched_sdk(tmp_path, monkeypa
         f"note: 0.2.189 adds client:interrupt: covered by {covering}",
         "note: 0.2.189 adds option:sdkprobe_fake_option: no behaviour covers it",
     ]
+
+
+def test_a_failing_change_of_a_security_marked_contract_says_what_it_exposes():
+    why = "a tools list that widens offers the model more tools"
+    tools = next(b for b in BASE["behaviours"] if b["id"] == "wire.tools")
+    base = copy.deepcopy(BASE)
+    next(b for b in base["behaviours"] if b["id"] == "wire.tools")["security"] = why
+    gate = compare(base, moved(**{"wire.tools": {**tools, "security": why, "verdict": "differs", "note": "sent all"}}))
+    assert gate.exit_code == 1
+    assert "wire.tools (security)" in gate.table()
+    assert f"security: wire.tools: {why}\n" in gate.render()
+    unmarked = compare(BASE, moved(**{"wire.tools": {**tools, "verdict": "differs", "note": "sent all"}}))
+    assert unmarked.exit_code == 1 and "security" not in unmarked.render()

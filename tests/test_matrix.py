@@ -471,3 +471,51 @@ def test_footnotes_are_numbered_in_reading_order_newest_first():
         (2, "old note", ["0.2.9"]),
     ]
     assert grid.refs == {("wire.a", 1): 1, ("wire.a", 0): 2} and grid.newest_first() == [1, 0]
+
+
+def test_a_security_marked_row_shows_the_mark_its_words_and_is_found_by_the_filter(tmp_path):
+    marked = result("perms.deny", claim=LONG)
+    marked["security"] = "a deny that stops being honoured runs the tool anyway"
+    add(tmp_path, "0.2.9", "2.1.9", marked, result("wire.a"))
+    md_path, html_path = render_matrix(tmp_path)
+    md = md_path.read_text()
+    assert ") 🔒 |" in next(line for line in md.splitlines() if line.startswith("| [`perms.deny`]("))
+    assert "🔒" not in next(line for line in md.splitlines() if "[`wire.a`]" in line)
+    assert "🔒 a contract a host's safety rests on" in md
+    html = html_path.read_text()
+    row = next(line for line in html.splitlines() if 'data-id="perms.deny"' in line)
+    assert re.search(r'data-find="perms.deny [^"]* security"', row)
+    assert 'aria-label="security: a deny that stops being honoured runs the tool anyway"' in row
+    assert "Security: a deny that stops being honoured" in row
+    plain = next(line for line in html.splitlines() if 'data-id="wire.a"' in line)
+    assert "security" not in plain
+
+
+def test_each_versions_surface_is_shown_with_what_it_adds_removes_and_the_cover(tmp_path):
+    old = sample.report([result("wire.a")], info("0.2.9", "2.1.9"))
+    mid = sample.report([result("wire.a")], info("0.2.10", "2.1.10"))
+    new = sample.report([result("wire.a")], info("0.2.11", "2.1.11"))
+    old["surface"] = ["option:gone", "option:tools"]
+    new["surface"] = ["client:interrupt", "option:new", "option:tools"]  # 0.2.10 records none: skipped
+    for rep in (old, mid, new):
+        write(rep, tmp_path)
+    coverage = {"option:tools": ["wire.a"], "client:interrupt": ["wire.a"]}
+    steps = from_reports([old, mid, new]).surface_steps()
+    assert [(s.label, s.items, s.since, s.added, s.removed) for s in steps] == [
+        ("0.2.11", 3, "0.2.9", ("client:interrupt", "option:new"), ("option:gone",)),
+        ("0.2.9", 2, None, (), ()),
+    ]
+    md_path, html_path = render_matrix(tmp_path, coverage=coverage)
+    rows = section(md_path.read_text(), "Public surface").strip().splitlines()[-2:]
+    cells = [[c.strip() for c in line.split("|")[1:-1]] for line in rows]
+    assert cells == [
+        ["0.2.11", "3", "2 (66.7%)", "`client:interrupt`, `option:new` ✗", "`option:gone`"],
+        ["0.2.9", "2", "1 (50.0%)", "", ""],
+    ]
+    html = html_path.read_text()
+    assert '<details class="changes" id="surface">' in html and "<code>option:new</code> ✗" in html
+    assert "<code>client:interrupt</code> ✗" not in html
+    # without a catalogue's coverage: the sizes and the changes, nothing marked
+    md = render_matrix(tmp_path)[0].read_text()
+    table = section(md, "Public surface").split("\n\n")[-1]
+    assert "| 0.2.11 " in table and "✗" not in table

@@ -11,6 +11,7 @@ from typing import Any
 import claude_agent_sdk
 import pytest
 
+from sdkprobe import behaviour as declaring
 from sdkprobe import catalogue
 from sdkprobe.commands import main
 from sdkprobe.requirements import parse
@@ -129,17 +130,13 @@ def test_surface_json_gives_every_item_with_its_coverage_and_the_totals(capsys: 
     assert sum(f["items"] for f in totals["kinds"].values()) == len(data["items"])
 
 
-def _an_uncovered_option() -> str:
-    """An option of the installed SDK that no behaviour covers (found, not named: the set
-    shrinks as behaviours are added)."""
-    return next(str(i) for i in surface() if i.kind == "option" and not catalogue.covering(str(i)))
-
-
-def test_surface_text_marks_the_uncovered_and_ends_with_the_figures(capsys: pytest.CaptureFixture[str]):
+def test_surface_text_marks_the_uncovered_and_ends_with_the_figures(
+    patched_sdk: None, capsys: pytest.CaptureFixture[str]
+):
     assert main(["surface"]) == 0
     lines = capsys.readouterr().out.splitlines()
     row = {line.split()[1]: line.split()[0] for line in lines if len(line.split()) > 2 and ":" in line.split()[1]}
-    assert row[_an_uncovered_option()] == "✗"
+    assert row[f"option:{FAKE}"] == "✗"
     assert row["option:add_dirs"] == str(len(catalogue.covering("option:add_dirs")))
     assert row["client:interrupt"] == str(len(catalogue.covering("client:interrupt")))
     assert lines[-1].startswith("overall") and "covered " in lines[-1] and "%)" in lines[-1]
@@ -147,6 +144,44 @@ def test_surface_text_marks_the_uncovered_and_ends_with_the_figures(capsys: pyte
     assert main(["surface", "--uncovered"]) == 0
     uncovered = [line for line in capsys.readouterr().out.splitlines() if ":" in line and "%" not in line]
     assert uncovered[1:] and all(line.split()[0] == "✗" for line in uncovered[1:])
+
+
+@pytest.fixture
+def reasons_here(monkeypatch: pytest.MonkeyPatch) -> None:
+    """This module selected as a catalogue, with no reason of its own declared yet."""
+    selected = catalogue.modules()
+    monkeypatch.setattr(catalogue, "modules", lambda: [*selected, __name__])
+    monkeypatch.setattr(declaring, "LEFT_UNCOVERED", dict(declaring.LEFT_UNCOVERED))
+
+
+def test_an_item_left_uncovered_shows_its_reason_and_still_counts_uncovered(
+    patched_sdk: None, reasons_here: None, capsys: pytest.CaptureFixture[str]
+):
+    item = f"option:{FAKE}"
+    declaring.leave_uncovered(item, "a fake option of this test: nothing sends it anywhere")
+    declaring.leave_uncovered(item, "a fake option of this test:  nothing sends it anywhere")  # the same words
+    assert main(["surface", "--uncovered"]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if item in line)
+    assert line.split()[0] == "✗" and "none: a fake option of this test: nothing sends it anywhere" in line
+    assert main(["surface", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    listed = {i["item"]: i for i in data["items"]}
+    assert listed[item]["uncovered_because"].startswith("a fake option") and listed[item]["covered_by"] == []
+    assert "uncovered_because" not in listed["option:tools"]
+    assert data["totals"]["overall"]["covered"] == sum(bool(i["covered_by"]) for i in data["items"])
+
+
+def test_a_reason_is_one_line_said_once_and_never_for_a_covered_item(reasons_here: None):
+    with pytest.raises(declaring.DeclarationError, match="15 to 200 characters"):
+        declaring.leave_uncovered("option:user", "too short")
+    with pytest.raises(declaring.DeclarationError, match="is not KIND:NAME"):
+        declaring.leave_uncovered("user", "an item without its kind is refused")
+    declaring.leave_uncovered("hook-event:SdkprobeNever", "an event no SDK has, given one reason")
+    with pytest.raises(declaring.DeclarationError, match="a reason is given already"):
+        declaring.leave_uncovered("hook-event:SdkprobeNever", "and then another reason for it")
+    declaring.leave_uncovered("option:tools", "a reason for an item that is covered after all")
+    with pytest.raises(catalogue.CatalogueError, match="yet covered by a behaviour: option:tools"):
+        catalogue.left_uncovered()
 
 
 @pytest.mark.parametrize(
@@ -185,14 +220,14 @@ def test_an_item_is_kind_colon_name_with_a_known_kind(text: Any):
         parse_item(text)
 
 
-def test_list_covers_gives_the_covering_behaviours(capsys: pytest.CaptureFixture[str]):
+def test_list_covers_gives_the_covering_behaviours(patched_sdk: None, capsys: pytest.CaptureFixture[str]):
     assert main(["list", "--covers", "client:interrupt", "--json"]) == 0
     ids = [r["id"] for r in json.loads(capsys.readouterr().out)]
     assert ids and sorted(ids) == catalogue.covering("client:interrupt")
     assert "messages.interrupt-settles-with-own-result" in ids  # by its requirement
     assert main(["list", "--covers", "hook-event:PreToolUse"]) == 0
     assert "hooks.pretooluse-deny-returns-tool-result" in capsys.readouterr().out  # by its covers=
-    uncovered = _an_uncovered_option()
+    uncovered = f"option:{FAKE}"
     assert main(["list", "--covers", uncovered]) == 0
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == f"no behaviour covers {uncovered}\n"

@@ -36,6 +36,7 @@ import sys
 from collections.abc import Iterable
 from importlib.metadata import entry_points
 
+from sdkprobe import behaviour as declaring
 from sdkprobe.areas import order
 from sdkprobe.behaviour import REGISTRY, Behaviour, DeclarationError
 from sdkprobe.errors import UsageError
@@ -111,6 +112,18 @@ def coverage() -> dict[str, list[str]]:
         for item in b.covered:
             found.setdefault(item, []).append(b.id)
     return {item: sorted(ids) for item, ids in sorted(found.items())}
+
+
+def left_uncovered() -> dict[str, str]:
+    """Surface item -> why no behaviour covers it, as the selected modules say
+    (`leave_uncovered`); a DeclarationError when a behaviour covers such an item after all."""
+    own = tuple(modules())
+    load()
+    reasons = {item: why for item, (why, module) in sorted(declaring.LEFT_UNCOVERED.items()) if module in own}
+    covered = sorted(set(reasons) & set(coverage()))
+    if covered:
+        raise CatalogueError(f"left uncovered with a reason, yet covered by a behaviour: {', '.join(covered)}")
+    return reasons
 
 
 def covering(item: str) -> list[str]:

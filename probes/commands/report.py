@@ -75,7 +75,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.out:
         raise UsageError("--out writes what --from/--to print; the matrix is written into DIR")
     # The declared renames, so an old report's entries land in their behaviour's current row.
-    md_path, html_path = render_matrix(args.dir, catalogue.renames())
+    md_path, html_path = render_matrix(args.dir, catalogue.renames(), catalogue.coverage())
     print(f"wrote {md_path}")
     print(f"wrote {html_path}")
     print(f"wrote {args.dir / PAGES}/ (a page per behaviour)")

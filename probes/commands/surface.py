@@ -17,8 +17,10 @@ List every public item of the installed claude-agent-sdk, found by introspecting
 hook output keys, HookMatcher fields, permission results and updates, AgentDefinition
 fields, message and content block classes, error classes), each as KIND:NAME with the
 behaviours that cover it (how many, and the first few), then `covered N of M (P%)` per
-kind and overall. An item no behaviour covers is marked ✗. A behaviour covers an item when its requirements name it
-(option:tools) or its `covers=` does. Reads only: nothing is probed."""
+kind and overall. An item no behaviour covers is marked ✗, with the reason a catalogue
+gives for leaving it so (`leave_uncovered`), or "no reason given". A behaviour covers an
+item when its requirements name it (option:tools) or its `covers=` does. Reads only:
+nothing is probed."""
 
 SURFACE_EPILOG = """\
 `sdkprobe list --covers ITEM` lists the behaviours covering one item in full.
@@ -44,8 +46,9 @@ def register(sub: Any) -> None:
     sp.add_argument(
         "--json",
         action="store_true",
-        help="print one JSON object: sdk_version, items (item, kind, name, origin, covered_by) and totals "
-        "(per kind and overall: covered, items, percent)",
+        help="print one JSON object: sdk_version, items (item, kind, name, origin, covered_by, and "
+        "uncovered_because for an uncovered item with a reason) and totals (per kind and overall: "
+        "covered, items, percent)",
     )
     sp.set_defaults(func=cmd_surface)
 
@@ -56,8 +59,16 @@ def cmd_surface(args: argparse.Namespace) -> int:
     from sdkprobe.surface import surface
 
     coverage = catalogue.coverage()
+    reasons = catalogue.left_uncovered()
     items = [
-        {"item": str(i), "kind": i.kind, "name": i.name, "origin": i.origin, "covered_by": coverage.get(str(i), [])}
+        {
+            "item": str(i),
+            "kind": i.kind,
+            "name": i.name,
+            "origin": i.origin,
+            "covered_by": coverage.get(str(i), []),
+            **({"uncovered_because": reasons[str(i)]} if str(i) in reasons else {}),
+        }
         for i in surface()
     ]
     totals = coverage_totals(items)
@@ -95,7 +106,7 @@ def render(version: str, items: Sequence[Mapping[str, Any]], totals: Mapping[str
     """The items table (uncovered ones marked), then the coverage per kind and overall."""
     from sdkprobe.report.cells import text_table
 
-    rows = [[str(len(i["covered_by"]) or UNCOVERED), str(i["item"]), _ids(i["covered_by"])] for i in items]
+    rows = [[str(len(i["covered_by"]) or UNCOVERED), str(i["item"]), _covered_by(i)] for i in items]
     figures = [[kind, figure_text(f)] for kind, f in totals["kinds"].items()]
     figures.append(["overall", figure_text(totals["overall"])])
     listing = text_table(rows, ["n", "item", "covered by"], fmt="plain") if rows else "no item to list"
@@ -106,8 +117,14 @@ def render(version: str, items: Sequence[Mapping[str, Any]], totals: Mapping[str
     )
 
 
+def _covered_by(item: Mapping[str, Any]) -> str:
+    """The first covering ids, or for an uncovered item why it is left so."""
+    ids = item["covered_by"]
+    if ids:
+        return _ids(ids)
+    return f"none: {item['uncovered_because']}" if "uncovered_because" in item else "none (no reason given)"
+
+
 def _ids(ids: Sequence[str]) -> str:
-    if not ids:
-        return "none"
     more = f" (+{len(ids) - SHOWN} more)" if len(ids) > SHOWN else ""
     return ", ".join(ids[:SHOWN]) + more

@@ -23,6 +23,9 @@ from sdkprobe.sources import anchor, page_of
 SYMBOLS: dict[str, str] = {HOLDS: "✅", DIFFERS: "❌", NOT_APPLICABLE: "➖", NEEDS_LIVE: "🔑", ERROR: "💥"}
 ABSENT = "—"  # the behaviour is not in that version's report
 LEGEND: list[tuple[str, str]] = [(SYMBOLS[v], v) for v in SYMBOLS] + [(ABSENT, "not probed on that version")]
+# Beside a behaviour's id: its declaration marks the contract security-relevant.
+SECURITY_MARK = "🔒"
+SECURITY_LEGEND = f"{SECURITY_MARK} a contract a host's safety rests on (a deny honoured, a value never read as a flag)"
 # Verdicts whose note says something worth a footnote (needs-live's note is boilerplate).
 FOOTNOTED = (DIFFERS, ERROR, NOT_APPLICABLE)
 # What a Markdown link target may keep as is: not ( ) < > | or whitespace, which would end

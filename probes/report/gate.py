@@ -42,6 +42,7 @@ class GateRow:
     failing: bool
     relied_on: bool = False
     renamed_from: str = ""  # the old id a report named it by, "" when neither did
+    security: str = ""  # what a change of this contract exposes, when its declaration marks it
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,8 @@ class GateResult:
                 ("✗ " if r.failing else "")
                 + md(r.id)
                 + (f" (renamed from {md(r.renamed_from)})" if r.renamed_from else "")
-                + (" (relied on)" if r.relied_on else ""),
+                + (" (relied on)" if r.relied_on else "")
+                + (" (security)" if r.security else ""),
                 _verdict(r.baseline),
                 _verdict(r.candidate),
                 md(r.moved),
@@ -113,6 +115,11 @@ class GateResult:
         tail = f"FAIL: {len(self.failing)} change(s) fail the gate." if self.failing else "PASS."
         return f"{head} {tail}"
 
+    def security_notes(self) -> str:
+        """For each failing change of a contract marked security-relevant, what it exposes:
+        such a change is read first, never as a cosmetic one."""
+        return "".join(f"security: {r.id}: {r.security}\n" for r in self.failing if r.security)
+
     def renames(self) -> str:
         """One line per id a report named by an old id: it was compared as the current one."""
         return "".join(
@@ -135,8 +142,10 @@ class GateResult:
                 + self.renames()
                 + (f"\n{notes}" if notes else "")
             )
+        security = self.security_notes()
         return (
             f"{self.table()}\n\n{self.summary()}\n"
+            + (f"\n{security}" if security else "")
             + (f"\n{self.renames()}" if self.renamed else "")
             + (f"\n{notes}" if notes else "")
         )
@@ -181,7 +190,8 @@ def compare(
     for bid in sorted(set(old) | set(new)):
         row = _row(bid, old.get(bid), new.get(bid), relied_on, strict)
         if row:
-            result.rows.append(dataclasses.replace(row, renamed_from=before.get(bid, "")))
+            marked = (new.get(bid) or old.get(bid) or {}).get("security") or ""
+            result.rows.append(dataclasses.replace(row, renamed_from=before.get(bid, ""), security=marked))
     result.rows.sort(key=lambda r: (not r.failing, _ORDER[r.kind], r.id))
     result.surface, result.surface_unknown = _surface_moved(baseline, candidate, coverage or {})
     return result

@@ -59,6 +59,7 @@ class Row:
     # Where sub-checks changed other than as the verdict did, from the history file, in words.
     check_change: str = ""
     summary: str = ""  # the newest report's one-line summary of the claim, "" when it has none
+    security: str = ""  # what a change of the contract exposes, when the newest report marks it
     checks: list[SubCheck] = field(default_factory=list)  # by name
 
     @property
@@ -88,6 +89,27 @@ class Row:
         return "; ".join(w for w in (self.change, self.check_change) if w)
 
 
+@dataclass(frozen=True)
+class SurfaceStep:
+    """One version's public surface: how many items, how many the catalogue covers (None when
+    no catalogue was given), and what it adds and removes against `since`, the next older
+    version that records one (None for the oldest)."""
+
+    label: str
+    items: int
+    covered: int | None
+    since: str | None
+    added: tuple[str, ...]
+    removed: tuple[str, ...]
+
+    @property
+    def covered_text(self) -> str:
+        """'200 (95.2%)', or "" when no catalogue was given."""
+        if self.covered is None:
+            return ""
+        return f"{self.covered} ({round(100 * self.covered / self.items, 1) if self.items else 0.0}%)"
+
+
 @dataclass
 class Note:
     number: int
@@ -106,6 +128,9 @@ class Grid:
     project: str = ".."  # the project's root as a link from the matrix's folder (reports/ by default)
     history: History | None = None  # what the rows' words were bounded by (a part of the grid is worded by it too)
     renames: Mapping[str, str] = field(default_factory=dict)  # old id -> current id, as the rows were read
+    # each column's public surface (`kind:name` items) when its report records one
+    surfaces: list[tuple[str, ...] | None] = field(default_factory=list)
+    coverage: Mapping[str, Sequence[str]] | None = None  # item -> covering ids, the catalogue's, when given
 
     def areas(self) -> list[tuple[str, list[Row]]]:
         """Rows by area, in the order probes/areas.py declares (rows are already sorted so)."""
@@ -122,6 +147,30 @@ class Grid:
         """Column indices in the order both pages show them: newest first, so the versions a
         reader upgrades to are the ones in view on any screen."""
         return list(reversed(range(len(self.columns))))
+
+    def surface_steps(self) -> list[SurfaceStep]:
+        """Each column that records its surface, newest first, with what it adds and removes
+        against the next older column that records one (nothing for the oldest)."""
+        recorded = [(i, s) for i, s in enumerate(self.surfaces) if s is not None]
+        steps = []
+        for k, (i, items) in enumerate(recorded):
+            before = set(recorded[k - 1][1]) if k else None
+            covered = None if self.coverage is None else sum(1 for item in items if self.coverage.get(item))
+            steps.append(
+                SurfaceStep(
+                    self.columns[i].label,
+                    len(items),
+                    covered,
+                    self.columns[recorded[k - 1][0]].label if k else None,
+                    tuple(sorted(set(items) - before)) if before is not None else (),
+                    tuple(sorted(before - set(items))) if before is not None else (),
+                )
+            )
+        return list(reversed(steps))
+
+    def covering(self, item: str) -> Sequence[str]:
+        """The ids covering an item, per the catalogue given ([] when none or none given)."""
+        return (self.coverage or {}).get(item, [])
 
     def notes_of(self, bid: str) -> list[Note]:
         """The footnotes of one row, in number order."""
@@ -269,6 +318,7 @@ def from_reports(
             dict(b["source"]),
             [e.get(b["id"]) for e in by_version],
             summary=str(b.get("summary") or ""),
+            security=str(b.get("security") or ""),
         )
         for b in sorted(newest.values(), key=lambda b: (order(b["area"]), b["id"]))
     ]
@@ -279,7 +329,8 @@ def from_reports(
         row.check_change = check_words(row, columns, history)
         row.exact = row.change != describe_change(row.verdicts, labels) or bool(row.check_change)
         row.checks = sub_checks(row, columns, history)
-    grid = Grid(columns, rows, history=history, renames=dict(renames or {}))
+    surfaces = [tuple(r["surface"]) if r.get("surface") is not None else None for r in reports]
+    grid = Grid(columns, rows, history=history, renames=dict(renames or {}), surfaces=surfaces)
     _number_notes(grid)
     return grid
 

@@ -22,6 +22,8 @@ from urllib.parse import quote
 from sdkprobe.report import upgrade
 from sdkprobe.report.cells import (
     LEGEND,
+    SECURITY_LEGEND,
+    SECURITY_MARK,
     area_heading,
     cited,
     declaration,
@@ -217,7 +219,7 @@ def render_html(grid: Grid) -> str:
     sources = "\n".join(
         f"<li>{source_html(s, grid.project)}: {_e(s['title'])}</li>" for s in cited(r.source for r in grid.rows)
     )
-    legend = " · ".join(f"{s} {_e(name)}" for s, name in LEGEND)
+    legend = " · ".join(f"{s} {_e(name)}" for s, name in LEGEND) + f" · {_e(SECURITY_LEGEND)}"
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -247,12 +249,42 @@ its source, sub-checks and notes.</p>
 {chr(10).join(bodies)}
 </table>
 </div>
-{f'<h2>Notes</h2>{chr(10)}<ol class="notes">{chr(10)}{notes}{chr(10)}</ol>' if notes else ""}
+{_surface(grid)}{f'<h2>Notes</h2>{chr(10)}<ol class="notes">{chr(10)}{notes}{chr(10)}</ol>' if notes else ""}
 {f'<h2>Sources</h2>{chr(10)}<ul class="sources">{chr(10)}{sources}{chr(10)}</ul>' if sources else ""}
 <script>{_JS}</script>
 </body>
 </html>
 """
+
+
+def _surface(grid: Grid) -> str:
+    """Each version's public surface, newest first, folded: its size, the catalogue's cover,
+    what it adds and removes (an added item no behaviour covers marked ✗)."""
+    steps = grid.surface_steps()
+    if not steps:
+        return ""
+
+    def items(names: tuple[str, ...], mark: bool = False) -> str:
+        return ", ".join(
+            f"<code>{_e(i)}</code>" + (" ✗" if mark and grid.coverage is not None and not grid.covering(i) else "")
+            for i in names
+        )
+
+    rows = "".join(
+        f'<tr><th scope="row">{_e(st.label)}</th><td>{st.items}</td>'
+        f"<td>{_e(st.covered_text)}</td>"
+        f"<td>{items(st.added, mark=True)}</td><td>{items(st.removed)}</td></tr>"
+        for st in steps
+    )
+    return (
+        '<details class="changes" id="surface"><summary><h2>Public surface</h2> '
+        f'<span class="count">({len(steps)} versions)</span></summary>\n'
+        "<p>The SDK's public items (<code>sdkprobe surface</code>) each report records, what each version "
+        "adds and removes against the next older one, and how many the catalogue covers; ✗ marks an added "
+        "item no behaviour covers.</p>\n"
+        '<table class="surface"><thead><tr><th>version</th><th>items</th><th>covered</th><th>adds</th>'
+        f"<th>removes</th></tr></thead><tbody>{rows}</tbody></table>\n</details>\n"
+    )
 
 
 def _exact_note(grid: Grid) -> str:
@@ -308,13 +340,16 @@ def _upgrade(grid: Grid) -> str:
 
 def _row(grid: Grid, r: Row) -> str:
     verdicts = " ".join(sorted({v for v in r.verdicts if v}))
-    find = " ".join([r.id, r.area, area_heading(r.area)]).lower()
+    # "security" finds the rows marked so, as the legend says
+    find = " ".join([r.id, r.area, area_heading(r.area), *(["security"] if r.security else [])]).lower()
+    title = f"security: {r.security}"
+    mark = f' <span class="security" role="img" aria-label="{_e(title)}">{SECURITY_MARK}</span>' if r.security else ""
     cells = "".join(_cell(grid, r.id, i, r.cells[i]) for i in grid.newest_first())
     change = f'<span class="change">{_e(r.words)}</span>' if r.words else ""
     return (
         f'<tr class="behaviour-row" data-id="{_e(r.id.lower())}" data-area="{_e(r.area.lower())}" '
         f'data-verdicts="{_e(verdicts)}" data-changed="{int(r.moved)}" data-find="{_e(find)}" id="{_e(_row_id(r.id))}">'
-        f'<td class="behaviour"><a class="id" href="{_e(behaviour_page(r.id))}"><code>{_e(r.id)}</code></a>'
+        f'<td class="behaviour"><a class="id" href="{_e(behaviour_page(r.id))}"><code>{_e(r.id)}</code></a>{mark}'
         f'<details><summary class="short">{_prose(short_claim(r))}</summary>{_more(grid, r)}</details>'
         f"{change}</td>{cells}</tr>"
     )
@@ -325,6 +360,7 @@ def _more(grid: Grid, r: Row) -> str:
     (newest verdict, where it moved) and the row's notes, linked to the page's list."""
     parts = [
         f'<p class="claim">{_prose(r.claim)}</p>',
+        *([f'<p class="security">{SECURITY_MARK} Security: {_prose(r.security)}</p>'] if r.security else []),
         f'<p class="source">{source_html(r.source, grid.project)} · '
         f'<a href="{_e(declaration(r.id, grid.project))}">declaration</a></p>',
     ]

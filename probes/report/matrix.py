@@ -10,12 +10,14 @@ versions the few that moved are what a reader came for.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from sdkprobe.report import upgrade
 from sdkprobe.report.cells import (
     LEGEND,
+    SECURITY_LEGEND,
+    SECURITY_MARK,
     area_heading,
     counts,
     declaration,
@@ -35,16 +37,21 @@ MD_NAME = "COMPATIBILITY.md"
 HTML_NAME = "compatibility.html"
 
 
-def render_matrix(reports_dir: Path, renames: Mapping[str, str] | None = None) -> tuple[Path, Path]:
+def render_matrix(
+    reports_dir: Path,
+    renames: Mapping[str, str] | None = None,
+    coverage: Mapping[str, Sequence[str]] | None = None,
+) -> tuple[Path, Path]:
     """Write the Markdown and HTML matrix of every report in reports_dir, and a page per
     behaviour in reports_dir/behaviours/ (each file whole or not at all, the pages' folder
     replaced as a whole, and nothing when one cannot be written), an old id's cells in its
-    current id's row (`renames`: old -> current); return the matrix's paths."""
+    current id's row (`renames`: old -> current), each version's public surface counted
+    against `coverage` (item -> covering ids) when given; return the matrix's paths."""
     from sdkprobe.report.html import render_html
     from sdkprobe.report.story import PAGES, pages
 
     reports_dir = Path(reports_dir)
-    grid = dataclasses.replace(load_dir(reports_dir, renames), project=project_from(reports_dir))
+    grid = dataclasses.replace(load_dir(reports_dir, renames), project=project_from(reports_dir), coverage=coverage)
     md_path, html_path = reports_dir / MD_NAME, reports_dir / HTML_NAME
     for path in (md_path, html_path):
         check_writable(path)
@@ -62,7 +69,8 @@ def column_header(grid: Grid, i: int) -> str:
 
 
 def _behaviour_link(row: Row, project: str) -> str:
-    return f"[`{md(row.id)}`]({declaration(row.id, project)})"
+    mark = f" {SECURITY_MARK}" if row.security else ""
+    return f"[`{md(row.id)}`]({declaration(row.id, project)}){mark}"
 
 
 def render_markdown(grid: Grid) -> str:
@@ -103,7 +111,7 @@ def render_markdown(grid: Grid) -> str:
             ["SDK", "CLI", "verdicts"],
         ),
         "",
-        "Legend: " + " · ".join(f"{s} {name}" for s, name in LEGEND),
+        "Legend: " + " · ".join(f"{s} {name}" for s, name in LEGEND) + f" · {md(SECURITY_LEGEND)}",
     ]
     for area, rows in grid.areas():
         table = [
@@ -113,11 +121,46 @@ def render_markdown(grid: Grid) -> str:
             for r in rows
         ]
         parts += ["", f"## {md(area_heading(area))}", "", text_table(table, headers)]
+    parts += _surface_md(grid)
     if grid.notes:
         parts += ["", "## Notes", ""]
         parts += [f"[^{n.number}]: `{md(n.id)}` on {md(', '.join(n.versions))}: {md(n.text)}" for n in grid.notes]
     parts += sources_md((r.source for r in grid.rows), grid.project)
     return "\n".join(parts) + "\n"
+
+
+def _surface_md(grid: Grid) -> list[str]:
+    """Each version's public surface, newest first: its size, how much the catalogue covers,
+    and the items it adds and removes, an added item no behaviour covers marked ✗."""
+    steps = grid.surface_steps()
+    if not steps:
+        return []
+    rows = [
+        [
+            md(s.label),
+            str(s.items),
+            s.covered_text,
+            _items_md(grid, s.added, mark=True) if s.since else "",
+            _items_md(grid, s.removed) if s.since else "",
+        ]
+        for s in steps
+    ]
+    return [
+        "",
+        "## Public surface",
+        "",
+        "The SDK's public items (`sdkprobe surface`) each report records, what each version adds and "
+        "removes against the next older one, and how many the catalogue covers; ✗ marks an added item "
+        "no behaviour covers.",
+        "",
+        text_table(rows, ["version", "items", "covered", "adds", "removes"]),
+    ]
+
+
+def _items_md(grid: Grid, items: Sequence[str], mark: bool = False) -> str:
+    return ", ".join(
+        f"`{md(i)}`" + (" ✗" if mark and grid.coverage is not None and not grid.covering(i) else "") for i in items
+    )
 
 
 def _cell(grid: Grid, bid: str, i: int, verdict: str | None) -> str:
