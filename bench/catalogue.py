@@ -83,6 +83,14 @@ def main() -> int:
     print(f"claude-agent-sdk {sdk.sdk_version()}, CLI {sdk.bundled_cli_version()}, {args.jobs} jobs")
     print(f"behaviours            {len(results)} ({sum(r.tier == 'cli' for r in results)} cli tier)")
     print(f"catalogue wall time   {wall:.2f} s")
+    for tier in ("wire", "cli"):
+        spent = sorted(r.seconds for r in results if r.tier == tier)
+        if spent:
+            median = statistics.median(spent)
+            print(
+                f"{tier} tier probes       {len(spent)}: {sum(spent):.2f} s in all, median {median:.3f} s, "
+                f"slowest {spent[-1]:.2f} s"
+            )
     print(f"cli sessions / turns  {len(sessions)} / {turns}")
     print(f"one bare CLI turn     {bare:.3f} s (median of {args.bare_runs})")
     print(f"floor                 {floor:.2f} s  (turns x bare turn / jobs)")
