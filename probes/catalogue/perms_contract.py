@@ -1,0 +1,576 @@
+"""Area `perms`, topic contract: what a can_use_tool callback is given and what its answer sends.
+
+The ordinary contract of the permission types: each field of the CLI's `can_use_tool` request
+reaching ToolPermissionContext, PermissionResultAllow / PermissionResultDeny and every kind of
+PermissionUpdate reaching the CLI in its own JSON shape (wire tier, one fake-CLI run); then
+the effects a host's safety rests on, with the real CLI (cli tier, one session).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.harness import MAIN, Harness, Scenario, reply, result_text, tool_use
+
+# --- perms.permission-callback-wire-contract ---------------------------------------------
+
+# The context fields a can_use_tool request carries as plain strings: attribute -> request key.
+_STRING_FIELDS = {
+    "tool_use_id": "tool_use_id",
+    "agent_id": "agent_id",
+    "blocked_path": "blocked_path",
+    "decision_reason": "decision_reason",
+    "title": "title",
+    "display_name": "display_name",
+    "description": "description",
+}
+
+# One update of each type, in the CLI's JSON shape, each with every field its type takes.
+_UPDATES: list[dict[str, Any]] = [
+    {
+        "type": "addRules",
+        "destination": "session",
+        "rules": [{"toolName": "Bash", "ruleContent": "npm test"}],
+        "behavior": "allow",
+    },
+    {
+        "type": "replaceRules",
+        "destination": "projectSettings",
+        "rules": [{"toolName": "Read", "ruleContent": "./docs/**"}, {"toolName": "Grep", "ruleContent": "*.md"}],
+        "behavior": "deny",
+    },
+    {
+        "type": "removeRules",
+        "destination": "userSettings",
+        "rules": [{"toolName": "WebFetch", "ruleContent": "domain:example.com"}],
+        "behavior": "ask",
+    },
+    {"type": "setMode", "destination": "localSettings", "mode": "acceptEdits"},
+    {"type": "addDirectories", "destination": "session", "directories": ["/srv/extra-a", "/srv/extra-b"]},
+    {"type": "removeDirectories", "destination": "localSettings", "directories": ["/srv/extra-a"]},
+]
+
+# The full request: every optional field the CLI may send, the six updates as its suggestions.
+_FULL = {
+    "tool_use_id": "toolu_full",
+    "agent_id": "agent-7",
+    "blocked_path": "/srv/outside/notes.txt",
+    "decision_reason": "a PreToolUse hook asked",
+    "title": "Claude wants to run npm test",
+    "display_name": "Run command",
+    "description": "Runs the project's tests",
+    "permission_suggestions": _UPDATES,
+}
+
+# case -> what the callback answers (keyed by the input's description, which every SDK passes on)
+_CASES = {
+    "full": "allow with the context's own suggestions as updated_permissions",
+    "bare": "allow with one PermissionUpdate of each type, built by the callback",
+    "defaults": "allow with an addRules for the whole tool and no destination",
+    "unsendable": "allow with an addRules and a setMode that has no mode",
+    "deny": "deny with a message",
+    "interrupt": "deny with a message and interrupt=True",
+}
+_DENY_MESSAGE = "refused by the host"
+_STOP_MESSAGE = "stop the turn"
+
+
+def _request(case: str) -> dict[str, Any]:
+    fields: dict[str, Any] = _FULL if case == "full" else {"tool_use_id": f"toolu_{case}"}
+    return {"tool_name": "Bash", "input": {"command": "true", "description": case}, **fields}
+
+
+def _update(wire: dict[str, Any]) -> Any:
+    """A PermissionUpdate built from its fields by hand (not by the SDK's from_dict)."""
+    from claude_agent_sdk import PermissionUpdate
+    from claude_agent_sdk.types import PermissionRuleValue
+
+    rules = [
+        PermissionRuleValue(tool_name=r["toolName"], rule_content=r.get("ruleContent")) for r in wire.get("rules") or []
+    ]
+    return PermissionUpdate(
+        type=wire["type"],
+        rules=rules or None,
+        behavior=wire.get("behavior"),
+        mode=wire.get("mode"),
+        directories=wire.get("directories"),
+        destination=wire.get("destination"),
+    )
+
+
+def _seen_update(update: Any) -> dict[str, Any]:
+    """A suggestion as the callback got it: its class and, for an object, its fields."""
+    if isinstance(update, dict):
+        return {"class": "dict", "value": update}
+    rules = getattr(update, "rules", None)
+    return {
+        "class": type(update).__name__,
+        "type": getattr(update, "type", None),
+        "rules": None
+        if rules is None
+        else [
+            {"tool_name": getattr(r, "tool_name", r), "rule_content": getattr(r, "rule_content", None)} for r in rules
+        ],
+        "behavior": getattr(update, "behavior", None),
+        "mode": getattr(update, "mode", None),
+        "directories": getattr(update, "directories", None),
+        "destination": getattr(update, "destination", None),
+    }
+
+
+def _seen_context(context: Any) -> dict[str, Any]:
+    import dataclasses
+
+    names = {f.name for f in dataclasses.fields(context)}
+    seen: dict[str, Any] = {"fields": sorted(names)}
+    seen.update({name: getattr(context, name) for name in _STRING_FIELDS if name in names})
+    seen["suggestions"] = [_seen_update(s) for s in context.suggestions]
+    return seen
+
+
+def _answering(contexts: dict[str, Any]) -> Any:
+    """The one can_use_tool of the run: notes the context, answers as its case says."""
+
+    async def callback(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        from claude_agent_sdk import PermissionResultAllow, PermissionResultDeny, PermissionUpdate
+        from claude_agent_sdk.types import PermissionRuleValue
+
+        case = str(tool_input.get("description"))
+        contexts[case] = _seen_context(context)
+        if case == "full":
+            return PermissionResultAllow(updated_permissions=list(context.suggestions))
+        if case == "bare":
+            return PermissionResultAllow(updated_permissions=[_update(u) for u in _UPDATES])
+        if case == "defaults":
+            whole_tool = PermissionUpdate(
+                type="addRules", rules=[PermissionRuleValue(tool_name="Bash")], behavior="allow"
+            )
+            return PermissionResultAllow(updated_permissions=[whole_tool])
+        if case == "unsendable":
+            return PermissionResultAllow(updated_permissions=[_update(_UPDATES[0]), PermissionUpdate(type="setMode")])
+        if case == "deny":
+            return PermissionResultDeny(message=_DENY_MESSAGE)
+        return PermissionResultDeny(message=_STOP_MESSAGE, interrupt=True)
+
+    return callback
+
+
+@behaviour(
+    id="perms.permission-callback-wire-contract",
+    claim=(
+        "Each field of the CLI's can_use_tool request reaches the callback's ToolPermissionContext as its "
+        "attribute (tool_use_id, agent_id, blocked_path, decision_reason, title, display_name, description; "
+        "permission_suggestions as PermissionUpdate objects in `suggestions`), absent ones None or empty; "
+        "PermissionResultAllow.updated_permissions is sent as updatedPermissions, each PermissionUpdate in the "
+        "CLI's shape (type, destination, rules as toolName/ruleContent with behavior, mode, directories; a rule "
+        "with no rule_content without ruleContent, no destination as 'session'; one unsendable update sends "
+        "none), a suggestion sent back unchanged; PermissionResultDeny is sent as behavior 'deny' with its "
+        "message, and interrupt true only when asked."
+    ),
+    summary="can_use_tool gets every request field in its context; its answers reach the CLI intact",
+    source=("sdk-py", "ToolPermissionContext, PermissionResultAllow, PermissionResultDeny, PermissionUpdate"),
+    tier="wire",
+    checks=(
+        "context-tool-use-id",
+        "context-agent-id",
+        "context-blocked-path",
+        "context-decision-reason",
+        "context-title",
+        "context-display-name",
+        "context-description",
+        "context-suggestions-parsed",
+        "context-absent-fields-empty",
+        "update-add-rules",
+        "update-replace-rules",
+        "update-remove-rules",
+        "update-set-mode",
+        "update-add-directories",
+        "update-remove-directories",
+        "suggestions-round-trip",
+        "whole-tool-rule-default-destination",
+        "unsendable-update-sends-none",
+        "deny-sends-message",
+        "deny-interrupt-sent",
+    ),
+    requires=("option:can_use_tool",),
+    covers=(
+        "permission:PermissionResultAllow.updated_permissions",
+        "permission:PermissionResultDeny",
+        "permission:PermissionResultDeny.interrupt",
+        "permission:PermissionResultDeny.message",
+        "permission:ToolPermissionContext.agent_id",
+        "permission:ToolPermissionContext.blocked_path",
+        "permission:ToolPermissionContext.decision_reason",
+        "permission:ToolPermissionContext.description",
+        "permission:ToolPermissionContext.display_name",
+        "permission:ToolPermissionContext.suggestions",
+        "permission:ToolPermissionContext.title",
+        "permission:ToolPermissionContext.tool_use_id",
+        "permission-update:destination",
+        "permission-update:directories",
+        "permission-update:mode",
+        "permission-update:rules",
+        "permission-update:type=addDirectories",
+        "permission-update:type=addRules",
+        "permission-update:type=removeDirectories",
+        "permission-update:type=removeRules",
+        "permission-update:type=replaceRules",
+        "permission-update:type=setMode",
+    ),
+    sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
+)
+async def permission_callback_wire_contract(h: Harness) -> dict[str, Any]:
+    scenario = Scenario().wait_for_user().init()
+    for case in _CASES:
+        scenario = scenario.request("can_use_tool", **_request(case))
+    contexts: dict[str, Any] = {}
+    # a client: before 0.2.140 can_use_tool refused a string prompt to query()
+    wire = await h.wire("go", scenario=scenario.result(), client=True, can_use_tool=_answering(contexts))
+    answers = {}
+    for n, case in enumerate(_CASES, 1):
+        answer = wire.answers.get(f"fake_req_{n}")
+        answers[case] = (
+            None
+            if answer is None
+            else {"subtype": answer.get("subtype"), "response": answer.get("response"), "error": answer.get("error")}
+        )
+    return {"contexts": contexts, "answers": answers, "error": wire.error_line}
+
+
+def _expected_suggestion(wire: dict[str, Any]) -> dict[str, Any]:
+    """What a suggestion in the CLI's shape is as a PermissionUpdate's fields."""
+    rules = wire.get("rules")
+    return {
+        "class": "PermissionUpdate",
+        "type": wire["type"],
+        "rules": None
+        if rules is None
+        else [{"tool_name": r["toolName"], "rule_content": r.get("ruleContent")} for r in rules],
+        "behavior": wire.get("behavior"),
+        "mode": wire.get("mode"),
+        "directories": wire.get("directories"),
+        "destination": wire.get("destination"),
+    }
+
+
+def _response(seen: dict[str, Any], case: str) -> dict[str, Any] | None:
+    answer = seen["answers"].get(case)
+    return None if answer is None or answer["subtype"] != "success" else answer["response"]
+
+
+def _answer_said(seen: dict[str, Any], case: str) -> str:
+    answer = seen["answers"].get(case)
+    if answer is None:
+        return f"no answer to the {case!r} request (callback context seen: {case in seen['contexts']})"
+    if answer["subtype"] != "success":
+        return f"the {case!r} request was answered {answer['subtype']!r}: {answer['error']!r}"
+    return f"the {case!r} answer was {answer['response']!r}"
+
+
+def _context_field(seen: dict[str, Any], name: str) -> Check:
+    full, bare = seen["contexts"].get("full"), seen["contexts"].get("bare")
+    if full is None or bare is None:
+        return check(
+            False, f"the callback was asked for {sorted(seen['contexts'])}, not both the full and bare requests"
+        )
+    if name not in full["fields"]:
+        return undecidable(f"this SDK's ToolPermissionContext has no field {name!r}")
+    sent = _FULL[_STRING_FIELDS[name]]
+    if name == "tool_use_id":
+        return check(
+            full[name] == sent and bare[name] == "toolu_bare",
+            f"tool_use_id sent 'toolu_full' / 'toolu_bare', context had {full[name]!r} / {bare[name]!r}",
+        )
+    return check(full[name] == sent, f"{_STRING_FIELDS[name]} sent {sent!r}, context.{name} was {full[name]!r}")
+
+
+def _update_sent(seen: dict[str, Any], index: int) -> Check:
+    wanted = _UPDATES[index]
+    response = _response(seen, "bare")
+    sent = None if response is None else response.get("updatedPermissions")
+    got = sent[index] if isinstance(sent, list) and len(sent) == len(_UPDATES) else None
+    return check(
+        got == wanted,
+        f"PermissionUpdate(type={wanted['type']!r}, ...) was sent as {got!r}"
+        + ("" if response is not None else f" ({_answer_said(seen, 'bare')})"),
+    )
+
+
+@permission_callback_wire_contract.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    contexts = seen["contexts"]
+    full, bare = contexts.get("full"), contexts.get("bare")
+    expected = [_expected_suggestion(u) for u in _UPDATES]
+    checks = {f"context-{name.replace('_', '-')}": _context_field(seen, name) for name in _STRING_FIELDS}
+    got = None if full is None else full["suggestions"]
+    checks["context-suggestions-parsed"] = check(
+        got == expected,
+        f"the six permission_suggestions arrived as {[s['class'] for s in got or []]}"
+        + ("" if got == expected or any(s["class"] != "PermissionUpdate" for s in got or []) else f": {got!r}"),
+    )
+    if bare is None:
+        checks["context-absent-fields-empty"] = check(False, "the callback was not asked for the bare request")
+    else:
+        empty = {name: bare[name] for name in _STRING_FIELDS if name in bare and name != "tool_use_id"}
+        checks["context-absent-fields-empty"] = check(
+            bare["suggestions"] == [] and all(v is None for v in empty.values()),
+            f"with only tool_use_id sent, the context had {empty}, suggestions {bare['suggestions']!r}",
+        )
+    for index, name in enumerate(
+        ("add-rules", "replace-rules", "remove-rules", "set-mode", "add-directories", "remove-directories")
+    ):
+        checks[f"update-{name}"] = _update_sent(seen, index)
+    full_response = _response(seen, "full")
+    checks["suggestions-round-trip"] = check(
+        full_response is not None and full_response.get("updatedPermissions") == _UPDATES,
+        f"the suggestions sent back as updated_permissions: {_answer_said(seen, 'full')}",
+    )
+    defaults = _response(seen, "defaults")
+    whole_tool = {"type": "addRules", "destination": "session", "rules": [{"toolName": "Bash"}], "behavior": "allow"}
+    checks["whole-tool-rule-default-destination"] = check(
+        defaults is not None and defaults.get("updatedPermissions") == [whole_tool],
+        f"PermissionUpdate('addRules', rules=[PermissionRuleValue('Bash')], behavior='allow'): "
+        f"{_answer_said(seen, 'defaults')}",
+    )
+    unsendable = _response(seen, "unsendable")
+    checks["unsendable-update-sends-none"] = check(
+        unsendable is not None and unsendable.get("behavior") == "allow" and "updatedPermissions" not in unsendable,
+        f"an addRules with a setMode lacking its mode: {_answer_said(seen, 'unsendable')}",
+    )
+    deny, stop = _response(seen, "deny"), _response(seen, "interrupt")
+    checks["deny-sends-message"] = check(
+        deny is not None
+        and deny.get("behavior") == "deny"
+        and deny.get("message") == _DENY_MESSAGE
+        and not deny.get("interrupt")
+        and "updatedInput" not in deny,
+        f"PermissionResultDeny(message={_DENY_MESSAGE!r}): {_answer_said(seen, 'deny')}",
+    )
+    checks["deny-interrupt-sent"] = check(
+        stop is not None
+        and stop.get("behavior") == "deny"
+        and stop.get("message") == _STOP_MESSAGE
+        and stop.get("interrupt") is True,
+        f"PermissionResultDeny(message={_STOP_MESSAGE!r}, interrupt=True): {_answer_said(seen, 'interrupt')}",
+    )
+    return checks
+
+
+def _success(response: dict[str, Any]) -> dict[str, Any]:
+    return {"subtype": "success", "response": response, "error": None}
+
+
+_ALL_STRINGS = {name: _FULL[key] for name, key in _STRING_FIELDS.items()}
+_ALL_FIELDS = sorted(["signal", "suggestions", *_STRING_FIELDS])
+
+# The contract broken everywhere: fields dropped or renamed, suggestions left as dicts, updates
+# in snake_case or with ruleContent null, the unsendable update sent half, a deny sent as allow.
+permission_callback_wire_contract.differs_on(
+    {
+        "contexts": {
+            "full": {
+                "fields": _ALL_FIELDS,
+                **{name: None for name in _STRING_FIELDS},
+                "tool_use_id": "toolu_bare",
+                "suggestions": [{"class": "dict", "value": u} for u in _UPDATES],
+            },
+            "bare": {"fields": _ALL_FIELDS, **_ALL_STRINGS, "suggestions": [{"class": "dict", "value": _UPDATES[0]}]},
+        },
+        "answers": {
+            "full": {"subtype": "error", "response": None, "error": "'dict' object has no attribute 'to_dict'"},
+            "bare": _success(
+                {
+                    "behavior": "allow",
+                    "updatedInput": {},
+                    "updatedPermissions": [
+                        {"type": u["type"], "tool_name": "Bash", "rule_content": None, "mode": None} for u in _UPDATES
+                    ],
+                }
+            ),
+            "defaults": _success(
+                {
+                    "behavior": "allow",
+                    "updatedPermissions": [
+                        {"type": "addRules", "rules": [{"toolName": "Bash", "ruleContent": None}], "behavior": "allow"}
+                    ],
+                }
+            ),
+            "unsendable": _success(
+                {
+                    "behavior": "allow",
+                    "updatedPermissions": [_UPDATES[0], {"type": "setMode", "destination": "session"}],
+                }
+            ),
+            "deny": _success({"behavior": "allow", "updatedInput": {}}),
+            "interrupt": _success({"behavior": "deny", "message": _STOP_MESSAGE}),
+        },
+        "error": None,
+    }
+)
+# Unanswered requests (the callback never asked) make every check differ too, with no context seen.
+permission_callback_wire_contract.differs_on(
+    {"contexts": {}, "answers": dict.fromkeys(_CASES), "error": "ProbeTimeout: the SDK never answered"}
+)
+
+
+# --- perms.permission-results-take-effect ------------------------------------------------
+
+_HOST_DENY = "DENIED-BY-HOST: not this file"
+_HOST_STOP = "STOPPED-BY-HOST"
+
+# The turn's Bash calls in order (each its own model reply): tool_use id -> the file it touches.
+_STEPS = {
+    "toolu_rule1": "ruled.txt",  # allowed with an addRules for this very command (session)
+    "toolu_rule2": "ruled.txt",  # the identical call: the rule answers, the callback is not asked
+    "toolu_deny": "denied.txt",  # denied with a message
+    "toolu_edit": "original.txt",  # allowed with updated_input touching rewritten.txt instead
+    "toolu_stop": "stopped.txt",  # denied with interrupt=True: the turn ends here
+    "toolu_after": "after.txt",  # never reached when the interrupt is honoured
+}
+
+
+def _touch(h: Harness, name: str) -> str:
+    return f"touch {h.cwd / name}"
+
+
+def _deciding(h: Harness, asked: list[str]) -> Any:
+    """The host's can_use_tool: a different answer for each file a Bash call touches."""
+
+    async def callback(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        from claude_agent_sdk import PermissionResultAllow, PermissionResultDeny, PermissionUpdate
+        from claude_agent_sdk.types import PermissionRuleValue
+
+        command = str(tool_input.get("command", ""))
+        target = command.rsplit("/", 1)[-1]
+        asked.append(target)
+        if target == "ruled.txt":
+            rule = PermissionRuleValue(tool_name="Bash", rule_content=command)
+            update = PermissionUpdate(type="addRules", rules=[rule], behavior="allow", destination="session")
+            return PermissionResultAllow(updated_permissions=[update])
+        if target == "denied.txt":
+            return PermissionResultDeny(message=_HOST_DENY)
+        if target == "original.txt":
+            return PermissionResultAllow(updated_input={**tool_input, "command": _touch(h, "rewritten.txt")})
+        if target == "stopped.txt":
+            return PermissionResultDeny(message=_HOST_STOP, interrupt=True)
+        return PermissionResultAllow()
+
+    return callback
+
+
+@behaviour(
+    id="perms.permission-results-take-effect",
+    claim=(
+        "What can_use_tool answers is what the CLI does: PermissionResultDeny(message=...) keeps the tool from "
+        "running and the model gets the message in the tool result; PermissionResultDeny(interrupt=True) ends "
+        "the turn; PermissionResultAllow(updated_input=...) runs the tool with the new input; "
+        "PermissionResultAllow(updated_permissions=[addRules, destination 'session']) allows an identical later "
+        "call without asking the callback again."
+    ),
+    summary="A deny stops the tool (interrupt: the turn); updated input and added rules apply",
+    source=("sdk-py", "PermissionResultAllow, PermissionResultDeny"),
+    tier="cli",
+    checks=(
+        "deny-tool-not-run",
+        "deny-message-reaches-model",
+        "deny-interrupt-ends-turn",
+        "updated-input-runs-instead",
+        "added-rule-not-asked-again",
+    ),
+    requires=("option:can_use_tool",),
+    covers=(
+        "permission:PermissionResultDeny",
+        "permission:PermissionResultDeny.message",
+        "permission:PermissionResultDeny.interrupt",
+        "permission:PermissionResultAllow.updated_permissions",
+        "permission-update:type=addRules",
+    ),
+    sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
+    security="a deny or interrupt not honoured, or a rewritten input ignored, would run a tool the host refused",
+)
+async def permission_results_take_effect(h: Harness) -> dict[str, Any]:
+    asked: list[str] = []
+    script = [
+        reply(tool_use("Bash", {"command": _touch(h, name), "description": "mark"}, id=tid))
+        for tid, name in _STEPS.items()
+    ]
+    # a client: before 0.2.140 can_use_tool refused a string prompt to query()
+    run = await h.session("mark the files", script=[*script, "done"], client=True, can_use_tool=_deciding(h, asked))
+    main = run.on(MAIN)
+    last = main[-1] if main else None
+    results: dict[str, Any] = {}
+    for tid in _STEPS:
+        block = last.tool_result(tid) if last else None
+        results[tid] = (
+            None if block is None else {"is_error": bool(block.get("is_error")), "text": result_text(block)[:200]}
+        )
+    return {
+        "asked": asked,
+        "files": {name: (h.cwd / name).exists() for name in (*_STEPS.values(), "rewritten.txt")},
+        "tool_results": h.observe(results),
+        "model_requests": len(main),
+        "result": getattr(run.result, "subtype", None),
+        "error": run.error_line,
+    }
+
+
+@permission_results_take_effect.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    files, results, asked = seen["files"], seen["tool_results"], seen["asked"]
+    denied = results.get("toolu_deny")
+    # the model is asked once per reply until the stop; a request after it means the turn went on
+    requests_to_stop = list(_STEPS).index("toolu_stop") + 1
+    return {
+        "deny-tool-not-run": check(
+            "denied.txt" in asked and not files["denied.txt"],
+            f"callback asked for {asked}; denied.txt written: {files['denied.txt']}",
+        ),
+        "deny-message-reaches-model": check(
+            denied is not None and denied["is_error"] and _HOST_DENY in denied["text"],
+            f"the denied call's tool_result was {denied!r}",
+        ),
+        "deny-interrupt-ends-turn": check(
+            "stopped.txt" in asked
+            and not files["stopped.txt"]
+            and not files["after.txt"]
+            and seen["model_requests"] == requests_to_stop,
+            f"stopped.txt written: {files['stopped.txt']}; the model was asked {seen['model_requests']} time(s) "
+            f"({requests_to_stop} up to the interrupt); after.txt written: {files['after.txt']}; "
+            f"result {seen['result']!r}",
+        ),
+        "updated-input-runs-instead": check(
+            files["rewritten.txt"] and not files["original.txt"],
+            f"rewritten.txt written: {files['rewritten.txt']}; original.txt written: {files['original.txt']}",
+        ),
+        "added-rule-not-asked-again": check(
+            asked.count("ruled.txt") == 1
+            and files["ruled.txt"]
+            and results.get("toolu_rule2") is not None
+            and not results["toolu_rule2"]["is_error"],
+            f"the callback was asked {asked.count('ruled.txt')} time(s) for the two identical calls; "
+            f"the second's tool_result {results.get('toolu_rule2')!r}",
+        ),
+    }
+
+
+permission_results_take_effect.differs_on(
+    {
+        "asked": ["ruled.txt", "ruled.txt", "denied.txt", "original.txt", "stopped.txt", "after.txt"],
+        "files": {
+            "ruled.txt": True,
+            "denied.txt": True,
+            "original.txt": True,
+            "stopped.txt": False,
+            "after.txt": True,
+            "rewritten.txt": False,
+        },
+        "tool_results": {
+            "toolu_rule2": {"is_error": False, "text": ""},
+            "toolu_deny": {"is_error": True, "text": "Permission denied"},
+        },
+        "model_requests": 7,
+        "result": "success",
+        "error": None,
+    }
+)
