@@ -374,9 +374,10 @@ def _fork_shape(entries: Any, fork_id: Any) -> Any:
     at = {uid: f"line {i}" for i, uid in enumerate(ids, 1)}
     shape = []
     for e in entries:
-        row: dict[str, Any] = {"type": e.get("type"), "uuid": "fresh" if _is_fresh(e.get("uuid"), ids) else "reused"}
+        row: dict[str, Any] = {"type": e.get("type")}
         row["session"] = "fork" if e.get("sessionId") == fork_id else _NAMES.get(e.get("sessionId"), "other")
-        if e.get("type") in ("user", "assistant"):
+        if e.get("type") in ("user", "assistant"):  # a message's id is the fork's own (a title's is no claim)
+            row["uuid"] = "fresh" if _is_fresh(e.get("uuid"), ids) else "reused"
             parent = e.get("parentUuid")
             row["parent"] = at.get(parent) or _NAMES.get(parent, "other") if parent else None
             row["text"] = _text(e.get("message"))
@@ -402,7 +403,7 @@ def _forked(chain: list[tuple[str, str, str]], title: str) -> list[dict[str, Any
         }
         for i, (name, kind, text) in enumerate(chain)
     ]
-    return [*rows, {"type": "custom-title", "uuid": "fresh", "session": "fork", "customTitle": title}]
+    return [*rows, {"type": "custom-title", "session": "fork", "customTitle": title}]
 
 
 def _appended(path: Path, before: int) -> Any:
