@@ -124,10 +124,16 @@ def _config_dir(config: Path) -> Iterator[None]:
             os.environ["CLAUDE_CONFIG_DIR"] = old
 
 
-def _function(name: str) -> Callable[..., Any] | None:
+def _sdk() -> Any:
+    """The SDK under test, read when the probe runs; untyped, as its functions differ by version."""
     import claude_agent_sdk
 
-    fn = getattr(claude_agent_sdk, name, None)
+    return claude_agent_sdk
+
+
+def _function(name: str) -> Any:
+    """The SDK's function `name`, or None on a version without it."""
+    fn = getattr(_sdk(), name, None)
     return fn if callable(fn) else None
 
 
@@ -204,7 +210,7 @@ _STORE_INFO = {**_INFO, "file_size": None}  # a store has no file size
 
 def _same_fields(seen: Any, claimed: dict[str, Any]) -> bool:
     """Every claimed field has its value (fields a version lacks are not asked for)."""
-    return isinstance(seen, dict) and all(seen.get(k) == v for k, v in claimed.items() if k in seen)
+    return isinstance(seen, dict) and "summary" in seen and all(seen[k] == v for k, v in claimed.items() if k in seen)
 
 
 def _absent_or(seen: dict[str, Any], key: str, decide: Callable[[Any], Check]) -> Check:
@@ -382,7 +388,10 @@ def _fork_shape(entries: Any, fork_id: Any) -> Any:
             row["parent"] = at.get(parent) or _NAMES.get(parent, "other") if parent else None
             row["text"] = _text(e.get("message"))
             origin = e.get("forkedFrom") or {}
-            row["forked from"] = [_NAMES.get(origin.get("sessionId"), "other"), _NAMES.get(origin.get("messageUuid"))]
+            row["forked from"] = [
+                _NAMES.get(str(origin.get("sessionId")), "other"),
+                _NAMES.get(str(origin.get("messageUuid"))),
+            ]
         if "customTitle" in e:
             row["customTitle"] = e["customTitle"]
         shape.append(row)
@@ -406,15 +415,20 @@ def _forked(chain: list[tuple[str, str, str]], title: str) -> list[dict[str, Any
     return [*rows, {"type": "custom-title", "session": "fork", "customTitle": title}]
 
 
+def _brief(entries: list[Any]) -> list[dict[str, Any]]:
+    """Appended metadata entries by what they claim: their type, title or tag, and session."""
+    keys = ("type", "customTitle", "tag", "sessionId")
+    return [{k: _NAMES.get(e[k], "other") if k == "sessionId" else e[k] for k in keys if k in e} for e in entries]
+
+
 def _appended(path: Path, before: int) -> Any:
-    """The entries a call appended to a transcript, their session named."""
+    """The entries a call appended to a transcript, in brief (`_brief`)."""
     if not path.exists():
         return "the transcript is gone"
-    lines = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[before:] if line.strip()]
-    return [{**e, "sessionId": _NAMES.get(e.get("sessionId"), "other")} for e in lines]
+    return _brief([json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[before:] if line.strip()])
 
 
-def _fork_on_disk(h: Harness, main: Path, fork: Callable[[], Any]) -> Any:
+def _fork_on_disk(main: Path, fork: Callable[[], Any]) -> Any:
     """Fork the session; the fork's id said to be new, where its file is, and its entries."""
     try:
         result = fork()
@@ -487,8 +501,8 @@ async def transcript_mutations(h: Harness) -> dict[str, Any]:
 
     with _config_dir(h.config_dir):
         if fork:
-            seen["fork up to a1"] = _fork_on_disk(h, main, lambda: fork(_SID, directory=where, up_to_message_id=_A1))
-            seen["fork titled"] = _fork_on_disk(h, main, lambda: fork(_SID, directory=where, title="  Branch  "))
+            seen["fork up to a1"] = _fork_on_disk(main, lambda: fork(_SID, directory=where, up_to_message_id=_A1))
+            seen["fork titled"] = _fork_on_disk(main, lambda: fork(_SID, directory=where, title="  Branch  "))
             seen["source unchanged"] = main.read_bytes() == source
         else:
             seen["fork up to a1"] = seen["fork titled"] = seen["source unchanged"] = _absent("fork_session")
@@ -650,7 +664,7 @@ def _key(h: Harness, subpath: str | None = None) -> dict[str, str]:
 async def _stored(h: Harness) -> Any:
     """An InMemorySessionStore holding the transcript as the SDK mirrors it: the main
     entries, and the subagent's under its subpath with its metadata entry."""
-    import claude_agent_sdk as sdk
+    sdk = _sdk()
 
     store = sdk.InMemorySessionStore()
     cwd = str(h.cwd)
@@ -663,7 +677,7 @@ def _entry_rows(entries: Any) -> Any:
     """Stored entries in brief: the transcript's own by uuid name, the others by their type."""
     if not isinstance(entries, list):
         return entries
-    return [_NAMES.get(e.get("uuid"), e.get("type")) if isinstance(e, dict) else "not an object" for e in entries]
+    return [_NAMES.get(str(e.get("uuid")), e.get("type")) if isinstance(e, dict) else "not an object" for e in entries]
 
 
 # --- sessions.store-readers-match-disk -----------------------------------------------
@@ -703,7 +717,7 @@ def _entry_rows(entries: Any) -> Any:
     sdk_ref="claude_agent_sdk._internal.sessions.get_session_info_from_store",
 )
 async def store_readers_match_disk(h: Harness) -> dict[str, Any]:
-    import claude_agent_sdk as sdk
+    sdk = _sdk()
 
     main = _write_transcript(h)
     size, where = main.stat().st_size, str(h.cwd)
@@ -740,7 +754,7 @@ async def store_readers_match_disk(h: Harness) -> dict[str, Any]:
 
 async def _imported(h: Harness) -> dict[str, Any]:
     """What import_session_to_store put into a fresh store, with and without subagents."""
-    import claude_agent_sdk as sdk
+    sdk = _sdk()
 
     whole, main_only = sdk.InMemorySessionStore(), sdk.InMemorySessionStore()
     with _config_dir(h.config_dir):  # read from disk across the awaits: no other probe runs in this process
@@ -875,12 +889,6 @@ class _AppendOnly:
         return list(self.entries)
 
 
-def _brief(entries: list[Any]) -> list[dict[str, Any]]:
-    """Appended metadata entries by what they claim: their type, title or tag, and session."""
-    keys = ("type", "customTitle", "tag", "sessionId")
-    return [{k: _NAMES.get(e[k], "other") if k == "sessionId" else e[k] for k in keys if k in e} for e in entries]
-
-
 async def _fork_in_store(h: Harness, store: Any, fork: Callable[[], Any]) -> Any:
     try:
         result = await fork()
@@ -890,7 +898,7 @@ async def _fork_in_store(h: Harness, store: Any, fork: Callable[[], Any]) -> Any
     entries = await store.load({"project_key": _project_key(h.cwd), "session_id": str(fork_id)})
     return {
         "id": "new" if _is_fresh(fork_id, [fork_id]) and fork_id != _SID else str(fork_id),
-        "file beside the source": entries is not None,  # the store's key beside the source's
+        "stored under the project key": entries is not None,
         "entries": _fork_shape(entries or [], fork_id),
     }
 
@@ -1008,7 +1016,9 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
 
     def fork_check(label: str, claimed: list[dict[str, Any]]) -> Callable[[Any], Check]:
         return lambda got: check(
-            got.get("id") == "new" and got.get("file beside the source") is True and got.get("entries") == claimed,
+            got.get("id") == "new"
+            and got.get("stored under the project key") is True
+            and got.get("entries") == claimed,
             f"{label} gave {got}",
         )
 
@@ -1086,7 +1096,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
 store_mutations.differs_on(
     {
         "fork up to a1": {"raised": "KeyError"},
-        "fork titled": {"id": "new", "file beside the source": True, "entries": _forked(_CHAIN, "Branch (fork)")},
+        "fork titled": {"id": "new", "stored under the project key": True, "entries": _forked(_CHAIN, "Branch (fork)")},
         "source unchanged": True,
         "fork unknown": None,
         "rename '  Store title  '": {
@@ -1146,7 +1156,7 @@ class _SummaryStore:
     sdk_ref="claude_agent_sdk._internal.session_summary.fold_session_summary",
 )
 async def fold_summary_feeds_store_listing(h: Harness) -> dict[str, Any]:
-    import claude_agent_sdk as sdk
+    sdk = _sdk()
 
     where, key = str(h.cwd), _key(h)
     lines = _main_lines(where)
