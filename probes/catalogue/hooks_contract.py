@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.harness import Harness, Scenario, WireCapture
+from sdkprobe.harness import MAIN, Harness, Scenario, Script, WireCapture, reply, result_text, tool_use
 
 
 def _typed_keys(name: str) -> list[str] | None:
@@ -466,4 +466,127 @@ output_reaches_cli_as_returned.differs_on(
             for k, v in value.items()
         }
     )
+)
+
+
+# --- hooks.safety-outputs-take-effect -----------------------------------------------------------
+
+_DENY_REASON = "PROBE-DENIED-17"
+_STOP_REASON = "PROBE-STOPPED-17"
+_NEVER = "the model was asked again after continue_=False"
+
+
+def _touch(name: str, tool_use_id: str) -> Any:
+    return tool_use("Bash", {"command": f"touch {name}", "description": "touch"}, tool_use_id)
+
+
+async def _guard(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
+    """Allows `touch allowed.txt`, denies `touch denied.txt`, stops the session at `touch stopped.txt`."""
+    command = str((hook_input.get("tool_input") or {}).get("command", ""))
+    if "denied.txt" in command:
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": _DENY_REASON,
+            }
+        }
+    if "stopped.txt" in command:
+        return {"continue_": False, "stopReason": _STOP_REASON}
+    return {}
+
+
+@behaviour(
+    id="hooks.safety-outputs-take-effect",
+    claim=(
+        "A PreToolUse hook returning permissionDecision 'deny' keeps the tool from running, even one allowed_tools "
+        "allows, and the model is told the permissionDecisionReason; a hook returning continue_=False stops the "
+        "session: the model is not asked again."
+    ),
+    summary="A hook's deny keeps an allowed tool from running; continue_=False ends the session",
+    source=("sdk-py", "SyncHookJSONOutput"),
+    tier="cli",
+    checks=("allowed-call-runs", "denied-call-does-not-run", "model-sees-deny-reason", "continue-false-stops"),
+    controls=("allowed-call-runs",),
+    requires=("option:hooks", "api:HookMatcher"),
+    covers=(
+        "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
+        "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
+        "hook-output:SyncHookJSONOutput.continue_",
+    ),
+    sdk_ref="claude_agent_sdk._internal.query._convert_hook_output_for_cli",
+    security="a hook's deny or stop ignored would let a tool run, or a session go on, that the host's hook refused",
+)
+async def safety_outputs_take_effect(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import HookMatcher
+
+    run = await h.session(
+        "touch three files",
+        client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
+        script=Script(
+            main=[
+                reply(_touch("allowed.txt", "toolu_guard_allowed")),
+                reply(_touch("denied.txt", "toolu_guard_denied")),
+                reply(_touch("stopped.txt", "toolu_guard_stopped")),
+                _NEVER,
+            ]
+        ),
+        allowed_tools=["Bash"],
+        hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[_guard])]},
+    )
+    main = run.on(MAIN)
+    denied = main[2].tool_result("toolu_guard_denied") if len(main) > 2 else None
+    texts = [t for r in main for t in r.texts()] if main else []
+    return {
+        "files": {name: (h.cwd / name).exists() for name in ("allowed.txt", "denied.txt", "stopped.txt")},
+        "denied tool_result": None
+        if denied is None
+        else {"is_error": bool(denied.get("is_error")), "has reason": _DENY_REASON in result_text(denied)},
+        "model requests": len(main),
+        "asked after stop": any(_NEVER in t for t in texts) or len(main) > 3,
+        "result": None if run.result is None else {"subtype": run.result.subtype, "is_error": run.result.is_error},
+        "error": run.error_line,
+    }
+
+
+@safety_outputs_take_effect.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    files, denied = seen["files"], seen["denied tool_result"]
+    return {
+        "allowed-call-runs": check(files["allowed.txt"], f"the allowed `touch allowed.txt` made the file: {files}"),
+        "denied-call-does-not-run": check(
+            not files["denied.txt"], f"after the hook's deny, denied.txt exists: {files['denied.txt']}"
+        ),
+        "model-sees-deny-reason": check(
+            bool(denied) and denied["is_error"] and denied["has reason"],
+            f"the denied call came back to the model as {denied} (no tool_result: None)",
+        ),
+        "continue-false-stops": check(
+            seen["model requests"] == 3 and not seen["asked after stop"],
+            f"after continue_=False the model had been asked {seen['model requests']} time(s) in all (3 claimed); "
+            f"result {seen['result']}; raised {seen['error']} (the stopping call's own tool ran: "
+            f"{seen['files']['stopped.txt']})",
+        ),
+    }
+
+
+safety_outputs_take_effect.differs_on(
+    {
+        "files": {"allowed.txt": True, "denied.txt": True, "stopped.txt": True},
+        "denied tool_result": {"is_error": False, "has reason": False},
+        "model requests": 4,
+        "asked after stop": True,
+        "result": {"subtype": "success", "is_error": False},
+        "error": None,
+    }
+)
+safety_outputs_take_effect.differs_on(
+    {
+        "files": {"allowed.txt": False, "denied.txt": False, "stopped.txt": False},
+        "denied tool_result": None,
+        "model requests": 1,
+        "asked after stop": False,
+        "result": None,
+        "error": "ProcessError: Command failed with exit code 1",
+    }
 )
