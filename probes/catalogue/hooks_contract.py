@@ -1,0 +1,592 @@
+"""Area `hooks`, topic contract: how a hook callback is registered, called and answered on the wire.
+
+Every value of the HookEvent Literal is registered in the initialize request and its callback
+is reached by a hook_callback request; every key of every hook output TypedDict reaches the
+CLI in the control response as the callback returned it (continue_ and async_ renamed). An
+event or output type newer than some SDK versions makes only its own sub-check not-applicable.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.harness import MAIN, Harness, Scenario, Script, WireCapture, reply, result_text, tool_use
+
+
+def _typed_keys(name: str) -> list[str] | None:
+    """The keys the SDK's TypedDict `name` declares, or None when this SDK has no such type."""
+    from claude_agent_sdk import types
+
+    typed = getattr(types, name, None)
+    return None if typed is None else list(getattr(typed, "__annotations__", {}))
+
+
+def _hook_events() -> list[str]:
+    """The values of this SDK's HookEvent Literal (a union of Literals; read while the probe runs)."""
+    import typing
+
+    from claude_agent_sdk import types
+
+    def values(tp: Any) -> list[str]:
+        if typing.get_origin(tp) is typing.Literal:
+            return [str(v) for v in typing.get_args(tp)]
+        return [v for member in typing.get_args(tp) for v in values(member)]
+
+    return values(getattr(types, "HookEvent", None))
+
+
+def _matcher_fields() -> set[str]:
+    import dataclasses
+
+    from claude_agent_sdk import HookMatcher
+
+    return {f.name for f in dataclasses.fields(HookMatcher)}
+
+
+def _answer(wire: WireCapture, n: int) -> Any:
+    """What the SDK answered the fake's n-th control request: its response, or the error it sent."""
+    answer = wire.answers.get(f"fake_req_{n}")
+    if answer is None:
+        return None
+    if answer.get("subtype") != "success":
+        return {"error": answer.get("error")}
+    return answer.get("response")
+
+
+# --- hooks.every-event-registered-and-called -------------------------------------------------
+
+_BASE = {
+    "session_id": "fake-session",
+    "transcript_path": "/probe/session.jsonl",
+    "cwd": "/probe",
+    "permission_mode": "default",
+    "prompt_id": "prompt-1",
+    "effort": {"level": "high"},
+}
+_TOOL = {"tool_name": "Bash", "tool_input": {"command": "true"}, "agent_id": "agent-1", "agent_type": "general-purpose"}
+_BACKGROUND = {
+    "background_tasks": [
+        {"id": "task-1", "type": "shell", "status": "running", "description": "sleep", "command": "sleep 9"}
+    ],
+    "session_crons": [{"id": "cron-1", "schedule": "0 9 * * 1-5", "recurring": True, "prompt": "wake up"}],
+}
+_TIMEOUT = 7
+
+# event: (its matcher, its input with every field the SDK's input TypedDict declares, the tool_use_id sent)
+_EVENTS: dict[str, tuple[str | None, dict[str, Any], str | None]] = {
+    "PreToolUse": ("Bash", {**_TOOL, "tool_use_id": "toolu_ev_1"}, "toolu_ev_1"),
+    "PostToolUse": (
+        "Bash",
+        {
+            **_TOOL,
+            "tool_use_id": "toolu_ev_2",
+            "tool_response": {"stdout": "", "stderr": "", "interrupted": False},
+            "duration_ms": 5,
+        },
+        "toolu_ev_2",
+    ),
+    "PostToolUseFailure": (
+        "Bash",
+        {**_TOOL, "tool_use_id": "toolu_ev_3", "error": "exit status 1", "is_interrupt": False, "duration_ms": 5},
+        "toolu_ev_3",
+    ),
+    "UserPromptSubmit": (None, {"prompt": "hello hooks"}, None),
+    "Stop": (None, {"stop_hook_active": False, "last_assistant_message": "done", **_BACKGROUND}, None),
+    "SubagentStop": (
+        "general-purpose",
+        {
+            "stop_hook_active": True,
+            "agent_id": "agent-1",
+            "agent_transcript_path": "/probe/agent-1.jsonl",
+            "agent_type": "general-purpose",
+            "last_assistant_message": "sub done",
+            **_BACKGROUND,
+        },
+        None,
+    ),
+    "PreCompact": ("auto", {"trigger": "auto", "custom_instructions": None}, None),
+    "Notification": (
+        "permission_prompt",
+        {"message": "Claude needs your permission", "title": "Permission", "notification_type": "permission_prompt"},
+        None,
+    ),
+    "SubagentStart": ("general-purpose", {"agent_id": "agent-1", "agent_type": "general-purpose"}, None),
+    "PermissionRequest": ("Bash", {**_TOOL, "permission_suggestions": []}, None),
+}
+
+
+def _event_check(event: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", event).lower() + "-registered-and-called"
+
+
+def _event_input(event: str) -> dict[str, Any]:
+    return {**_BASE, "hook_event_name": event, **_EVENTS[event][1]}
+
+
+def _fields_of(hook_input: dict[str, Any]) -> list[list[Any]]:
+    """An input as [key, value] pairs in key order: the report's normaliser blanks a timing key
+    (duration_ms) of a dict, and here it is a value sent, not a time."""
+    return [[key, hook_input[key]] for key in sorted(hook_input)]
+
+
+def _event_output(event: str) -> dict[str, Any]:
+    """What the event's callback returns: a value naming its event, so a mixed-up answer shows."""
+    return {"systemMessage": f"seen {event}"}
+
+
+@behaviour(
+    id="hooks.every-event-registered-and-called",
+    claim=(
+        "A callback given as hooks={EVENT: [HookMatcher(matcher=..., hooks=[cb])]} for any HookEvent is registered "
+        "in the initialize request under that event's name with its matcher, a callback id and its timeout; a "
+        "hook_callback request for that id calls it with the input and tool_use_id as sent, and its return "
+        "value is the control response."
+    ),
+    summary="Each HookEvent's callback is registered in initialize and answers hook_callback",
+    source=("sdk-py", "HookEvent"),
+    tier="wire",
+    checks=tuple(_event_check(event) for event in _EVENTS),
+    requires=("option:hooks", "api:HookMatcher"),
+    covers=tuple(f"hook-event:{event}" for event in _EVENTS),
+    sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
+)
+async def every_event_registered_and_called(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import HookMatcher
+
+    known = _hook_events()
+    present = [event for event in _EVENTS if event in known]
+    with_timeout = "timeout" in _matcher_fields()
+    calls: dict[str, list[dict[str, Any]]] = {event: [] for event in present}
+
+    def recorder(event: str) -> Any:
+        async def callback(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
+            calls[event].append({"input": _fields_of(dict(hook_input)), "tool_use_id": tool_use_id})
+            return _event_output(event)
+
+        return callback
+
+    hooks = {}
+    scenario = Scenario().wait_for_user().init()
+    for n, event in enumerate(present):
+        matcher = _EVENTS[event][0]
+        extra: dict[str, Any] = {"timeout": _TIMEOUT} if with_timeout else {}
+        hooks[event] = [HookMatcher(matcher=matcher, hooks=[recorder(event)], **extra)]
+        scenario.request(
+            "hook_callback", callback_id=f"hook_{n}", input=_event_input(event), tool_use_id=_EVENTS[event][2]
+        )
+    wire = await h.wire("go", scenario=scenario.result(), client=True, hooks=hooks)
+    registered = (wire.initialize or {}).get("hooks") or {}
+    seen: dict[str, Any] = {}
+    for event in _EVENTS:
+        if event not in present:
+            seen[event] = {"absent": f"this SDK's HookEvent has no {event!r}"}
+            continue
+        seen[event] = {
+            "callback id": f"hook_{present.index(event)}",
+            "timeout field": with_timeout,
+            "registered": registered.get(event),
+            "calls": calls[event],
+            "answer": _answer(wire, present.index(event) + 1),
+        }
+    seen["error"] = wire.error_line
+    return seen
+
+
+@every_event_registered_and_called.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    checks = {}
+    for event, (matcher, _, tool_use_id) in _EVENTS.items():
+        got = seen[event]
+        if "absent" in got:
+            checks[_event_check(event)] = undecidable(got["absent"])
+            continue
+        claimed = {
+            "matcher": matcher,
+            "hookCallbackIds": [got["callback id"]],
+            **({"timeout": _TIMEOUT} if got["timeout field"] else {}),
+        }
+        wrong = []
+        if got["registered"] != [claimed]:
+            wrong.append(f"registered as {got['registered']}, not [{claimed}]")
+        call = {"input": _fields_of(_event_input(event)), "tool_use_id": tool_use_id}
+        if got["calls"] != [call]:
+            wrong.append(
+                f"callback called {len(got['calls'])} time(s) with {got['calls']}, not once with the input sent"
+            )
+        if got["answer"] != _event_output(event):
+            wrong.append(f"answered {got['answer']}, not {_event_output(event)}")
+        if seen["error"]:
+            wrong.append(f"the run raised {seen['error']}")
+        note = "; ".join(wrong) or (
+            f"registered as {got['registered']}; callback got the input as sent (tool_use_id {tool_use_id!r}); "
+            f"answered {got['answer']}"
+        )
+        checks[_event_check(event)] = check(not wrong, note)
+    return checks
+
+
+def _events_seen(**change: Any) -> dict[str, Any]:
+    """An observation where every event ran as the claim says, but for `change` to each."""
+    seen: dict[str, Any] = {"error": None}
+    for n, (event, (matcher, _, tool_use_id)) in enumerate(_EVENTS.items()):
+        good = {
+            "callback id": f"hook_{n}",
+            "timeout field": True,
+            "registered": [{"matcher": matcher, "hookCallbackIds": [f"hook_{n}"], "timeout": _TIMEOUT}],
+            "calls": [{"input": _fields_of(_event_input(event)), "tool_use_id": tool_use_id}],
+            "answer": _event_output(event),
+        }
+        seen[event] = {**good, **{k: (v(event, good) if callable(v) else v) for k, v in change.items()}}
+    return seen
+
+
+# the timeout left out of the registration
+every_event_registered_and_called.differs_on(
+    _events_seen(registered=lambda event, good: [{k: v for k, v in good["registered"][0].items() if k != "timeout"}])
+)
+# the callback reached without its event's own input fields (a filter on the way in)
+every_event_registered_and_called.differs_on(
+    _events_seen(
+        calls=lambda event, good: [{**good["calls"][0], "input": _fields_of({**_BASE, "hook_event_name": event})}]
+    )
+)
+# the return value dropped: an empty answer
+every_event_registered_and_called.differs_on(_events_seen(answer={}))
+
+
+# --- hooks.output-reaches-cli-as-returned ------------------------------------------------------
+
+# The documented renames of Python-safe keys (SyncHookJSONOutput.continue_, AsyncHookJSONOutput.async_).
+_RENAMES = {"continue_": "continue", "async_": "async"}
+
+# sample values for hook-specific output keys, by key
+_SPECIFIC_VALUES: dict[str, Any] = {
+    "additionalContext": "probe context",
+    "permissionDecision": "deny",
+    "permissionDecisionReason": "probe reason",
+    "updatedInput": {"command": "echo probe"},
+    "updatedToolOutput": {"stdout": "probe out", "stderr": "", "interrupted": False},
+    "updatedMCPToolOutput": [{"type": "text", "text": "probe mcp out"}],
+    "sessionTitle": "probe title",
+    "suppressOriginalPrompt": True,
+    "initialUserMessage": "probe first message",
+    "watchPaths": ["/probe/watched"],
+    "reloadSkills": True,
+    "decision": {"behavior": "allow", "updatedInput": {"command": "true"}},
+    "retry": True,
+    "action": "accept",
+    "content": {"name": "probe"},
+    "worktreePath": "/probe/worktree",
+    "displayContent": "probe shown",
+}
+
+# hook-specific output type: the keys the probe returns in it (as of claude-agent-sdk 0.2.189)
+_SPECIFIC: dict[str, tuple[str, ...]] = {
+    "PreToolUse": ("permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext"),
+    "PostToolUse": ("additionalContext", "updatedToolOutput", "updatedMCPToolOutput"),
+    "PostToolUseFailure": ("additionalContext",),
+    "UserPromptSubmit": ("additionalContext", "sessionTitle", "suppressOriginalPrompt"),
+    "UserPromptExpansion": ("additionalContext", "suppressOriginalPrompt"),
+    "SessionStart": ("additionalContext", "initialUserMessage", "sessionTitle", "watchPaths", "reloadSkills"),
+    "Notification": ("additionalContext",),
+    "SubagentStart": ("additionalContext",),
+    "PermissionRequest": ("decision",),
+    "PostToolBatch": ("additionalContext",),
+    "Stop": ("additionalContext",),
+    "SubagentStop": ("additionalContext",),
+    "PermissionDenied": ("retry",),
+    "PreModelSwitch": ("permissionDecision", "permissionDecisionReason"),
+    "PostModelSwitch": ("additionalContext",),
+    "Elicitation": ("action", "content"),
+    "ElicitationResult": ("action", "content"),
+    "CwdChanged": ("watchPaths",),
+    "FileChanged": ("watchPaths",),
+    "WorktreeCreate": ("worktreePath",),
+    "MessageDisplay": ("displayContent",),
+}
+_SYNC_VALUES: dict[str, Any] = {
+    "continue_": False,
+    "stopReason": "probe stop",
+    "suppressOutput": True,
+    "systemMessage": "probe system message",
+    "decision": "block",
+    "reason": "probe block reason",
+}
+_ASYNC_VALUES: dict[str, Any] = {"async_": True, "asyncTimeout": 30000}
+
+
+def _output_check(typed: str) -> str:
+    words = re.sub(r"(?<!^)(?=[A-Z])", "-", typed.removesuffix("HookJSONOutput").removesuffix("HookSpecificOutput"))
+    return words.lower() + ("-output-sent" if typed.endswith("HookJSONOutput") else "-specific-output-sent")
+
+
+# sub-check: (the output TypedDict, {case label: the value returned, every key it declares})
+_OUTPUTS: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
+    _output_check("SyncHookJSONOutput"): (
+        "SyncHookJSONOutput",
+        {"every key": _SYNC_VALUES, "continue_ True alone": {"continue_": True}},
+    ),
+    _output_check("AsyncHookJSONOutput"): ("AsyncHookJSONOutput", {"every key": _ASYNC_VALUES}),
+    **{
+        _output_check(f"{event}HookSpecificOutput"): (
+            f"{event}HookSpecificOutput",
+            {
+                "every key": {
+                    "hookSpecificOutput": {"hookEventName": event, **{k: _SPECIFIC_VALUES[k] for k in keys}},
+                }
+            },
+        )
+        for event, keys in _SPECIFIC.items()
+    },
+}
+_COVERS = (
+    *(f"hook-output:SyncHookJSONOutput.{k}" for k in _SYNC_VALUES),
+    *(f"hook-output:AsyncHookJSONOutput.{k}" for k in _ASYNC_VALUES),
+    *(f"hook-output:{event}HookSpecificOutput.{k}" for event, keys in _SPECIFIC.items() for k in keys),
+)
+
+
+def _returned(typed: str, value: dict[str, Any], lacks: list[str]) -> dict[str, Any]:
+    """A case's value without the keys this SDK's TypedDict lacks (at the top, or in hookSpecificOutput)."""
+    if "hookSpecificOutput" not in value:
+        return {k: v for k, v in value.items() if k not in lacks}
+    return {"hookSpecificOutput": {k: v for k, v in value["hookSpecificOutput"].items() if k not in lacks}}
+
+
+def _on_wire(value: dict[str, Any]) -> dict[str, Any]:
+    """What the CLI should receive for a returned value: the documented renames at the top, all else as is."""
+    return {_RENAMES.get(k, k): v for k, v in value.items()}
+
+
+def _lacks(typed: str, value: dict[str, Any]) -> list[str] | None:
+    """The case's keys this SDK's TypedDict `typed` lacks, or None when it has no such type."""
+    keys = _typed_keys(typed)
+    if keys is None:
+        return None
+    returned = value.get("hookSpecificOutput", value)
+    return [k for k in returned if k not in keys and k != "hookEventName"]
+
+
+@behaviour(
+    id="hooks.output-reaches-cli-as-returned",
+    claim=(
+        "What a hook callback returns is what the CLI receives in the hook_callback's control response: every key "
+        "of SyncHookJSONOutput and AsyncHookJSONOutput, with continue_ sent as continue and async_ as async, and "
+        "every hook-specific output's keys unchanged under hookSpecificOutput."
+    ),
+    summary="A hook callback's output reaches the CLI as returned, continue_/async_ renamed",
+    source=("sdk-py", "SyncHookJSONOutput"),
+    tier="wire",
+    checks=tuple(_OUTPUTS),
+    requires=("option:hooks", "api:HookMatcher"),
+    covers=_COVERS,
+    sdk_ref="claude_agent_sdk._internal.query._convert_hook_output_for_cli",
+)
+async def output_reaches_cli_as_returned(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import HookMatcher
+
+    runs: list[tuple[str, str, dict[str, Any]]] = []  # (sub-check, case, value returned)
+    seen: dict[str, Any] = {}
+    for name, (typed, cases) in _OUTPUTS.items():
+        seen[name] = {}
+        for case, value in cases.items():
+            lacks = _lacks(typed, value)
+            if lacks is None:
+                seen[name] = {"absent": f"this SDK has no {typed}"}
+                break
+            returned = _returned(typed, value, lacks)
+            if not returned.get("hookSpecificOutput", returned).keys() - {"hookEventName"}:
+                seen[name] = {"absent": f"this SDK's {typed} has none of the keys {sorted(lacks)}"}
+                break
+            seen[name][case] = {"lacks": lacks}
+            runs.append((name, case, returned))
+
+    async def callback(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
+        return runs[int(hook_input["tool_input"]["case"])][2]
+
+    scenario = Scenario().wait_for_user().init()
+    for n in range(len(runs)):
+        hook_input = {**_BASE, "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"case": str(n)}}
+        scenario.request("hook_callback", callback_id="hook_0", input=hook_input, tool_use_id=f"toolu_out_{n}")
+    wire = await h.wire(
+        "go", scenario=scenario.result(), client=True, hooks={"PreToolUse": [HookMatcher(hooks=[callback])]}
+    )
+    for n, (name, case, _) in enumerate(runs):
+        seen[name][case]["answer"] = _answer(wire, n + 1)
+    seen["error"] = wire.error_line
+    return seen
+
+
+@output_reaches_cli_as_returned.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    checks = {}
+    for name, (typed, cases) in _OUTPUTS.items():
+        got = seen[name]
+        if "absent" in got:
+            checks[name] = undecidable(got["absent"])
+            continue
+        wrong: list[str] = []
+        right: list[str] = []
+        lacking: list[str] = []
+        for case, value in cases.items():
+            claimed = _on_wire(_returned(typed, value, got[case]["lacks"]))
+            answer = got[case]["answer"]
+            lacking += got[case]["lacks"]
+            (right if answer == claimed else wrong).append(
+                f"{case}: sent {answer}" + ("" if answer == claimed else f", not {claimed}")
+            )
+        if seen["error"]:
+            wrong.append(f"the run raised {seen['error']}")
+        untested = f" (this SDK's {typed} has no {sorted(set(lacking))})" if lacking else ""
+        checks[name] = check(not wrong, "; ".join(wrong or right) + untested)
+    return checks
+
+
+def _snake(key: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", key).lower()
+
+
+def _outputs_seen(answer: Any) -> dict[str, Any]:
+    """An observation where every case was answered by `answer(value returned)`."""
+    seen: dict[str, Any] = {"error": None}
+    for name, (_, cases) in _OUTPUTS.items():
+        seen[name] = {case: {"lacks": [], "answer": answer(value)} for case, value in cases.items()}
+    return seen
+
+
+# the Python names sent as they are, camelCase keys turned snake_case (hookSpecificOutput included)
+output_reaches_cli_as_returned.differs_on(_outputs_seen(lambda value: {_snake(k): v for k, v in value.items()}))
+# renamed right, but the hook-specific output's keys other than hookEventName dropped
+output_reaches_cli_as_returned.differs_on(
+    _outputs_seen(
+        lambda value: {
+            _RENAMES.get(k, k): ({"hookEventName": v["hookEventName"]} if k == "hookSpecificOutput" else v)
+            for k, v in value.items()
+        }
+    )
+)
+
+
+# --- hooks.safety-outputs-take-effect -----------------------------------------------------------
+
+_DENY_REASON = "PROBE-DENIED-17"
+_STOP_REASON = "PROBE-STOPPED-17"
+_NEVER = "the model was asked again after continue_=False"
+
+
+def _touch(name: str, tool_use_id: str) -> Any:
+    return tool_use("Bash", {"command": f"touch {name}", "description": "touch"}, tool_use_id)
+
+
+async def _guard(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
+    """Allows `touch allowed.txt`, denies `touch denied.txt`, stops the session at `touch stopped.txt`."""
+    command = str((hook_input.get("tool_input") or {}).get("command", ""))
+    if "denied.txt" in command:
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": _DENY_REASON,
+            }
+        }
+    if "stopped.txt" in command:
+        return {"continue_": False, "stopReason": _STOP_REASON}
+    return {}
+
+
+@behaviour(
+    id="hooks.safety-outputs-take-effect",
+    claim=(
+        "A PreToolUse hook returning permissionDecision 'deny' keeps the tool from running, even one allowed_tools "
+        "allows, and the model is told the permissionDecisionReason; a hook returning continue_=False stops the "
+        "session: the model is not asked again."
+    ),
+    summary="A hook's deny keeps an allowed tool from running; continue_=False ends the session",
+    source=("sdk-py", "SyncHookJSONOutput"),
+    tier="cli",
+    checks=("allowed-call-runs", "denied-call-does-not-run", "model-sees-deny-reason", "continue-false-stops"),
+    controls=("allowed-call-runs",),
+    requires=("option:hooks", "api:HookMatcher"),
+    covers=(
+        "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
+        "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
+        "hook-output:SyncHookJSONOutput.continue_",
+    ),
+    sdk_ref="claude_agent_sdk._internal.query._convert_hook_output_for_cli",
+    security="a hook's deny or stop ignored would let a tool run, or a session go on, that the host's hook refused",
+)
+async def safety_outputs_take_effect(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import HookMatcher
+
+    run = await h.session(
+        "touch three files",
+        client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
+        script=Script(
+            main=[
+                reply(_touch("allowed.txt", "toolu_guard_allowed")),
+                reply(_touch("denied.txt", "toolu_guard_denied")),
+                reply(_touch("stopped.txt", "toolu_guard_stopped")),
+                _NEVER,
+            ]
+        ),
+        allowed_tools=["Bash"],
+        hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[_guard])]},
+    )
+    main = run.on(MAIN)
+    denied = main[2].tool_result("toolu_guard_denied") if len(main) > 2 else None
+    texts = [t for r in main for t in r.texts()] if main else []
+    return {
+        "files": {name: (h.cwd / name).exists() for name in ("allowed.txt", "denied.txt", "stopped.txt")},
+        "denied tool_result": None
+        if denied is None
+        else {"is_error": bool(denied.get("is_error")), "has reason": _DENY_REASON in result_text(denied)},
+        "model requests": len(main),
+        "asked after stop": any(_NEVER in t for t in texts) or len(main) > 3,
+        "result": None if run.result is None else {"subtype": run.result.subtype, "is_error": run.result.is_error},
+        "error": run.error_line,
+    }
+
+
+@safety_outputs_take_effect.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    files, denied = seen["files"], seen["denied tool_result"]
+    return {
+        "allowed-call-runs": check(files["allowed.txt"], f"the allowed `touch allowed.txt` made the file: {files}"),
+        "denied-call-does-not-run": check(
+            not files["denied.txt"], f"after the hook's deny, denied.txt exists: {files['denied.txt']}"
+        ),
+        "model-sees-deny-reason": check(
+            bool(denied) and denied["is_error"] and denied["has reason"],
+            f"the denied call came back to the model as {denied} (no tool_result: None)",
+        ),
+        "continue-false-stops": check(
+            seen["model requests"] == 3 and not seen["asked after stop"],
+            f"after continue_=False the model had been asked {seen['model requests']} time(s) in all (3 claimed); "
+            f"result {seen['result']}; raised {seen['error']} (the stopping call's own tool ran: "
+            f"{seen['files']['stopped.txt']})",
+        ),
+    }
+
+
+safety_outputs_take_effect.differs_on(
+    {
+        "files": {"allowed.txt": True, "denied.txt": True, "stopped.txt": True},
+        "denied tool_result": {"is_error": False, "has reason": False},
+        "model requests": 4,
+        "asked after stop": True,
+        "result": {"subtype": "success", "is_error": False},
+        "error": None,
+    }
+)
+safety_outputs_take_effect.differs_on(
+    {
+        "files": {"allowed.txt": False, "denied.txt": False, "stopped.txt": False},
+        "denied tool_result": None,
+        "model requests": 1,
+        "asked after stop": False,
+        "result": None,
+        "error": "ProcessError: Command failed with exit code 1",
+    }
+)
