@@ -36,6 +36,7 @@ GIVEN = {"SDKPROBE_GIVEN": "1", "CLAUDE_CODE_ENTRYPOINT": "custom", "CLAUDE_AGEN
         "who wants the host's own variables kept has to copy them into env."
     ),
     summary="The env option replaces the CLI's environment rather than adding to it",
+    security="what the env option passes on decides which of the host's secrets reach the CLI",
     source=("000", "Tools and permissions"),
     tier="wire",
     checks=("inherited-variables-dropped", "given-variables-reach-cli"),

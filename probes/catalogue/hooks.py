@@ -457,6 +457,7 @@ def _outcome(block: dict[str, Any] | None, reason: str, content: str) -> dict[st
         "a normal result."
     ),
     summary="A hook-denied parallel call gets an error tool_result and the turn ends normally",
+    security="a PreToolUse deny that is not honoured runs the tool the hook refused",
     source=("ts#170", "report"),
     tier="cli",
     checks=("denied-call-gets-error-with-reason", "parallel-call-answered", "conversation-continues"),
@@ -538,6 +539,7 @@ _AGENT_TOOL = ("Agent", "Task")  # the API name on new CLIs first, old CLIs seco
         "subagent gets an error tool_result with the reason, not the tool's output."
     ),
     summary="A PreToolUse deny also blocks that call inside a subagent, with the hook's reason",
+    security="a PreToolUse deny that stops applying inside a subagent lets the subagent run the tool",
     source=("cc#40580", "report"),
     tier="cli",
     checks=("denied-inside-subagent", "hook-input-has-agent-id", "denied-on-main-thread"),

@@ -20,6 +20,7 @@ _PLUGIN_SERVER = f"plugin:{_PLUGIN}:{_SERVER}"  # how the CLI names a plugin's s
         "plugins; passing a plugin's .mcp.json servers in mcp_servers brings them back, named mcp__<server>__<tool>."
     ),
     summary="strict_mcp_config keeps out connectors and plugin MCP; mcp_servers brings them back",
+    security="strict_mcp_config is how a host keeps MCP servers it did not configure out of the session",
     source=("004", "strictMcpConfig also blocks plugin MCP"),
     tier="cli",
     checks=("strict-blocks-claude-ai-connectors", "strict-blocks-plugin-mcp", "explicit-servers-load-under-strict"),

@@ -30,6 +30,7 @@ _DENY_FILES = {
         "saying the file is in a directory denied by the permission settings."
     ),
     summary="A deny rule takes an absolute path as // and the POSIX path, and denies that file",
+    security="a deny rule spelt the documented way that does not match lets the denied path be read",
     source=("000", "Tools and permissions"),
     tier="cli",
     checks=(
@@ -615,6 +616,7 @@ def _none_for(marker: str) -> Any:
         "returns None, the caller's program gets the error rather than the run carrying on without it."
     ),
     summary="A callback that raises or returns the wrong type reaches the caller as an error",
+    security="a can_use_tool that raises must never turn into an allow; where the error goes decides that",
     source=("py#159", "report"),
     tier="cli",
     checks=(

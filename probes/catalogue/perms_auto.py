@@ -82,6 +82,7 @@ def _steps_from_messages(run: CliRun, markers: dict[str, str]) -> dict[str, Any]
         "can_use_tool, so a host that shows changes from the callback never sees those file changes."
     ),
     summary="In auto mode, steps the classifier approves never reach can_use_tool",
+    security="a mode that skips can_use_tool runs tools the host's callback would have refused",
     source=("004", "Auto mode"),
     tier="live",  # the catalogue: the classifier is a call to the real API, not expected to run offline
     checks=_LIVE_CHECKS,

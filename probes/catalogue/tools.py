@@ -41,6 +41,7 @@ _WATCHED = ("Bash", "Edit", "Read", "Write")
         "the tools option is what decides which built-in tools exist."
     ),
     summary="allowed_tools only pre-approves; the tools option decides which built-ins exist",
+    security="a host that reads allowed_tools as a whitelist believes tools are blocked that the model can use",
     source=("003", "Quick answer"),
     tier="cli",
     checks=("allowed-tools-keeps-others", "tools-narrows-to-read"),
@@ -166,6 +167,7 @@ _DISALLOWED_VARIANTS: dict[str, dict[str, Any]] = {
         "even when an allow rule or bypassPermissions would let it through."
     ),
     summary="A disallowed tool never reaches can_use_tool and never runs, whatever allows it",
+    security="if can_use_tool's allow could override disallowed_tools, a tool the host forbade would run",
     source=("000", "Tools and permissions"),
     tier="cli",
     checks=tuple(_DISALLOWED_VARIANTS),
@@ -601,6 +603,7 @@ def _where(run: CliRun, name: str) -> str:
         "only not registering its server removes it."
     ),
     summary="disallowed_tools drops a built-in from the request, but only blocks an MCP tool's calls",
+    security="a host that disallows a tool by name relies on it being gone from what the model is offered",
     source=("000", "Tools and permissions"),
     tier="cli",
     checks=("builtin-leaves-request", "mcp-definition-still-sent", "mcp-call-blocked"),
