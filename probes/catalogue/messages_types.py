@@ -30,7 +30,7 @@ _TEXT = {"type": "text", "text": "sdkprobe-assistant: a text block"}  # the mark
 _THINKING = {"type": "thinking", "thinking": "sdkprobe thinking", "signature": "sig-probe"}
 _TOOL_USE = {"type": "tool_use", "id": "toolu_probe_1", "name": "Bash", "input": {"command": "ls"}}
 _SERVER_USE = {"type": "server_tool_use", "id": "srvtoolu_probe_1", "name": "advisor", "input": {"q": "why"}}
-_SERVER_RESULT = {
+_SERVER_RESULT: dict[str, Any] = {
     "type": "advisor_tool_result",
     "tool_use_id": "srvtoolu_probe_1",
     "content": {"type": "advisor_result", "text": "advice"},
@@ -450,7 +450,7 @@ async def every_line_kind_typed(h: Harness) -> dict[str, Any]:
     scenario = Scenario().wait_for_user().init(uuid=_INIT_UUID)
     for line in _LINES.values():
         scenario.emit(line)
-    run = await h.wire("hi", scenario=scenario.result(**{k: v for k, v in _RESULT.items() if k != "type"}))
+    run = await h.wire("hi", scenario=scenario.emit(_RESULT))
     classes = sorted({c for c, *_ in _MESSAGES.values()} | {c for c, *_ in _BLOCKS.values()})
     return {
         "classes the SDK has": [c for c in classes if hasattr(claude_agent_sdk, c)],
@@ -562,8 +562,8 @@ def _block_check(seen: dict[str, Any], name: str) -> Check:
             False, f"the line carrying the {block['type']} block was not yielded (error {seen['error']})"
         )
     if not found:
-        kinds = [b.get(_CLASS) if isinstance(b, dict) else b for b in blocks] if isinstance(content, list) else content
-        return check(False, f"no {cls} for the {block['type']} block; the content was {kinds}")
+        shown = [b.get(_CLASS) if isinstance(b, dict) else b for b in blocks] if isinstance(content, list) else content
+        return check(False, f"no {cls} for the {block['type']} block; the content was {shown}")
     wrong = [f"{k}={found[0].get(k)!r} (the block: {v!r})" for k, v in fields.items() if not _same(found[0].get(k), v)]
     return check(not wrong, f"the {cls}: " + "; ".join(wrong))
 

@@ -145,15 +145,17 @@ async def errors_raised_where_documented(h: Harness) -> dict[str, Any]:
         "missing cli_path": await _missing_cli(h),
         "query() before connect()": await _before_connect(h),
         "query() after the CLI exited": (await h.wire(client=True, drive=_after_exit, scenario=after)).exception,
-        "a corrupt JSON line": (await h.wire("hi", scenario=corrupt)).exception,
         "exit 1 after an error result": (await h.wire("hi", scenario=failed)).exception,
     }
-    return h.observe(
-        {
-            "classes the SDK has": [n for n in _ERRORS if hasattr(claude_agent_sdk, n)],
-            **{case: _raised(exc) for case, exc in exceptions.items()},
-        }
+    corrupted = await h.wire("hi", scenario=corrupt)
+    exceptions["a corrupt JSON line"] = corrupted.exception
+    seen = {case: _raised(exc) for case, exc in exceptions.items()}
+    # what the caller got instead, when nothing was raised for the corrupt line
+    seen["a corrupt JSON line"]["yielded"] = [type(m).__name__ for m in corrupted.messages]
+    observed: dict[str, Any] = h.observe(
+        {"classes the SDK has": [n for n in _ERRORS if hasattr(claude_agent_sdk, n)], **seen}
     )
+    return observed
 
 
 def _case_check(seen: dict[str, Any], name: str) -> Check:
@@ -162,7 +164,8 @@ def _case_check(seen: dict[str, Any], name: str) -> Check:
     if cls not in seen["classes the SDK has"]:
         return undecidable(f"this SDK has no {cls}; {case}: raised {got['raised']} ({got.get('message')!r})")
     if got["raised"] is None:
-        return check(False, f"{case}: nothing was raised")
+        yielded = f"; the caller got {got['yielded']}" if "yielded" in got else ""
+        return check(False, f"{case}: nothing was raised{yielded}")
     wrong = [f"{k}={got.get(k, '<absent>')!r} (documented: {v!r})" for k, v in attributes.items() if got.get(k) != v]
     if cls not in got["instance of"]:
         wrong.insert(0, f"raised {got['raised']} ({got['message']!r}), not a {cls}")
