@@ -129,17 +129,17 @@ def test_surface_json_gives_every_item_with_its_coverage_and_the_totals(capsys: 
     assert sum(f["items"] for f in totals["kinds"].values()) == len(data["items"])
 
 
-def _an_uncovered_option() -> str:
-    """An option of the installed SDK that no behaviour covers (found, not named: the set
-    shrinks as behaviours are added)."""
-    return next(str(i) for i in surface() if i.kind == "option" and not catalogue.covering(str(i)))
+def _an_uncovered_item() -> str:
+    """An item of the installed SDK's surface that no behaviour covers (found, not named: the
+    set shrinks as behaviours are added; every option is covered now)."""
+    return next(str(i) for i in surface() if not catalogue.covering(str(i)))
 
 
 def test_surface_text_marks_the_uncovered_and_ends_with_the_figures(capsys: pytest.CaptureFixture[str]):
     assert main(["surface"]) == 0
     lines = capsys.readouterr().out.splitlines()
     row = {line.split()[1]: line.split()[0] for line in lines if len(line.split()) > 2 and ":" in line.split()[1]}
-    assert row[_an_uncovered_option()] == "✗"
+    assert row[_an_uncovered_item()] == "✗"
     assert row["option:add_dirs"] == str(len(catalogue.covering("option:add_dirs")))
     assert row["client:interrupt"] == str(len(catalogue.covering("client:interrupt")))
     assert lines[-1].startswith("overall") and "covered " in lines[-1] and "%)" in lines[-1]
@@ -192,7 +192,7 @@ def test_list_covers_gives_the_covering_behaviours(capsys: pytest.CaptureFixture
     assert "messages.interrupt-settles-with-own-result" in ids  # by its requirement
     assert main(["list", "--covers", "hook-event:PreToolUse"]) == 0
     assert "hooks.pretooluse-deny-returns-tool-result" in capsys.readouterr().out  # by its covers=
-    uncovered = _an_uncovered_option()
+    uncovered = _an_uncovered_item()
     assert main(["list", "--covers", uncovered]) == 0
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == f"no behaviour covers {uncovered}\n"
