@@ -748,6 +748,7 @@ _MISSING_CLI = "/nonexistent/sdkprobe-claude"
 _NO_SUCH_USER = "sdkprobe-no-such-user"
 _SANDBOX = {"enabled": True, "autoAllowBashIfSandboxed": False, "excludedCommands": ["docker"]}
 _SETTINGS = '{"permissions": {"allow": ["Read"]}}'
+_MISSING_SETTINGS = "/nonexistent/sdkprobe-settings.json"
 _VERBATIM_OLD_CLI = "2.1.200"  # older than the 2.1.248 the SDK names as the first to honour client_composed
 
 
@@ -786,6 +787,21 @@ def _composed(run: WireCapture) -> Any:
     return [m.get("client_composed", "absent") for m in run.user_messages]
 
 
+async def _settings_files(h: Harness) -> dict[str, Any]:
+    """--settings with sandbox and a settings file named by an absolute path, by a path relative
+    to cwd, and by a path to no file (then: whether the CLI started, and the error)."""
+    folder = h.workdir("settings")
+    (folder / "probe-settings.json").write_text(_SETTINGS, encoding="utf-8")
+    absolute = await h.wire(sandbox=dict(_SANDBOX), settings=str(folder / "probe-settings.json"))
+    relative = await h.wire(sandbox=dict(_SANDBOX), settings="probe-settings.json", cwd=str(folder))
+    missing = await h.wire(sandbox=dict(_SANDBOX), settings=_MISSING_SETTINGS)
+    return {
+        "sandbox with settings file": _settings_sent(absolute),
+        "sandbox with settings file relative to cwd": _settings_sent(relative),
+        "sandbox with missing settings file": {"started": _argv(missing) is not None, "error": missing.error_line},
+    }
+
+
 def _own_user() -> str:
     """The name of the user this process runs as: the one user any host lets it start a process as."""
     import os
@@ -800,8 +816,10 @@ def _own_user() -> str:
         "cli_path names the program the SDK starts (a path to no file raises CLINotFoundError naming it); user is "
         "the OS user the CLI is started as (the process's own user starts it, a user that does not exist fails the "
         "start, never running the CLI as the caller instead); sandbox is merged into the --settings JSON under "
-        "'sandbox', beside what settings holds; verbatim_prompts marks every user message client_composed: true "
-        "(query() and ClaudeSDKClient.query() alike, none without it) and logs a warning with a CLI older than 2.1.248."
+        "'sandbox', beside what settings holds (inline JSON, or a file read relative to cwd), and settings that "
+        "cannot be loaded raise CLIConnectionError rather than start the CLI without them; verbatim_prompts marks "
+        "every user message client_composed: true (query() and ClaudeSDKClient.query() alike, none without it) and "
+        "logs a warning with a CLI older than 2.1.248."
     ),
     summary="cli_path, user, sandbox and verbatim_prompts reach the process as documented",
     source=("sdk-py", "ClaudeAgentOptions"),
@@ -813,6 +831,9 @@ def _own_user() -> str:
         "unknown-user-fails-the-start",
         "sandbox-alone-sent-in-settings",
         "sandbox-merged-with-settings",
+        "sandbox-merged-with-settings-file",
+        "settings-path-read-relative-to-cwd",
+        "unloadable-settings-refused",
         "verbatim-prompts-marks-user-messages",
         "verbatim-prompts-warns-on-old-cli",
     ),
@@ -832,6 +853,7 @@ async def host_guard_options(h: Harness) -> dict[str, Any]:
         "unknown user": {"started": _argv(unknown) is not None, "error": unknown.error_line},
         "sandbox alone": _settings_sent(await h.wire(sandbox=dict(_SANDBOX))),
         "sandbox with settings": _settings_sent(await h.wire(sandbox=dict(_SANDBOX), settings=_SETTINGS)),
+        **await _settings_files(h),
     }
     if "verbatim_prompts" not in _fields():
         seen["verbatim"] = _absent("verbatim_prompts")
@@ -876,6 +898,21 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             f"sandbox with settings={_SETTINGS} sent --settings {merged!r}",
         ),
     }
+    for name, run, given in (
+        ("sandbox-merged-with-settings-file", "sandbox with settings file", "an absolute path"),
+        ("settings-path-read-relative-to-cwd", "sandbox with settings file relative to cwd", "a path relative to cwd"),
+    ):
+        got = seen[run]
+        checks[name] = check(
+            got == {**json.loads(_SETTINGS), "sandbox": _SANDBOX},
+            f"sandbox with settings as {given} to a file holding {_SETTINGS} sent --settings {got!r}",
+        )
+    unloadable = seen["sandbox with missing settings file"]
+    checks["unloadable-settings-refused"] = check(
+        not unloadable["started"] and (unloadable["error"] or "").startswith("CLIConnectionError"),
+        f"sandbox with settings={_MISSING_SETTINGS!r} started the CLI: {unloadable['started']} "
+        f"(error {unloadable['error']})",
+    )
     verbatim = seen["verbatim"]
     if "absent" in verbatim:
         checks["verbatim-prompts-marks-user-messages"] = undecidable(verbatim["absent"])
@@ -905,6 +942,9 @@ host_guard_options.differs_on(
         "unknown user": {"started": True, "error": None},
         "sandbox alone": None,
         "sandbox with settings": {"sandbox": _SANDBOX},
+        "sandbox with settings file": {"sandbox": _SANDBOX},
+        "sandbox with settings file relative to cwd": {"sandbox": _SANDBOX},
+        "sandbox with missing settings file": {"started": True, "error": None},
         "verbatim": {
             "query()": ["absent"],
             "client.query()": [True],
