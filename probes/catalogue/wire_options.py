@@ -802,12 +802,16 @@ async def _settings_files(h: Harness) -> dict[str, Any]:
     }
 
 
-def _own_user() -> str:
-    """The name of the user this process runs as: the one user any host lets it start a process as."""
+def _own_user() -> str | None:
+    """The name of the user this process runs as: the one user any host lets it start a process
+    as (None when the host's user database has no entry for it)."""
     import os
     import pwd
 
-    return pwd.getpwuid(os.geteuid()).pw_name
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return None
 
 
 @behaviour(
@@ -844,12 +848,15 @@ def _own_user() -> str:
 )
 async def host_guard_options(h: Harness) -> dict[str, Any]:
     plain = await h.wire()
-    own = await h.wire(user=_own_user())
+    me = _own_user()
+    own = None if me is None else await h.wire(user=me)
     unknown = await h.wire(user=_NO_SUCH_USER)
     seen: dict[str, Any] = {
         "default run started": _argv(plain) is not None and plain.error_line is None,
         "missing cli_path": await _missing_cli(h),
-        "own user": {"started": _argv(own) is not None, "error": own.error_line},
+        "own user": {"absent": "this process's user has no name in the host's user database"}
+        if own is None
+        else {"started": _argv(own) is not None, "error": own.error_line},
         "unknown user": {"started": _argv(unknown) is not None, "error": unknown.error_line},
         "sandbox alone": _settings_sent(await h.wire(sandbox=dict(_SANDBOX))),
         "sandbox with settings": _settings_sent(await h.wire(sandbox=dict(_SANDBOX), settings=_SETTINGS)),
@@ -882,7 +889,9 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             missing is not None and missing.startswith("CLINotFoundError") and _MISSING_CLI in missing,
             f"cli_path={_MISSING_CLI!r} raised {missing or 'nothing'}",
         ),
-        "own-user-starts-the-cli": check(
+        "own-user-starts-the-cli": undecidable(own["absent"])
+        if "absent" in own
+        else check(
             own["started"] and own["error"] is None,
             f"user=<this process's user> started the CLI: {own['started']} (error {own['error']})",
         ),
