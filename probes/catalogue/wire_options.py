@@ -756,11 +756,15 @@ def _raised(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}".splitlines()[0]
 
 
-async def _missing_cli(h: Harness) -> str | None:
-    """What query() raises when cli_path names no file (the harness always names its fake)."""
+async def _missing_cli(h: Harness, as_path: bool) -> str | None:
+    """What query() raises when cli_path (a str, or a Path) names no file (the harness always
+    names its fake, so this one run calls the SDK itself)."""
+    from pathlib import Path
+
     from claude_agent_sdk import ClaudeAgentOptions, query
 
-    options = ClaudeAgentOptions(cli_path=_MISSING_CLI, cwd=str(h.workdir("cli-path")))
+    cli_path = Path(_MISSING_CLI) if as_path else _MISSING_CLI
+    options = ClaudeAgentOptions(cli_path=cli_path, cwd=str(h.workdir("cli-path")))
     try:
         async for _ in query(prompt="hi", options=options):
             pass
@@ -853,7 +857,7 @@ async def host_guard_options(h: Harness) -> dict[str, Any]:
     unknown = await h.wire(user=_NO_SUCH_USER)
     seen: dict[str, Any] = {
         "default run started": _argv(plain) is not None and plain.error_line is None,
-        "missing cli_path": await _missing_cli(h),
+        "missing cli_path": {"str": await _missing_cli(h, False), "Path": await _missing_cli(h, True)},
         "own user": {"absent": "this process's user has no name in the host's user database"}
         if own is None
         else {"started": _argv(own) is not None, "error": own.error_line},
@@ -886,8 +890,8 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             seen["default run started"], "the program cli_path named (the fake CLI) was not started for the session"
         ),
         "missing-cli-path-not-found": check(
-            missing is not None and missing.startswith("CLINotFoundError") and _MISSING_CLI in missing,
-            f"cli_path={_MISSING_CLI!r} raised {missing or 'nothing'}",
+            all(m is not None and m.startswith("CLINotFoundError") and _MISSING_CLI in m for m in missing.values()),
+            "; ".join(f"cli_path={_MISSING_CLI!r} as a {kind} raised {m or 'nothing'}" for kind, m in missing.items()),
         ),
         "own-user-starts-the-cli": undecidable(own["absent"])
         if "absent" in own
@@ -943,7 +947,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
 host_guard_options.differs_on(
     {
         "default run started": False,
-        "missing cli_path": "CLIConnectionError: Failed to start Claude Code",
+        "missing cli_path": {"str": "CLIConnectionError: Failed to start Claude Code", "Path": None},
         "own user": {
             "started": False,
             "error": "CLIConnectionError: Failed to start Claude Code: Operation not permitted",
