@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.harness import Harness, WireCapture
+from sdkprobe.harness import Harness, ProbeTimeout, Scenario, WireCapture
 
 _TRANSPORT = "claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command"
 
@@ -738,5 +738,404 @@ initialize_request_fields.differs_on(
             run: {"initialize": {"subtype": "initialize", "hooks": None}, "argv as baseline": False}
             for run in _INIT_RUNS
         },
+    }
+)
+
+
+# --- wire.host-guard-options -----------------------------------------------------------------
+
+_MISSING_CLI = "/nonexistent/sdkprobe-claude"
+_NO_SUCH_USER = "sdkprobe-no-such-user"
+_SANDBOX = {"enabled": True, "autoAllowBashIfSandboxed": False, "excludedCommands": ["docker"]}
+_SETTINGS = '{"permissions": {"allow": ["Read"]}}'
+_MISSING_SETTINGS = "/nonexistent/sdkprobe-settings.json"
+_VERBATIM_OLD_CLI = "2.1.200"  # older than the 2.1.248 the SDK names as the first to honour client_composed
+
+
+def _raised(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}".splitlines()[0]
+
+
+async def _missing_cli(h: Harness, as_path: bool) -> str | None:
+    """What query() raises when cli_path (a str, or a Path) names no file (the harness always
+    names its fake, so this one run calls the SDK itself)."""
+    from pathlib import Path
+
+    from claude_agent_sdk import ClaudeAgentOptions, query
+
+    cli_path = Path(_MISSING_CLI) if as_path else _MISSING_CLI
+    options = ClaudeAgentOptions(cli_path=cli_path, cwd=str(h.workdir("cli-path")))
+    try:
+        async for _ in query(prompt="hi", options=options):
+            pass
+    except Exception as exc:  # what the SDK raises is the finding
+        return _raised(exc)
+    return None
+
+
+def _settings_sent(run: WireCapture) -> Any:
+    """The --settings value as the JSON it encodes (the raw token when it is not JSON)."""
+    if _argv(run) is None:
+        return _failed(run)
+    value = run.flag("--settings")
+    try:
+        return None if value is None else json.loads(value)
+    except ValueError:
+        return value
+
+
+def _composed(run: WireCapture) -> Any:
+    """Each user line's client_composed ('absent' without one), or why there was none."""
+    if _argv(run) is None or run.error_line:
+        return _failed(run)
+    return [m.get("client_composed", "absent") for m in run.user_messages]
+
+
+async def _settings_files(h: Harness) -> dict[str, Any]:
+    """--settings with sandbox and a settings file named by an absolute path, by a path relative
+    to cwd, and by a path to no file (then: whether the CLI started, and the error)."""
+    folder = h.workdir("settings")
+    (folder / "probe-settings.json").write_text(_SETTINGS, encoding="utf-8")
+    absolute = await h.wire(sandbox=dict(_SANDBOX), settings=str(folder / "probe-settings.json"))
+    relative = await h.wire(sandbox=dict(_SANDBOX), settings="probe-settings.json", cwd=str(folder))
+    missing = await h.wire(sandbox=dict(_SANDBOX), settings=_MISSING_SETTINGS)
+    return {
+        "sandbox with settings file": _settings_sent(absolute),
+        "sandbox with settings file relative to cwd": _settings_sent(relative),
+        "sandbox with missing settings file": {"started": _argv(missing) is not None, "error": missing.error_line},
+    }
+
+
+def _own_user() -> str | None:
+    """The name of the user this process runs as: the one user any host lets it start a process
+    as (None when the host's user database has no entry for it)."""
+    import os
+    import pwd
+
+    try:
+        return pwd.getpwuid(os.geteuid()).pw_name
+    except KeyError:
+        return None
+
+
+@behaviour(
+    id="wire.host-guard-options",
+    claim=(
+        "cli_path names the program the SDK starts (a path to no file raises CLINotFoundError naming it); user is "
+        "the OS user the CLI is started as (the process's own user starts it, a user that does not exist fails the "
+        "start, never running the CLI as the caller instead); sandbox is merged into the --settings JSON under "
+        "'sandbox', beside what settings holds (inline JSON, or a file read relative to cwd), and settings that "
+        "cannot be loaded raise CLIConnectionError rather than start the CLI without them; verbatim_prompts marks "
+        "every user message client_composed: true (query() and ClaudeSDKClient.query() alike, none without it) and "
+        "logs a warning with a CLI older than 2.1.248."
+    ),
+    summary="cli_path, user, sandbox and verbatim_prompts reach the process as documented",
+    source=("sdk-py", "ClaudeAgentOptions"),
+    tier="wire",
+    checks=(
+        "cli-path-is-the-program-started",
+        "missing-cli-path-not-found",
+        "own-user-starts-the-cli",
+        "unknown-user-fails-the-start",
+        "sandbox-alone-sent-in-settings",
+        "sandbox-merged-with-settings",
+        "sandbox-merged-with-settings-file",
+        "settings-path-read-relative-to-cwd",
+        "unloadable-settings-refused",
+        "verbatim-prompts-marks-user-messages",
+        "verbatim-prompts-warns-on-old-cli",
+    ),
+    requires=("option:cli_path", "option:user", "option:sandbox", "option:settings"),
+    covers=("option:verbatim_prompts",),
+    sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.connect",
+    security="the SDK running another program, as another user, unsandboxed, or letting @path text read files",
+)
+async def host_guard_options(h: Harness) -> dict[str, Any]:
+    plain = await h.wire()
+    me = _own_user()
+    own = None if me is None else await h.wire(user=me)
+    unknown = await h.wire(user=_NO_SUCH_USER)
+    seen: dict[str, Any] = {
+        "default run started": _argv(plain) is not None and plain.error_line is None,
+        "missing cli_path": {"str": await _missing_cli(h, False), "Path": await _missing_cli(h, True)},
+        "own user": {"absent": "this process's user has no name in the host's user database"}
+        if own is None
+        else {"started": _argv(own) is not None, "error": own.error_line},
+        "unknown user": {"started": _argv(unknown) is not None, "error": unknown.error_line},
+        "sandbox alone": _settings_sent(await h.wire(sandbox=dict(_SANDBOX))),
+        "sandbox with settings": _settings_sent(await h.wire(sandbox=dict(_SANDBOX), settings=_SETTINGS)),
+        **await _settings_files(h),
+    }
+    if "verbatim_prompts" not in _fields():
+        seen["verbatim"] = _absent("verbatim_prompts")
+        return seen
+    on = await h.wire(verbatim_prompts=True)
+    old = await h.wire(scenario=Scenario(cli_version=_VERBATIM_OLD_CLI).turn(), verbatim_prompts=True)
+    seen["verbatim"] = {
+        "query()": _composed(on),
+        "client.query()": _composed(await h.wire(client=True, verbatim_prompts=True)),
+        "off": _composed(plain),
+        "warnings, current CLI": [x for x in on.log if "verbatim" in x],
+        f"warnings, CLI {_VERBATIM_OLD_CLI}": [x for x in old.log if "verbatim" in x],
+    }
+    return seen
+
+
+@host_guard_options.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    own, unknown, missing = seen["own user"], seen["unknown user"], seen["missing cli_path"]
+    alone, merged = seen["sandbox alone"], seen["sandbox with settings"]
+    checks = {
+        "cli-path-is-the-program-started": check(
+            seen["default run started"], "the program cli_path named (the fake CLI) was not started for the session"
+        ),
+        "missing-cli-path-not-found": check(
+            all(m is not None and m.startswith("CLINotFoundError") and _MISSING_CLI in m for m in missing.values()),
+            "; ".join(f"cli_path={_MISSING_CLI!r} as a {kind} raised {m or 'nothing'}" for kind, m in missing.items()),
+        ),
+        "own-user-starts-the-cli": undecidable(own["absent"])
+        if "absent" in own
+        else check(
+            own["started"] and own["error"] is None,
+            f"user=<this process's user> started the CLI: {own['started']} (error {own['error']})",
+        ),
+        "unknown-user-fails-the-start": check(
+            not unknown["started"] and unknown["error"] is not None,
+            f"user={_NO_SUCH_USER!r} started the CLI: {unknown['started']} (error {unknown['error']})",
+        ),
+        "sandbox-alone-sent-in-settings": check(
+            alone == {"sandbox": _SANDBOX}, f"sandbox={_SANDBOX} alone sent --settings {alone!r}"
+        ),
+        "sandbox-merged-with-settings": check(
+            merged == {**json.loads(_SETTINGS), "sandbox": _SANDBOX},
+            f"sandbox with settings={_SETTINGS} sent --settings {merged!r}",
+        ),
+    }
+    for name, run, given in (
+        ("sandbox-merged-with-settings-file", "sandbox with settings file", "an absolute path"),
+        ("settings-path-read-relative-to-cwd", "sandbox with settings file relative to cwd", "a path relative to cwd"),
+    ):
+        got = seen[run]
+        checks[name] = check(
+            got == {**json.loads(_SETTINGS), "sandbox": _SANDBOX},
+            f"sandbox with settings as {given} to a file holding {_SETTINGS} sent --settings {got!r}",
+        )
+    unloadable = seen["sandbox with missing settings file"]
+    checks["unloadable-settings-refused"] = check(
+        not unloadable["started"] and (unloadable["error"] or "").startswith("CLIConnectionError"),
+        f"sandbox with settings={_MISSING_SETTINGS!r} started the CLI: {unloadable['started']} "
+        f"(error {unloadable['error']})",
+    )
+    verbatim = seen["verbatim"]
+    if "absent" in verbatim:
+        checks["verbatim-prompts-marks-user-messages"] = undecidable(verbatim["absent"])
+        checks["verbatim-prompts-warns-on-old-cli"] = undecidable(verbatim["absent"])
+        return checks
+    marked = {k: verbatim[k] for k in ("query()", "client.query()", "off")}
+    checks["verbatim-prompts-marks-user-messages"] = check(
+        marked == {"query()": [True], "client.query()": [True], "off": ["absent"]},
+        f"client_composed per user line: {marked}",
+    )
+    current, old = verbatim["warnings, current CLI"], verbatim[f"warnings, CLI {_VERBATIM_OLD_CLI}"]
+    checks["verbatim-prompts-warns-on-old-cli"] = check(
+        bool(old) and not current,
+        f"with CLI {_VERBATIM_OLD_CLI} the SDK logged {old or 'no warning'}; with the current CLI {current or 'none'}",
+    )
+    return checks
+
+
+host_guard_options.differs_on(
+    {
+        "default run started": False,
+        "missing cli_path": {"str": "CLIConnectionError: Failed to start Claude Code", "Path": None},
+        "own user": {
+            "started": False,
+            "error": "CLIConnectionError: Failed to start Claude Code: Operation not permitted",
+        },
+        "unknown user": {"started": True, "error": None},
+        "sandbox alone": None,
+        "sandbox with settings": {"sandbox": _SANDBOX},
+        "sandbox with settings file": {"sandbox": _SANDBOX},
+        "sandbox with settings file relative to cwd": {"sandbox": _SANDBOX},
+        "sandbox with missing settings file": {"started": True, "error": None},
+        "verbatim": {
+            "query()": ["absent"],
+            "client.query()": [True],
+            "off": [True],
+            "warnings, current CLI": [],
+            f"warnings, CLI {_VERBATIM_OLD_CLI}": [],
+        },
+    }
+)
+
+
+# --- wire.store-and-stderr-options -----------------------------------------------------------
+
+_CONFIG_DIR = "/nonexistent/sdkprobe-config"  # CLAUDE_CONFIG_DIR: where the SDK reads transcript paths from
+_RESUMED = "0e3c8a5e-1f7d-4a55-9d3c-6c1f1e2d3b4a"  # a session id to resume (resume takes only a UUID)
+_LOAD_TIMEOUT_MS = 200  # far below the 10 s the run may take; the default 60 000 ms is far above it
+_STDERR_LINE = "probe stderr line"
+_FLUSH_CEILING = 0.5  # seconds an eager flush has to reach the store; a batched one must not within it
+
+
+class _Store:
+    """A SessionStore (duck-typed, as the SDK allows): records append() calls; load() never settles."""
+
+    def __init__(self) -> None:
+        self.appended: list[int] = []  # the entries of each append() call
+
+    async def append(self, key: Any, entries: list[Any]) -> None:
+        self.appended.append(len(entries))
+
+    async def load(self, key: Any) -> Any:
+        import asyncio
+
+        await asyncio.Event().wait()  # an adapter that never answers
+
+
+def _mirrored() -> Scenario:
+    """A turn whose CLI mirrors two transcript frames before its assistant message, and sends
+    its result only once a second user line comes (the SDK reads ahead of its caller: a
+    result already sent would be read, and a batch flushed, before the caller saw the
+    assistant message)."""
+    path = f"{_CONFIG_DIR}/projects/-probe/{_RESUMED}.jsonl"
+    scenario = Scenario().wait_for_user().init()
+    for n in (1, 2):
+        scenario.emit({"type": "transcript_mirror", "filePath": path, "entries": [{"type": "probe-entry", "n": n}]})
+    return scenario.assistant("mirrored").wait_for_user().result(result="mirrored")
+
+
+async def _flush_seen(h: Harness, mode: str) -> dict[str, Any]:
+    """How many entries the store had when the assistant message came, and when the result came."""
+    import asyncio
+
+    store = _Store()
+    counts: dict[str, Any] = {}
+
+    async def drive(client: Any, out: Any) -> None:
+        await client.query("go")
+        async for message in client.receive_response():
+            kind = type(message).__name__
+            if kind == "AssistantMessage":
+                for _ in range(int(_FLUSH_CEILING / 0.05)):  # eager: both frames at once; batched: the ceiling
+                    if sum(store.appended) >= 2:
+                        break
+                    await asyncio.sleep(0.05)
+                counts["at assistant"] = sum(store.appended)
+                await client.query("release the result")
+            elif kind == "ResultMessage":
+                counts["at result"] = sum(store.appended)
+
+    run = await h.wire(
+        None,
+        scenario=_mirrored(),
+        client=True,
+        drive=drive,
+        session_store=store,
+        session_store_flush=mode,
+        env={"CLAUDE_CONFIG_DIR": _CONFIG_DIR},
+    )
+    return {**counts, "error": run.error_line}
+
+
+@behaviour(
+    id="wire.store-and-stderr-options",
+    claim=(
+        "load_timeout_ms bounds each session_store.load() while resume is materialized: a load that never settles "
+        "fails the query with a timeout error within it, before any CLI starts; session_store_flush 'eager' hands "
+        "each mirrored transcript frame to session_store.append() as it comes, 'batched' (the default) only once the "
+        "turn's result comes; debug_stderr is deprecated and no longer read: with debug-to-stderr in extra_args "
+        "nothing of the CLI's stderr is written to it."
+    ),
+    summary="load_timeout_ms bounds store loads; flush mode times appends; debug_stderr is unread",
+    source=("sdk-py", "ClaudeAgentOptions"),
+    tier="wire",
+    checks=(
+        "load-timeout-fails-hung-load",
+        "eager-flush-appends-each-frame",
+        "batched-flush-appends-at-result",
+        "debug-stderr-not-written",
+    ),
+    requires=("option:extra_args", "option:debug_stderr"),
+    covers=("option:load_timeout_ms", "option:session_store_flush"),
+    sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions",
+)
+async def store_and_stderr_options(h: Harness) -> dict[str, Any]:
+    import io
+
+    fields = _fields()
+    seen: dict[str, Any] = {}
+    if {"session_store", "load_timeout_ms"} <= fields:
+        try:
+            run = await h.wire(session_store=_Store(), resume=_RESUMED, load_timeout_ms=_LOAD_TIMEOUT_MS)
+            seen["hung load"] = {"error": run.error_line, "cli started": _argv(run) is not None}
+        except ProbeTimeout as exc:  # the timeout was not honoured: the run outlived its ceiling
+            seen["hung load"] = {"hung": str(exc)}
+    else:
+        seen["hung load"] = _absent("load_timeout_ms")
+    for mode in ("eager", "batched"):
+        seen[f"flush {mode}"] = (
+            await _flush_seen(h, mode) if "session_store_flush" in fields else _absent("session_store_flush")
+        )
+    sink = io.StringIO()
+    run = await h.wire(
+        scenario=Scenario().stderr(_STDERR_LINE + "\n").turn(), extra_args={"debug-to-stderr": None}, debug_stderr=sink
+    )
+    seen["debug_stderr got"] = sink.getvalue().splitlines()
+    seen["debug run error"] = run.error_line
+    return seen
+
+
+@store_and_stderr_options.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    hung, eager, batched = seen["hung load"], seen["flush eager"], seen["flush batched"]
+    checks: dict[str, Check] = {}
+    if "absent" in hung:
+        checks["load-timeout-fails-hung-load"] = undecidable(hung["absent"])
+    else:
+        error = hung.get("error") or ""
+        checks["load-timeout-fails-hung-load"] = check(
+            "timed out" in error.lower() and hung.get("cli started") is False,
+            f"a load() that never settles, load_timeout_ms={_LOAD_TIMEOUT_MS}: "
+            + (hung["hung"] if "hung" in hung else f"raised {error or 'nothing'}, CLI started {hung['cli started']}"),
+        )
+    for name, run, claimed in (
+        ("eager-flush-appends-each-frame", eager, {"at assistant": 2, "at result": 2}),
+        ("batched-flush-appends-at-result", batched, {"at assistant": 0, "at result": 2}),
+    ):
+        if "absent" in run:
+            checks[name] = undecidable(run["absent"])
+            continue
+        got = {k: run.get(k) for k in claimed}
+        checks[name] = check(
+            got == claimed and run["error"] is None,
+            f"entries appended to the store {got}, not {claimed}" if got != claimed else f"error {run['error']}",
+        )
+    got = seen["debug_stderr got"]
+    checks["debug-stderr-not-written"] = check(
+        not got and seen["debug run error"] is None,
+        f"with debug-to-stderr the CLI's stderr line {_STDERR_LINE!r} was written to debug_stderr as {got}"
+        if got
+        else f"error {seen['debug run error']}",
+    )
+    return checks
+
+
+store_and_stderr_options.differs_on(
+    {
+        "hung load": {"error": None, "cli started": True},
+        "flush eager": {"at assistant": 0, "at result": 2, "error": None},
+        "flush batched": {"at assistant": 2, "at result": 2, "error": None},
+        "debug_stderr got": [_STDERR_LINE],
+        "debug run error": None,
+    }
+)
+store_and_stderr_options.differs_on(
+    {
+        "hung load": {"hung": "the SDK did not finish within 10 s (0 messages received)"},
+        "flush eager": {"at assistant": 2, "at result": 2, "error": "CLIConnectionError: boom"},
+        "flush batched": {"at assistant": 0, "at result": 1, "error": None},
+        "debug_stderr got": [],
+        "debug run error": "CLIConnectionError: boom",
     }
 )
