@@ -9,7 +9,6 @@ not-applicable there, with what the SDK raised instead.
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
@@ -108,7 +107,8 @@ async def _after_exit(client: Any, out: Any) -> None:
     await client.query("hi")
     async for message in client.receive_response():
         out.messages.append(message)
-    await asyncio.sleep(1.0)  # the SDK has seen the CLI's stdout end and its exit
+    async for message in client.receive_messages():  # ends when the SDK has read the CLI's stdout to its end
+        out.messages.append(message)
     await client.query("again")
 
 
