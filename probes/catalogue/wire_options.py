@@ -342,6 +342,7 @@ def _written(argv: list[str], flag: str) -> str | None:
         "--flag=value token, so that it never stands in argv as a flag of its own."
     ),
     summary="A dash-leading option value stays bound to its flag, never a flag token of its own",
+    security="a value read as a flag (--dangerously-skip-permissions) would switch off permission checks",
     source=("sdk-py", "ClaudeAgentOptions"),
     tier="wire",
     checks=tuple(_DASHED_OPTIONS),
@@ -441,6 +442,7 @@ def _env_seen(run: WireCapture) -> dict[str, Any]:
         "CLAUDE_AGENT_SDK_CLIENT_APP from client_app."
     ),
     summary="The CLI gets the parent's environment plus env plus only the SDK's documented variables",
+    security="what the SDK adds to the CLI's environment is what the CLI and its tools inherit",
     source=("sdk-py", "ClaudeAgentOptions"),
     tier="wire",
     checks=(
