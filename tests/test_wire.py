@@ -300,3 +300,22 @@ def test_error_line_keeps_only_the_first_line_of_what_the_sdk_raised():
     assert out.error == "RuntimeError: Command failed\nstderr: a long trace"
     assert out.error_line == "RuntimeError: Command failed"
     assert sdk.Outcome().error_line is None
+
+
+def test_a_fake_that_started_too_late_to_record_its_start_is_killed_with_the_rest(tmp_path):
+    """The SDK may give up before the fake it spawned has written its start: such a fake is
+    found by its launcher's path and killed, so no run leaves one behind."""
+    import subprocess
+    import sys
+
+    launcher = tmp_path / "fake" / "claude"
+    late = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", str(launcher)])
+    other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", str(tmp_path / "other")])
+    try:
+        wire._kill_leftovers([], launcher)
+        assert late.wait(timeout=10) == -9
+        assert other.poll() is None  # a process of another launcher is left alone
+    finally:
+        for p in (late, other):
+            p.kill()
+            p.wait()

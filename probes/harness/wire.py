@@ -196,16 +196,31 @@ def _read(path: Path) -> list[dict[str, Any]]:
 
 
 def _kill_leftovers(events: list[dict[str, Any]], launcher: Path) -> None:
-    """A fake still running after its run (a timeout, an SDK that never closed) is killed.
+    """A fake still running after its run (a timeout, an SDK that never closed) is killed:
+    those that recorded their start, and those started too late to record it before the SDK
+    gave up (found by the launcher's path in their command line, which is this run's own).
 
     The pid is checked against the launcher's path first, so a recycled pid is left alone.
     """
-    for e in events:
-        if e["event"] != "start":
-            continue
+    recorded = {int(e["pid"]) for e in events if e["event"] == "start"}
+    for pid in sorted(recorded | _running(launcher)):
         try:
-            cmdline = Path(f"/proc/{e['pid']}/cmdline").read_bytes()
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
             if str(launcher).encode() in cmdline:
-                os.kill(e["pid"], signal.SIGKILL)
+                os.kill(pid, signal.SIGKILL)
         except (OSError, ProcessLookupError):
             pass
+
+
+def _running(launcher: Path) -> set[int]:
+    """The live processes whose command line names `launcher`."""
+    needle = str(launcher).encode()
+    found = set()
+    for entry in os.listdir("/proc") if os.path.isdir("/proc") else ():
+        if entry.isdigit():
+            try:
+                if needle in Path(f"/proc/{entry}/cmdline").read_bytes():
+                    found.add(int(entry))
+            except OSError:  # ended while read
+                pass
+    return found
