@@ -10,6 +10,7 @@ own sub-check not-applicable there (the SDK relays the callback's dict either wa
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 from collections.abc import Callable
@@ -417,7 +418,7 @@ _PROMPT_TURNS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
 }
 _WARNING_WORDS = ("invalid", "unknown", "unrecognized", "unrecognised", "ignored", "not allowed", "validation")
-_TURN_CEILING = 25.0  # seconds a turn may take to end (a blocked prompt's turn may never yield a result)
+_TURN_CEILING = 20.0  # seconds a turn may take to end (a blocked prompt's turn may never yield a result)
 
 
 def _told(texts: list[str], field: str) -> bool:
@@ -496,18 +497,26 @@ async def user_prompt_submit_output(h: Harness) -> dict[str, Any]:
     ended: dict[str, str] = {}
 
     async def steps(c: Any) -> None:
-        for label, (prompt, _) in _PROMPT_TURNS.items():
-            await c.send(prompt)
-            reading = asyncio.ensure_future(c.response())
-            done, _ = await asyncio.wait({reading}, timeout=_TURN_CEILING)
-            if not done:
-                reading.cancel()
-                ended[label] = "no result"
-                return
-            last = c.turns[-1][-1] if c.turns and c.turns[-1] else None
-            ended[label] = "result" if type(last).__name__ == "ResultMessage" else "stream ended"
-            if ended[label] == "stream ended":
-                return
+        # a turn with no result by the ceiling is left reading: the next turn's result ends that read
+        pending: asyncio.Future[Any] | None = None
+        try:
+            for label, (prompt, _) in _PROMPT_TURNS.items():
+                await c.send(prompt)
+                pending = pending or asyncio.ensure_future(c.response())
+                done, _ = await asyncio.wait({pending}, timeout=_TURN_CEILING)
+                if not done:
+                    ended[label] = "no result"
+                    continue
+                pending = None
+                last = c.turns[-1][-1] if c.turns and c.turns[-1] else None
+                ended[label] = "result" if type(last).__name__ == "ResultMessage" else "stream ended"
+                if ended[label] == "stream ended":
+                    return
+        finally:
+            if pending is not None:  # ended before close() ends the iterator it reads
+                pending.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await pending
 
     run = await h.converse(steps, hooks={"UserPromptSubmit": [HookMatcher(matcher=None, hooks=[answer])]}, timeout=170)
     main = run.on(MAIN)
