@@ -531,11 +531,13 @@ async def user_prompt_submit_output(h: Harness) -> dict[str, Any]:
             "model request": request is not None,
             "request carries": sorted(m for m in ("UP-MARK", "TOP-MARK", "NEW-MARK") if m in body),
             "caller sees": sorted(m for m in ("NO-MARK-1", "NO-MARK-2", prompt) if any(m in t for t in messages)),
+            "messages": [type(m).__name__ for m in run.turns[i]] if i < len(run.turns) else [],
         }
     texts = [*run.stderr, *(repr(m) for m in run.messages if type(m).__name__ not in ("AssistantMessage",))]
     declared = set(_typed_keys("UserPromptSubmitHookSpecificOutput"))
     return {
         "turns": turns,
+        "block reasons on stderr": sorted(m for m in ("NO-MARK-1", "NO-MARK-2") if any(m in t for t in run.stderr)),
         "new-mark prompt requests": sum(1 for r in main if "NEW-MARK" in " ".join(r.texts("user"))),
         "told": {field: _told(texts, field) for field in ("additionalContext", "updatedPrompt")},
         "titles": _titles(h) if "sessionTitle" in declared else None,
@@ -600,6 +602,7 @@ def _turn(request: bool, carries: list[str], sees: list[str], ended: str = "resu
         "model request": request,
         "request carries": carries,
         "caller sees": sees,
+        "messages": ["SystemMessage", "AssistantMessage", "ResultMessage"],
     }
 
 
@@ -612,6 +615,7 @@ user_prompt_submit_output.differs_on(
             "block": _turn(True, [], []),
             "block, suppressed": _turn(True, [], ["NO-MARK-2", "blocked prompt BLOCK-P2"]),
         },
+        "block reasons on stderr": [],
         "new-mark prompt requests": 0,
         "told": {"additionalContext": False, "updatedPrompt": False},
         "titles": [],
