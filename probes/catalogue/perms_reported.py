@@ -229,7 +229,7 @@ async def ask_rule_beats_hook_allow(h: Harness) -> dict[str, Any]:
             kind: {
                 "asked": f"touch {name}" in asked,
                 "exists": (h.cwd / name).exists(),
-                "result": results[ids[kind]],
+                "result": h.observe(results[ids[kind]]),
             }
             for kind, name in _RULED.items()
         },
@@ -437,6 +437,9 @@ async def set_permission_mode_live(h: Harness) -> dict[str, Any]:
         "init_permission_mode": run.init.get("permissionMode"),
         "turns": {turn: _wrote(h, run, name) for turn, (_, name) in _LIVE_TURNS.items()},
         "returned": returned,
+        # whether the plan turn's first request told the model it is in plan mode (the mode was set)
+        "plan_turn_told_plan_mode": "plan mode"
+        in json.dumps(getattr(run.first(MAIN, "turn plan"), "body", "")).lower(),
         "error": run.error_line,
     }
 
@@ -458,7 +461,10 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         "accept-edits-turn-not-asked": check(
             not turns["acceptEdits"]["asked"] and turns["acceptEdits"]["written"], shown("acceptEdits")
         ),
-        "plan-turn-not-run": check(not turns["plan"]["written"], shown("plan")),
+        "plan-turn-not-run": check(
+            not turns["plan"]["written"],
+            f"{shown('plan')}; the model was {'' if seen['plan_turn_told_plan_mode'] else 'not '}told of plan mode",
+        ),
         "returns-none": check(
             all(v is None for v in seen["returned"].values()) and len(seen["returned"]) == 2,
             f"set_permission_mode returned {seen['returned']}",
@@ -475,6 +481,7 @@ set_permission_mode_live.differs_on(
             "plan": {"asked": True, "written": True},
         },
         "returned": {"acceptEdits": "{'mode': 'acceptEdits'}", "plan": None},
+        "plan_turn_told_plan_mode": False,
         "error": None,
     }
 )
