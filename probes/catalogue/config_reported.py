@@ -20,6 +20,9 @@ def _fields() -> set[str]:
 # --- config.thinking-options-reach-request --------------------------------------------
 
 # sub-check -> (option, value given): each run is one session, its first main request read.
+# The CLI's default model is one it treats as adaptive-capable; _OLDER_MODEL is one from before.
+_OLDER_MODEL = "claude-sonnet-4-5"
+_ON_OLDER_MODEL = "max-thinking-tokens-budget-on-older-model"
 _THINKING_RUNS: dict[str, tuple[str, Any]] = {
     "adaptive-reaches-request": ("thinking", {"type": "adaptive"}),
     "enabled-budget-reaches-request": ("thinking", {"type": "enabled", "budget_tokens": 1024}),
@@ -27,6 +30,7 @@ _THINKING_RUNS: dict[str, tuple[str, Any]] = {
     "max-thinking-tokens-budget-reaches-request": ("max_thinking_tokens", 2048),
     "zero-max-thinking-tokens-sends-no-thinking": ("max_thinking_tokens", 0),
     "effort-reaches-request": ("effort", "high"),
+    _ON_OLDER_MODEL: ("max_thinking_tokens", 2048),
 }
 
 
@@ -47,7 +51,8 @@ def _thinking_seen(body: Any) -> dict[str, Any]:
         "thinking={'type': 'adaptive'} makes the CLI ask the model for adaptive thinking, "
         "{'type': 'enabled', 'budget_tokens': N} and max_thinking_tokens=N for thinking with a budget of N, "
         "{'type': 'disabled'} and max_thinking_tokens=0 for no thinking at all, and effort sets the "
-        "request's effort: each option reaches the Messages API request as given."
+        "request's effort: each option reaches the Messages API request as given, on the CLI's default "
+        "model and on an older one."
     ),
     summary="thinking, max_thinking_tokens and effort reach the model request as given",
     source=("ts#168", "report"),
@@ -64,7 +69,8 @@ async def thinking_options_reach_request(h: Harness) -> dict[str, Any]:
         if option not in fields:
             seen[name] = {"absent": f"ClaudeAgentOptions of this SDK has no field {option!r}"}
             continue
-        run = await h.session("think about it", script=["ok"], **{option: value})
+        options: dict[str, Any] = {option: value, **({"model": _OLDER_MODEL} if name == _ON_OLDER_MODEL else {})}
+        run = await h.session("think about it", script=["ok"], **options)
         first = run.first(MAIN)
         seen[name] = {
             "given": {option: value},
@@ -82,7 +88,7 @@ def _thinking_ok(name: str, request: dict[str, Any]) -> bool:
         return kind == "adaptive"
     if name == "enabled-budget-reaches-request":
         return kind == "enabled" and budget == 1024
-    if name == "max-thinking-tokens-budget-reaches-request":
+    if name in ("max-thinking-tokens-budget-reaches-request", _ON_OLDER_MODEL):
         return kind == "enabled" and budget == 2048
     if name in ("disabled-sends-no-thinking", "zero-max-thinking-tokens-sends-no-thinking"):
         return thinking is None or kind == "disabled"
@@ -127,6 +133,7 @@ thinking_options_reach_request.differs_on(
             "max_thinking_tokens", 0, {"thinking": {"type": "enabled", "budget_tokens": 0}, "effort": None}
         ),
         "effort-reaches-request": _thinking_run("effort", "high", {"thinking": None, "effort": None}),
+        _ON_OLDER_MODEL: _thinking_run("max_thinking_tokens", 2048, {"thinking": None, "effort": None}),
     }
 )
 
