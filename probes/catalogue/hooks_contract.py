@@ -12,15 +12,7 @@ import re
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.harness import MAIN, Harness, Scenario, Script, WireCapture, reply, result_text, tool_use
-
-
-def _typed_keys(name: str) -> list[str] | None:
-    """The keys the SDK's TypedDict `name` declares, or None when this SDK has no such type."""
-    from claude_agent_sdk import types
-
-    typed = getattr(types, name, None)
-    return None if typed is None else list(getattr(typed, "__annotations__", {}))
+from sdkprobe.harness import MAIN, Harness, Scenario, Script, WireCapture, reply, result_text, tool_use, typed_keys
 
 
 def _hook_events() -> list[str]:
@@ -362,7 +354,7 @@ def _on_wire(value: dict[str, Any]) -> dict[str, Any]:
 
 def _lacks(typed: str, value: dict[str, Any]) -> list[str] | None:
     """The case's keys this SDK's TypedDict `typed` lacks, or None when it has no such type."""
-    keys = _typed_keys(typed)
+    keys = typed_keys(typed)
     if keys is None:
         return None
     returned = value.get("hookSpecificOutput", value)

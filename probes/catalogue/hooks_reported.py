@@ -12,20 +12,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
-from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.harness import MAIN, Harness, Script, reply, result_text, tool_use, tool_use_offered
-
-
-def _typed_keys(name: str) -> list[str]:
-    """The keys the SDK's TypedDict `name` declares ([] when this SDK has no such type)."""
-    from claude_agent_sdk import types
-
-    return list(getattr(getattr(types, name, None), "__annotations__", {}))
+from sdkprobe.harness import (
+    MAIN,
+    Harness,
+    Script,
+    config_dir_env,
+    reply,
+    result_text,
+    tool_use,
+    tool_use_offered,
+    typed_keys,
+)
 
 
 def _bash(command: str, tool_use_id: str) -> dict[str, Any]:
@@ -234,7 +234,7 @@ async def posttooluse_updated_tool_output(h: Harness) -> dict[str, Any]:
         seen[tool_use_id] = (
             None if block is None else {"replacement": replacement in text, "original": original in text}
         )
-    declared = set(_typed_keys("PostToolUseHookSpecificOutput"))
+    declared = set(typed_keys("PostToolUseHookSpecificOutput") or ())
     return {
         "tool results": seen,
         "declared": {key: key in declared for key in ("updatedToolOutput", "updatedMCPToolOutput")},
@@ -426,20 +426,6 @@ def _told(texts: list[str], field: str) -> bool:
     return any(field in t and any(w in t.lower() for w in _WARNING_WORDS) for t in texts)
 
 
-def _with_config_dir(config: Path, fn: Callable[[], Any]) -> Any:
-    """Call a disk-reading SDK function with CLAUDE_CONFIG_DIR set in this process (no await
-    inside, so no other probe sees it), then put the caller's value back."""
-    old = os.environ.get("CLAUDE_CONFIG_DIR")
-    os.environ["CLAUDE_CONFIG_DIR"] = str(config)
-    try:
-        return fn()
-    finally:
-        if old is None:
-            os.environ.pop("CLAUDE_CONFIG_DIR", None)
-        else:
-            os.environ["CLAUDE_CONFIG_DIR"] = old
-
-
 def _titles(h: Harness) -> list[str] | None:
     """The custom titles list_sessions gives for sessions in the probe's cwd (None: this SDK cannot tell)."""
     import claude_agent_sdk as sdk
@@ -447,7 +433,8 @@ def _titles(h: Harness) -> list[str] | None:
     list_sessions = getattr(sdk, "list_sessions", None)
     if list_sessions is None:
         return None
-    listed = _with_config_dir(h.config_dir, lambda: list_sessions(directory=str(h.cwd)))
+    with config_dir_env(h.config_dir):
+        listed = list_sessions(directory=str(h.cwd))
     if listed and not all(hasattr(s, "custom_title") for s in listed):
         return None
     return sorted(str(s.custom_title) for s in listed if getattr(s, "custom_title", None))
@@ -534,7 +521,7 @@ async def user_prompt_submit_output(h: Harness) -> dict[str, Any]:
             "messages": [type(m).__name__ for m in run.turns[i]] if i < len(run.turns) else [],
         }
     texts = [*run.stderr, *(repr(m) for m in run.messages if type(m).__name__ not in ("AssistantMessage",))]
-    declared = set(_typed_keys("UserPromptSubmitHookSpecificOutput"))
+    declared = set(typed_keys("UserPromptSubmitHookSpecificOutput") or ())
     return {
         "turns": turns,
         "block reasons on stderr": sorted(m for m in ("NO-MARK-1", "NO-MARK-2") if any(m in t for t in run.stderr)),

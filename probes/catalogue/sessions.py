@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.harness import MAIN, Conversation, Harness, Scenario, Script, reply, tool_use_offered
+from sdkprobe.harness import MAIN, Conversation, Harness, Scenario, Script, config_dir_env, reply, tool_use_offered
 
 _FIRST = {
     "type": "user",
@@ -137,20 +136,6 @@ def _texts(messages: list[Any]) -> list[str]:
     return out
 
 
-def _with_config_dir(config: Path, fn: Callable[[], Any]) -> Any:
-    """Call a disk-reading SDK function with CLAUDE_CONFIG_DIR set in this process (no await
-    inside, so no other probe sees it), then put the caller's value back."""
-    old = os.environ.get("CLAUDE_CONFIG_DIR")
-    os.environ["CLAUDE_CONFIG_DIR"] = str(config)
-    try:
-        return fn()
-    finally:
-        if old is None:
-            os.environ.pop("CLAUDE_CONFIG_DIR", None)
-        else:
-            os.environ["CLAUDE_CONFIG_DIR"] = old
-
-
 @behaviour(
     id="sessions.config-dir-moves-root-only",
     claim=(
@@ -176,7 +161,8 @@ async def config_dir_moves_root_only(h: Harness) -> dict[str, Any]:
         str(p.relative_to(cfg)).replace(key, "<KEY>").replace(sid, "<SID>") if sid else str(p.relative_to(cfg))
         for p in cfg.rglob("*.jsonl")
     )
-    listed = _with_config_dir(cfg, lambda: sdk.list_sessions(directory=str(h.cwd)))
+    with config_dir_env(cfg):
+        listed = sdk.list_sessions(directory=str(h.cwd))
     return {
         "session id seen": bool(sid),
         "transcripts": files,
@@ -234,7 +220,10 @@ async def resume_restores_context_no_history(h: Harness) -> dict[str, Any]:
     second = await h.session("what was it?", script=["second-reply"], resume=sid)
     request = second.first(MAIN)
     reader = getattr(sdk, "get_session_messages", None)
-    history = _with_config_dir(h.config_dir, lambda: reader(sid, directory=str(h.cwd))) if reader and sid else None
+    history = None
+    if reader and sid:
+        with config_dir_env(h.config_dir):
+            history = reader(sid, directory=str(h.cwd))
     return {
         "resumed session id kept": bool(sid) and second.init.get("session_id") == sid,
         "request has old turn": request.carries(_MARKER) if request else False,

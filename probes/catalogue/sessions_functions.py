@@ -18,14 +18,13 @@ import dataclasses
 import json
 import os
 import re
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.harness import Harness
+from sdkprobe.harness import Harness, config_dir_env
 
 _SID = "5e551011-1111-4111-8111-111111111111"
 _OTHER_SID = "5e551011-2222-4222-8222-222222222222"  # a session no transcript has
@@ -107,21 +106,6 @@ def _write_transcript(h: Harness) -> Path:
     (subagents / f"agent-{_AGENT}.jsonl").write_text(_jsonl(_sub_lines(str(h.cwd))), encoding="utf-8")
     (subagents / f"agent-{_AGENT}.meta.json").write_text(json.dumps(_META), encoding="utf-8")
     return main
-
-
-@contextmanager
-def _config_dir(config: Path) -> Iterator[None]:
-    """CLAUDE_CONFIG_DIR set to the probe's own config dir while the functions run (one
-    probe runs at a time in a process), the caller's value put back after."""
-    old = os.environ.get("CLAUDE_CONFIG_DIR")
-    os.environ["CLAUDE_CONFIG_DIR"] = str(config)
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop("CLAUDE_CONFIG_DIR", None)
-        else:
-            os.environ["CLAUDE_CONFIG_DIR"] = old
 
 
 def _sdk() -> Any:
@@ -269,7 +253,7 @@ async def transcript_readers(h: Harness) -> dict[str, Any]:
     info, messages = _function("get_session_info"), _function("get_session_messages")
     subagents, sub_messages = _function("list_subagents"), _function("get_subagent_messages")
     assert messages is not None  # required
-    with _config_dir(h.config_dir):
+    with config_dir_env(h.config_dir):
         seen: dict[str, Any] = {
             "info": _info(h, info(_SID, directory=where), size) if info else _absent("get_session_info"),
             "messages": _messages(messages(_SID, directory=where)),
@@ -499,7 +483,7 @@ async def transcript_mutations(h: Harness) -> dict[str, Any]:
         found = info(_SID, directory=where) if info else None
         return None if found is None else {"custom_title": found.custom_title, "tag": found.tag}
 
-    with _config_dir(h.config_dir):
+    with config_dir_env(h.config_dir):
         if fork:
             seen["fork up to a1"] = _fork_on_disk(main, lambda: fork(_SID, directory=where, up_to_message_id=_A1))
             seen["fork titled"] = _fork_on_disk(main, lambda: fork(_SID, directory=where, title="  Branch  "))
@@ -721,7 +705,7 @@ async def store_readers_match_disk(h: Harness) -> dict[str, Any]:
 
     main = _write_transcript(h)
     size, where = main.stat().st_size, str(h.cwd)
-    with _config_dir(h.config_dir):
+    with config_dir_env(h.config_dir):
         disk = _info(h, sdk.get_session_info(_SID, directory=where), size)
     store = await _stored(h)
     info, messages = _function("get_session_info_from_store"), _function("get_session_messages_from_store")
@@ -757,7 +741,7 @@ async def _imported(h: Harness) -> dict[str, Any]:
     sdk = _sdk()
 
     whole, main_only = sdk.InMemorySessionStore(), sdk.InMemorySessionStore()
-    with _config_dir(h.config_dir):  # read from disk across the awaits: no other probe runs in this process
+    with config_dir_env(h.config_dir):  # read from disk across the awaits: no other probe runs in this process
         await sdk.import_session_to_store(_SID, whole, directory=str(h.cwd))
         await sdk.import_session_to_store(_SID, main_only, directory=str(h.cwd), include_subagents=False)
         missing = await _raised_async(lambda: sdk.import_session_to_store(_OTHER_SID, sdk.InMemorySessionStore()))

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.harness import Harness, ProbeTimeout, Scenario, WireCapture
+from sdkprobe.harness import Harness, ProbeTimeout, Scenario, WireCapture, typed_keys
 
 _TRANSPORT = "claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command"
 
@@ -549,13 +549,6 @@ async def _no_opinion(input_data: Any, tool_use_id: Any, context: Any) -> dict[s
     return {}
 
 
-def _typed_keys(name: str) -> set[str]:
-    """The keys the SDK's TypedDict `name` declares (none when it has no such type)."""
-    from claude_agent_sdk import types
-
-    return set(getattr(getattr(types, name, None), "__annotations__", {}))
-
-
 def _initialize_seen(run: WireCapture, baseline: list[str] | None) -> dict[str, Any]:
     """The initialize request, and whether argv stayed its baseline run's (the default run's,
     or for a preset prompt the plain preset's: a preset drops the empty --system-prompt)."""
@@ -653,7 +646,7 @@ def _lacks(need: tuple[str, str] | None) -> str | None:
         cls = getattr(claude_agent_sdk, owner, None)
         known = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
     else:
-        known = _typed_keys(owner)
+        known = set(typed_keys(owner) or ())
     return None if key in known else f"{owner} of this SDK has no {key!r}"
 
 

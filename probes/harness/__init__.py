@@ -59,7 +59,15 @@ from sdkprobe.harness.plugins import PluginFolder, plugin_folder
 from sdkprobe.harness.real_cli import CliRun
 from sdkprobe.harness.recording import StdinRecording, StdoutRecording
 from sdkprobe.harness.remote_mcp import RemoteMcpServer, RemoteRequest, mcp_oauth_store
-from sdkprobe.harness.sdk import Drive, ProbeTimeout, allow_every_tool, option_fields, sdk_version
+from sdkprobe.harness.sdk import (
+    Drive,
+    ProbeTimeout,
+    allow_every_tool,
+    config_dir_env,
+    option_fields,
+    sdk_version,
+    typed_keys,
+)
 from sdkprobe.harness.sdk import bundled_cli_path as sdk_bundled_cli
 from sdkprobe.harness.wire import WireCapture
 
@@ -91,6 +99,7 @@ __all__ = [
     "allow_every_tool",
     "auto_memory",
     "claude_md",
+    "config_dir_env",
     "git_repo",
     "global_config",
     "http_error",
@@ -109,6 +118,7 @@ __all__ = [
     "thinking",
     "tool_use",
     "tool_use_offered",
+    "typed_keys",
     "user_settings",
     "user_skill",
     "web_search_tool_result",

@@ -12,8 +12,10 @@ import asyncio
 import dataclasses
 import functools
 import logging
+import os
 import warnings
-from collections.abc import AsyncIterable, Awaitable, Callable
+from collections.abc import AsyncIterable, Awaitable, Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -57,6 +59,31 @@ def _module_attr(module: str, attr: str) -> Any:
 
 def option_fields() -> set[str]:
     return {f.name for f in dataclasses.fields(sdk.ClaudeAgentOptions)}
+
+
+def typed_keys(name: str) -> list[str] | None:
+    """The keys the SDK's TypedDict `claude_agent_sdk.types.NAME` declares, in order; None
+    when this SDK version has no such type (a hook output newer than it)."""
+    from claude_agent_sdk import types
+
+    typed = getattr(types, name, None)
+    return None if typed is None else list(getattr(typed, "__annotations__", {}))
+
+
+@contextmanager
+def config_dir_env(config: Path) -> Iterator[None]:
+    """CLAUDE_CONFIG_DIR set to `config` in this process while SDK functions that read the
+    CLI's files (list_sessions, get_session_messages, ...) run, the caller's value put back
+    after: they take no directory argument. Safe because one probe runs at a time in a process."""
+    old = os.environ.get("CLAUDE_CONFIG_DIR")
+    os.environ["CLAUDE_CONFIG_DIR"] = str(config)
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("CLAUDE_CONFIG_DIR", None)
+        else:
+            os.environ["CLAUDE_CONFIG_DIR"] = old
 
 
 def make_options(**options: Any) -> Any:
