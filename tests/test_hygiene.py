@@ -218,3 +218,23 @@ def test_strays_counts_only_this_invocations_processes(tmp_path):
             child.wait()
     assert not set(strays()) & {c.pid for c in started.values()}
     assert os.environ[scope.VARIABLE] == ours
+
+
+def test_children_in_counts_live_children_in_one_folder_only(tmp_path):
+    """A child running in the folder counts, one elsewhere does not, and an ended (even
+    unreaped, zombie) child no longer counts."""
+    here, elsewhere = tmp_path / "here", tmp_path / "elsewhere"
+    here.mkdir()
+    elsewhere.mkdir()
+    assert processes.children_in(here) == 0
+    inside = subprocess.Popen(["sleep", "60"], cwd=here)
+    outside = subprocess.Popen(["sleep", "60"], cwd=elsewhere)
+    try:
+        assert processes.children_in(here) == 1
+        inside.kill()
+        os.waitid(os.P_PID, inside.pid, os.WEXITED | os.WNOWAIT)  # ended, still a zombie
+        assert processes.children_in(here) == 0
+    finally:
+        for child in (inside, outside):
+            child.kill()
+            child.wait()

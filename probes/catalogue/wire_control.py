@@ -57,27 +57,6 @@ def _scenario() -> Scenario:
     )
 
 
-def _running_in(cwd: str) -> int | None:
-    """How many live (not zombie) child processes of this one run in `cwd`: the CLI the client
-    started there (read from /proc; None on a host without it)."""
-    import os
-
-    if not os.path.isdir("/proc/self"):
-        return None
-    count = 0
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", encoding="utf-8") as f:
-                state, ppid = f.read().rsplit(")", 1)[1].split()[:2]
-            if int(ppid) == os.getpid() and state != "Z" and os.readlink(f"/proc/{entry}/cwd") == cwd:
-                count += 1
-        except (OSError, ValueError):  # a process that ended while read
-            continue
-    return count
-
-
 def _raised(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}".splitlines()[0]
 
@@ -146,9 +125,9 @@ async def client_control_methods(h: Harness) -> dict[str, Any]:
             if went_on[-1] == "ResultMessage(three)":
                 break
         seen["receive_messages"] = went_on
-        seen["CLI processes"] = {"before disconnect": _running_in(cwd)}
+        seen["CLI processes"] = {"before disconnect": h.children_in(cwd)}
         await client.disconnect()
-        seen["CLI processes"]["after disconnect"] = _running_in(cwd)
+        seen["CLI processes"]["after disconnect"] = h.children_in(cwd)
         try:
             await client.query("after disconnect")
             seen["query after disconnect"] = None

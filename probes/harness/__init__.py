@@ -26,7 +26,7 @@ from sdkprobe.fake_cli.blocks import (
     web_search_tool_result,
 )
 from sdkprobe.fake_cli.scenario import Scenario
-from sdkprobe.harness import cli_text, host_process, real_cli, wire
+from sdkprobe.harness import cli_text, host_process, processes, real_cli, wire
 from sdkprobe.harness.context_files import (
     auto_memory,
     claude_md,
@@ -270,6 +270,11 @@ class Harness:
         if cli is None:
             raise NotApplicable(f"claude-agent-sdk {sdk_version()} bundles no CLI; give one with --cli")
         return await cli_text.cli_output(self.space, cli, args, timeout=timeout)
+
+    def children_in(self, cwd: str | Path) -> int | None:
+        """How many live processes this host started run in `cwd` (a client's CLI given
+        that cwd); None on a host that cannot tell (no /proc)."""
+        return processes.children_in(cwd)
 
     @property
     def home(self) -> Path:

@@ -141,6 +141,25 @@ def strays(scope: str | None = None) -> list[int]:
     return sorted(found)
 
 
+def children_in(cwd: str | Path) -> int | None:
+    """How many live (not zombie) children of this process run in `cwd`: a client's CLI
+    started there, seen to end when the client says it ended it. None on a host without /proc."""
+    if not os.path.isdir("/proc/self"):
+        return None
+    wanted, count = os.path.realpath(cwd), 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            raw = Path(f"/proc/{entry}/stat").read_text()
+            state, ppid = raw[raw.rindex(")") + 2 :].split()[:2]
+            if int(ppid) == os.getpid() and state != "Z" and os.readlink(f"/proc/{entry}/cwd") == wanted:
+                count += 1
+        except (OSError, ValueError):  # a process that ended while read
+            continue
+    return count
+
+
 async def until(found: Callable[[], Any], timeout: float) -> Any:
     """`found()` once it is truthy, or its last (falsy) value after `timeout`: for waiting on
     files a process writes and on /proc, where there is no event to wait for."""
