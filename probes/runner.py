@@ -121,7 +121,7 @@ def run_one(b: Behaviour, settings: RunSettings) -> Result:
         # Only live behaviours go live: --live never moves a cli-tier probe off the double.
         h = Harness(space, tier=b.tier, cli_path=settings.cli_path, live=settings.live and b.tier == "live")
         try:
-            seen = asyncio.run(asyncio.wait_for(b.probe(h), b.timeout))
+            seen = asyncio.run(_probed(b, h))
         except NotApplicable as exc:
             return result(Verdict(NOT_APPLICABLE, h.observe(" ".join(str(exc).split()))))
         except asyncio.TimeoutError:
@@ -134,13 +134,22 @@ def run_one(b: Behaviour, settings: RunSettings) -> Result:
     return result(judge(b, observed), observed)
 
 
+async def _probed(b: Behaviour, h: Harness) -> Any:
+    """The probe's observation, with its timeout. What the probe left to the garbage collector
+    (an SDK subprocess transport it never closed) is collected while its loop still runs, so
+    the transport closes on that loop instead of complaining later that the loop is closed."""
+    try:
+        return await asyncio.wait_for(b.probe(h), b.timeout)
+    finally:
+        gc.collect()
+
+
 @contextmanager
 def _stderr_discarded() -> Iterator[None]:
     """File descriptor 2 (inherited by every process the probe starts) on /dev/null while inside.
 
-    What the probe's closed event loop left to the garbage collector (an SDK transport whose
-    `__del__` complains that its loop is closed) is collected before fd 2 comes back, so
-    that complaint goes nowhere too instead of to the user's terminal at exit."""
+    Whatever garbage is still left once the probe's loop closed (see `_probed`) is collected
+    before fd 2 comes back, so a complaint from it goes nowhere instead of to the terminal."""
     sys.stderr.flush()
     saved, nowhere = os.dup(2), os.open(os.devnull, os.O_WRONLY)
     try:

@@ -21,3 +21,20 @@ def test_an_oversized_line_error_is_kept_as_its_limit_not_the_bytes_read():
     other = _reported_limit("ValueError: Buffer size 1200123 exceeds limit 1048576")
     assert one == other == {"limit": 1048576, "size over limit": True}
     assert _reported_limit(None) is None and _reported_limit("JSONDecodeError: Expecting value") is None
+
+
+def test_what_the_sdk_leaves_unclosed_after_a_fatal_read_is_collected_on_the_probes_loop(monkeypatch):
+    """After the SDK's reader fails on an oversized line it leaves its subprocess transport
+    unclosed; the runner collects it while the probe's loop still runs, so nothing raises
+    "Event loop is closed" into the unraisable hook once that loop is gone."""
+    import gc
+    import sys
+
+    from sdkprobe.runner import RunSettings, run_one
+
+    complaints: list[str] = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: complaints.append(repr(u.exc_value)))
+    result = run_one(by_id("process.oversized-stdout-line-delivered"), RunSettings())
+    gc.collect()
+    assert result.verdict != "error", result.note
+    assert [c for c in complaints if "loop is closed" in c] == []
