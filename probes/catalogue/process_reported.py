@@ -4,6 +4,8 @@ start with, and what of the host's environment decides it."""
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
@@ -134,5 +136,101 @@ bypass_refused_as_root.differs_on(
             "bypass, IS_SANDBOX=1": _RAN,
             "acceptEdits": _RAN,
         },
+    }
+)
+
+
+# --- process.claudecode-env -----------------------------------------------------------------
+
+_NESTED = "CLAUDECODE"
+
+
+@contextmanager
+def _caller_env(name: str, value: str | None) -> Iterator[None]:
+    """This process's own `name` set to `value` (None: absent) while an SDK run starts, the caller's
+    put back after: the SDK reads it from its own environment. Safe because one probe runs at a time
+    in a process."""
+    before = os.environ.get(name)
+    if value is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = value
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = before
+
+
+@behaviour(
+    id="process.claudecode-env",
+    claim=(
+        "An SDK program started from inside a Claude Code session (CLAUDECODE=1 in its environment) does not "
+        "pass CLAUDECODE on to the CLI it starts, so that CLI runs as a session of its own; a CLAUDECODE the "
+        "caller puts in the env option does reach the CLI, and the CLI still runs the session with it."
+    ),
+    summary="An inherited CLAUDECODE is not passed to the CLI; one given in env is, and the CLI runs",
+    source=("py#573", "report"),
+    tier="cli",
+    checks=("inherited-claudecode-dropped", "env-option-claudecode-passed", "cli-runs-with-claudecode"),
+    requires=("option:env",),
+    covers=("option:env",),
+    sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.connect",
+)
+async def claudecode_env(h: Harness) -> dict[str, Any]:
+    with _caller_env(_NESTED, "1"):
+        inherited = await h.wire()
+    with _caller_env(_NESTED, None):
+        given = await h.wire(env={_NESTED: "1"})
+        # the real CLI given CLAUDECODE=1 (the session drops the caller's own CLAUDE* variables itself, so an
+        # inherited one never reaches it there: what the SDK passes on is the wire runs' to show)
+        run = await h.session("hi", script=["done"], env={_NESTED: "1"}, timeout=60)
+    return {
+        "wire": {
+            "inherited": {"seen": inherited.env.get(_NESTED), "error": inherited.error_line},
+            "env option": {"seen": given.env.get(_NESTED), "error": given.error_line},
+        },
+        "cli": {
+            "result": getattr(run.result, "subtype", None),
+            "error": run.error_line,
+            "stderr_says_nested": any("nested" in line.lower() for line in run.stderr),
+        },
+    }
+
+
+@claudecode_env.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    inherited, given = seen["wire"]["inherited"], seen["wire"]["env option"]
+    cli = seen["cli"]
+    return {
+        "inherited-claudecode-dropped": check(
+            inherited["seen"] is None,
+            f"with CLAUDECODE=1 in the SDK's environment the CLI was started with CLAUDECODE={inherited['seen']!r}",
+        ),
+        "env-option-claudecode-passed": check(
+            given["seen"] == "1",
+            f"with env={{'CLAUDECODE': '1'}} the CLI was started with CLAUDECODE={given['seen']!r} "
+            f"(error {given['error']!r})",
+        ),
+        "cli-runs-with-claudecode": check(
+            cli["error"] is None and cli["result"] == "success",
+            f"the real CLI given CLAUDECODE=1: result {cli['result']!r}, error {cli['error']!r}, "
+            f"stderr naming a nested session {cli['stderr_says_nested']}",
+        ),
+    }
+
+
+claudecode_env.differs_on(
+    {  # before SDK 0.1.51 (py#573): the inherited variable went on and the CLI refused a nested session
+        "wire": {"inherited": {"seen": "1", "error": None}, "env option": {"seen": "1", "error": None}},
+        "cli": {"result": None, "error": "ProcessError: Command failed with exit code 1", "stderr_says_nested": True},
+    }
+)
+claudecode_env.differs_on(
+    {  # a filter that also drops the caller's own env entry
+        "wire": {"inherited": {"seen": None, "error": None}, "env option": {"seen": None, "error": None}},
+        "cli": {"result": "success", "error": None, "stderr_says_nested": False},
     }
 )
