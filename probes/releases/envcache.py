@@ -6,12 +6,15 @@ install (releases/itself.py), plus one exact release and its pins, as the nox se
 install them) is kept under `envs/` of the cache dir (SDKPROBE_CACHE,
 default ~/.cache/sdkprobe). uv installs it when there is one (seconds from its own cache), pip
 otherwise. A marker written last says the install finished and for what; a lock keeps two
-bisects from installing the same release at once.
+bisects from installing the same release at once. Each sdkprobe (each checkout, each packed
+install) has environments of its own (`<version>-<digest of where sdkprobe comes from>`), so a
+run from another checkout on the machine never reinstalls one that a run of this one is using.
 """
 
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import shutil
@@ -90,8 +93,14 @@ class EnvCache:
             "python": sys.version.split()[0],
         }
 
+    def path(self, version: str) -> Path:
+        """Where this sdkprobe's environment for `version` lives: one folder per release and
+        per sdkprobe source, shared only by runs of the same checkout or install."""
+        whose = hashlib.sha256(" ".join(self._source().args).encode()).hexdigest()[:12]
+        return self.root / f"{version}-{whose}"
+
     def is_ready(self, version: str) -> bool:
-        marker = self.root / version / _MARKER
+        marker = self.path(version) / _MARKER
         try:
             return bool(json.loads(marker.read_text()) == self.wanted(version))
         except (OSError, ValueError):
@@ -99,11 +108,11 @@ class EnvCache:
 
     def ensure(self, version: str, progress: Callable[[str], None] = lambda _: None) -> Env:
         """The release's environment, installed first unless the cache holds it."""
-        env = Env(version, self.root / version)
         self.wanted(version)  # NotInstalled at once when there is no sdkprobe to install
+        env = Env(version, self.path(version))
         if self.is_ready(version):
             return env
-        with self._lock(version):
+        with self._lock(env.path.name):
             if self.is_ready(version):  # another bisect installed it meanwhile
                 return env
             progress(f"installing {version} ({' '.join(requirements(version))}) into {env.path}…")
@@ -131,10 +140,10 @@ class EnvCache:
         ]
 
     @contextmanager
-    def _lock(self, version: str) -> Iterator[None]:
+    def _lock(self, name: str) -> Iterator[None]:
         locks = self.root / ".locks"
         locks.mkdir(parents=True, exist_ok=True)
-        with open(locks / version, "w") as handle:
+        with open(locks / name, "w") as handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
                 yield
