@@ -434,3 +434,131 @@ pretooluse_in_bypass_mode.differs_on(
         "error": None,
     }
 )
+
+
+# --- hooks.notification-fires-in-sdk ---------------------------------------------------------
+
+_PERMISSION_PROMPT = "permission_prompt"
+
+
+def _permission_sequence(run: CliRun) -> list[str]:
+    """The Notification (with its type), PermissionRequest and can_use_tool calls, in order."""
+    sequence = []
+    for c in run.callbacks:
+        if c["kind"] == "can_use_tool":
+            sequence.append("can_use_tool")
+        elif c["event"] == "Notification":
+            sequence.append(f"Notification:{c['input'].get('notification_type')}")
+        elif c["event"] == "PermissionRequest":
+            sequence.append("PermissionRequest")
+    return sequence
+
+
+async def _record_only(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
+    return {}
+
+
+@behaviour(
+    id="hooks.notification-fires-in-sdk",
+    claim=(
+        "A Notification callback given in hooks= is called when an SDK session needs the user's permission for "
+        "a tool, with notification_type 'permission_prompt' and a message."
+    ),
+    summary="A Notification callback fires with permission_prompt when a tool needs permission",
+    source=("cc#85171", "report"),
+    tier="cli",
+    checks=("notification-called", "permission-prompt-type", "input-has-message", "permission-asked"),
+    controls=("permission-asked",),
+    requires=(
+        "option:hooks",
+        "option:can_use_tool",
+        "api:HookMatcher",
+        "api:ClaudeSDKClient",
+        "api:PermissionResultAllow",
+    ),
+    covers=("hook-event:Notification",),
+    sdk_ref="claude_agent_sdk.types.NotificationHookInput",
+    timeout=150,
+)
+async def notification_fires_in_sdk(h: Harness) -> dict[str, Any]:
+    import asyncio
+
+    from claude_agent_sdk import HookMatcher, PermissionResultAllow
+
+    async def allow_after_a_second(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        await asyncio.sleep(1)  # time for a notification of the pending prompt
+        return PermissionResultAllow()
+
+    runs: dict[str, Any] = {}
+    for label, can_use_tool in (("with can_use_tool", allow_after_a_second), ("without can_use_tool", None)):
+        name = "f1.txt" if can_use_tool else "f2.txt"
+        write = tool_use("Write", {"file_path": str(h.cwd / name), "content": "probe"}, f"toolu_notify_{name[1]}")
+        extra: dict[str, Any] = {"can_use_tool": can_use_tool} if can_use_tool else {}
+        run = await h.session(
+            "write a file",
+            client=True,  # hooks and can_use_tool need a streamed prompt on old SDKs
+            script=[reply(write), "done"],
+            hooks={
+                "Notification": [HookMatcher(matcher=None, hooks=[_record_only])],
+                "PermissionRequest": [HookMatcher(matcher=None, hooks=[_record_only])],
+            },
+            **extra,
+        )
+        notifications = _calls(run, "Notification")
+        runs[label] = {
+            "sequence": _permission_sequence(run),
+            "messages are text": [isinstance(n.get("message"), str) and bool(n.get("message")) for n in notifications],
+            "file written": (h.cwd / name).exists(),
+            "error": run.error_line,
+        }
+    return {
+        "runs": runs,
+        "declares notification_type": "notification_type" in (typed_keys("NotificationHookInput") or ()),
+    }
+
+
+@notification_fires_in_sdk.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    first, second = seen["runs"]["with can_use_tool"], seen["runs"]["without can_use_tool"]
+    note = f"with can_use_tool: {first}; without: {second}"
+    notified = [s for s in first["sequence"] if s.startswith("Notification:")]
+    out = {
+        "notification-called": check(bool(notified), note),
+        "input-has-message": check(bool(first["messages are text"]) and all(first["messages are text"]), note),
+        "permission-asked": check("can_use_tool" in first["sequence"], note),
+    }
+    if not seen["declares notification_type"]:
+        out["permission-prompt-type"] = undecidable("this SDK's NotificationHookInput declares no notification_type")
+    else:
+        out["permission-prompt-type"] = check(f"Notification:{_PERMISSION_PROMPT}" in notified, note)
+    return out
+
+
+notification_fires_in_sdk.differs_on(
+    {
+        "runs": {
+            "with can_use_tool": {
+                "sequence": ["PermissionRequest", "can_use_tool"],
+                "messages are text": [],
+                "file written": True,
+                "error": None,
+            },
+            "without can_use_tool": {"sequence": [], "messages are text": [], "file written": False, "error": None},
+        },
+        "declares notification_type": True,
+    }
+)
+notification_fires_in_sdk.differs_on(
+    {
+        "runs": {
+            "with can_use_tool": {
+                "sequence": ["Notification:idle_prompt"],
+                "messages are text": [False],
+                "file written": False,
+                "error": None,
+            },
+            "without can_use_tool": {"sequence": [], "messages are text": [], "file written": False, "error": None},
+        },
+        "declares notification_type": True,
+    }
+)
