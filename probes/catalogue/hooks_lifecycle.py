@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -454,6 +455,17 @@ def _permission_sequence(run: CliRun) -> list[str]:
     return sequence
 
 
+def _notification_settings(folder: Path) -> str:
+    """Inline settings with a Notification command hook that leaves a file in `folder` named after
+    the notification's type: whether the event fires at all, apart from the SDK's callback."""
+    script = (
+        "import json,sys,pathlib; t=json.load(sys.stdin).get('notification_type') or 'none'; "
+        f"pathlib.Path({str(folder)!r}, str(t)).touch()"
+    )
+    command = f"{shlex.quote(sys.executable)} -c {shlex.quote(script)}"
+    return json.dumps({"hooks": {"Notification": [{"hooks": [{"type": "command", "command": command}]}]}})
+
+
 async def _record_only(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
     return {}
 
@@ -494,6 +506,7 @@ async def notification_fires_in_sdk(h: Harness) -> dict[str, Any]:
         name = "f1.txt" if can_use_tool else "f2.txt"
         write = tool_use("Write", {"file_path": str(h.cwd / name), "content": "probe"}, f"toolu_notify_{name[1]}")
         extra: dict[str, Any] = {"can_use_tool": can_use_tool} if can_use_tool else {}
+        markers = h.workdir("notified")
         run = await h.session(
             "write a file",
             client=True,  # hooks and can_use_tool need a streamed prompt on old SDKs
@@ -502,6 +515,7 @@ async def notification_fires_in_sdk(h: Harness) -> dict[str, Any]:
                 "Notification": [HookMatcher(matcher=None, hooks=[_record_only])],
                 "PermissionRequest": [HookMatcher(matcher=None, hooks=[_record_only])],
             },
+            settings=_notification_settings(markers),
             **extra,
         )
         notifications = _calls(run, "Notification")
@@ -509,6 +523,7 @@ async def notification_fires_in_sdk(h: Harness) -> dict[str, Any]:
             "sequence": _permission_sequence(run),
             "messages are text": [isinstance(n.get("message"), str) and bool(n.get("message")) for n in notifications],
             "file written": (h.cwd / name).exists(),
+            "settings hook notified": sorted(p.name for p in markers.iterdir()),
             "error": run.error_line,
         }
     return {
@@ -541,9 +556,16 @@ notification_fires_in_sdk.differs_on(
                 "sequence": ["PermissionRequest", "can_use_tool"],
                 "messages are text": [],
                 "file written": True,
+                "settings hook notified": [],
                 "error": None,
             },
-            "without can_use_tool": {"sequence": [], "messages are text": [], "file written": False, "error": None},
+            "without can_use_tool": {
+                "sequence": [],
+                "messages are text": [],
+                "file written": False,
+                "settings hook notified": [],
+                "error": None,
+            },
         },
         "declares notification_type": True,
     }
@@ -555,9 +577,16 @@ notification_fires_in_sdk.differs_on(
                 "sequence": ["Notification:idle_prompt"],
                 "messages are text": [False],
                 "file written": False,
+                "settings hook notified": [],
                 "error": None,
             },
-            "without can_use_tool": {"sequence": [], "messages are text": [], "file written": False, "error": None},
+            "without can_use_tool": {
+                "sequence": [],
+                "messages are text": [],
+                "file written": False,
+                "settings hook notified": [],
+                "error": None,
+            },
         },
         "declares notification_type": True,
     }
