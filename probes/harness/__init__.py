@@ -42,6 +42,7 @@ from sdkprobe.harness.isolation import Space
 from sdkprobe.harness.mcp_servers import Elicitation, McpTool, StdioMcpServer, stdio_mcp_server
 from sdkprobe.harness.model_double import (
     AUX,
+    COMPACT,
     MAIN,
     SUBAGENT,
     Recorded,
@@ -73,6 +74,7 @@ from sdkprobe.harness.wire import WireCapture
 
 __all__ = [
     "AUX",
+    "COMPACT",
     "MAIN",
     "SUBAGENT",
     "CliRun",
