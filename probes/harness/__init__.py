@@ -37,6 +37,7 @@ from sdkprobe.harness.context_files import (
     user_skill,
 )
 from sdkprobe.harness.conversation import Conversation, Steps
+from sdkprobe.harness.held_callback import HeldCallback
 from sdkprobe.harness.host_process import HostRun
 from sdkprobe.harness.isolation import Space
 from sdkprobe.harness.mcp_servers import Elicitation, McpTool, StdioMcpServer, stdio_mcp_server
@@ -81,6 +82,7 @@ __all__ = [
     "Conversation",
     "Elicitation",
     "Harness",
+    "HeldCallback",
     "HostRun",
     "McpTool",
     "PluginFolder",
