@@ -14,6 +14,7 @@ from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
 from sdkprobe.harness import (
+    COMPACT,
     MAIN,
     Harness,
     HeldCallback,
@@ -21,11 +22,15 @@ from sdkprobe.harness import (
     Script,
     reply,
     tool_use,
+    tool_use_offered,
 )
 
 
 def _bash(command: str, tool_use_id: str) -> dict[str, Any]:
     return tool_use("Bash", {"command": command, "description": "probe"}, tool_use_id)
+
+
+_AGENT_TOOL = ("Agent", "Task")  # the agent tool's name in the API: Task up to CLI 2.1.37, Agent by 2.1.97
 
 
 def _is_result(message: Any) -> bool:
@@ -337,4 +342,164 @@ callback_timeout_semantics.differs_on(
 # Before CLI 2.1.208 (cc#77634): the timed-out prompt hook ended the run, the next prompt unanswered.
 callback_timeout_semantics.differs_on(
     _timeout_seen(wire_events=["asked 1", "cancelled 1"], answer=None, ran=False, prompt_sent=False, next_ok=False)
+)
+
+
+# --- hooks.precompact-manual-and-subagent ----------------------------------------------------
+
+_INSTRUCTIONS = "keep MARK-PC"
+_SUB_PROMPT = "SUB-PROMPT-PC: run two commands"
+# A subagent's reply reporting this much context makes the CLI compact the subagent's
+# conversation before its next request, under the window the probe's env sets: what the CLI
+# counts is the usage the API reports, so the double reports it.
+_FULL = {"input_tokens": 150000, "output_tokens": 5}
+_SMALL_WINDOW = {"CLAUDE_CODE_AUTO_COMPACT_WINDOW": "20000", "CLAUDE_AUTOCOMPACT_PCT_OVERRIDE": "50"}
+_AGENT_FIELDS = ("agent_id", "agent_type")
+
+
+def _input_fields(hook_input: Any) -> dict[str, Any]:
+    """The PreCompact input without what differs per run (session ids, paths); an agent id is
+    kept as whether one was given."""
+    skip = {"session_id", "transcript_path", "cwd", "prompt_id"}
+    fields = {k: v for k, v in sorted(dict(hook_input).items()) if k not in skip}
+    if "agent_id" in fields:
+        fields["agent_id"] = "<agent id>" if fields["agent_id"] else fields["agent_id"]
+    return fields
+
+
+@behaviour(
+    id="hooks.precompact-manual-and-subagent",
+    claim=(
+        "A PreCompact callback is called for a manual /compact with trigger 'manual' and the instructions given "
+        "after the command as custom_instructions; when a subagent's own conversation is compacted, the main "
+        "session's PreCompact callback is either not called or can tell it from the main thread's (agent fields)."
+    ),
+    summary="PreCompact fires for /compact (manual, instructions); a subagent's compaction tellable",
+    source=("cc#13572", "report"),
+    tier="cli",
+    checks=("manual-compact-fires-precompact", "custom-instructions-passed", "subagent-compaction-distinguishable"),
+    requires=("option:hooks", "api:HookMatcher"),
+    covers=("hook-event:PreCompact",),
+    sdk_ref="claude_agent_sdk.types.PreCompactHookInput",
+    timeout=150,
+)
+async def precompact_manual_and_subagent(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import HookMatcher
+
+    calls: list[dict[str, Any]] = []
+    compacted: dict[str, Any] = {}
+
+    async def pre_compact(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
+        calls.append(_input_fields(hook_input))
+        return {}
+
+    async def steps(c: Any) -> None:
+        await c.send("hello")
+        await c.response()
+        await c.send(f"/compact {_INSTRUCTIONS}")
+        await c.response()
+        compacted["calls after /compact"] = len(calls)
+        await c.send("delegate it")
+        # the subagent's compaction request comes only after any PreCompact call for it was answered
+        try:
+            await c.requests(2, route=COMPACT, timeout=_CEILING)
+            compacted["subagent compacted"] = True
+        except RuntimeError:
+            compacted["subagent compacted"] = False
+        await c.response()
+
+    run = await h.converse(
+        steps,
+        script=Script(
+            main=[
+                "first answer",
+                reply(
+                    tool_use_offered(
+                        _AGENT_TOOL,
+                        {"description": "delegate", "prompt": _SUB_PROMPT, "subagent_type": "general-purpose"},
+                        "toolu_pc_agent",
+                    )
+                ),
+                "all done",
+            ],
+            subagent=[
+                reply(_bash("echo one", "toolu_pc_sub_1"), usage=_FULL),
+                reply(_bash("echo two", "toolu_pc_sub_2"), usage=_FULL),
+                "sub done",
+            ],
+            fallback=reply("ok"),
+        ),
+        timeout=120,
+        allowed_tools=["Bash", *_AGENT_TOOL],
+        env=dict(_SMALL_WINDOW),
+        hooks={"PreCompact": [HookMatcher(hooks=[pre_compact])]},
+    )
+    compactions = run.on(COMPACT)
+    manual = calls[: compacted.get("calls after /compact", len(calls))]
+    return {
+        "manual calls": manual,
+        "summary request carried the instructions": bool(compactions) and compactions[0].carries(_INSTRUCTIONS),
+        "compaction requests": len(compactions),
+        "subagent compacted": compacted.get("subagent compacted", False),
+        "calls during the subagent's run": calls[len(manual) :],
+        "error": run.error_line,
+    }
+
+
+@precompact_manual_and_subagent.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    manual = seen["manual calls"]
+    triggers = [c.get("trigger") for c in manual]
+    instructions = [c.get("custom_instructions") for c in manual]
+    later = seen["calls during the subagent's run"]
+    told = [c for c in later if any(c.get(f) for f in _AGENT_FIELDS)]
+    checks = {
+        "manual-compact-fires-precompact": check(
+            triggers == ["manual"],
+            f"PreCompact calls for /compact: triggers {triggers} (one 'manual' claimed); raised {seen['error']}",
+        ),
+        "custom-instructions-passed": check(
+            instructions == [_INSTRUCTIONS],
+            f"custom_instructions {instructions} ({_INSTRUCTIONS!r} claimed); the summary request carried them: "
+            f"{seen['summary request carried the instructions']}",
+        ),
+    }
+    if not seen["subagent compacted"]:
+        checks["subagent-compaction-distinguishable"] = undecidable(
+            f"the CLI did not compact the subagent's conversation ({seen['compaction requests']} compaction "
+            "request(s) in all)"
+        )
+    else:
+        checks["subagent-compaction-distinguishable"] = check(
+            len(told) == len(later),
+            f"the subagent's compaction called the main PreCompact callback {len(later)} time(s), "
+            f"{len(told)} with an agent field: {later}",
+        )
+    return checks
+
+
+# cc#13572 and cc#40138: /compact never reached the callback, and a subagent's auto-compaction
+# called it as the main thread's.
+precompact_manual_and_subagent.differs_on(
+    {
+        "manual calls": [],
+        "summary request carried the instructions": True,
+        "compaction requests": 2,
+        "subagent compacted": True,
+        "calls during the subagent's run": [
+            {"custom_instructions": None, "hook_event_name": "PreCompact", "trigger": "auto"}
+        ],
+        "error": None,
+    }
+)
+# The instructions dropped, the trigger mislabelled.
+precompact_manual_and_subagent.differs_on(
+    {
+        "manual calls": [{"custom_instructions": None, "hook_event_name": "PreCompact", "trigger": "auto"}],
+        "summary request carried the instructions": False,
+        "compaction requests": 1,
+        "subagent compacted": False,
+        "calls during the subagent's run": [],
+        "error": None,
+    }
 )
