@@ -37,11 +37,13 @@ from sdkprobe.harness.context_files import (
     user_skill,
 )
 from sdkprobe.harness.conversation import Conversation, Steps
+from sdkprobe.harness.held_callback import HeldCallback
 from sdkprobe.harness.host_process import HostRun
 from sdkprobe.harness.isolation import Space
 from sdkprobe.harness.mcp_servers import Elicitation, McpTool, StdioMcpServer, stdio_mcp_server
 from sdkprobe.harness.model_double import (
     AUX,
+    COMPACT,
     MAIN,
     SUBAGENT,
     Recorded,
@@ -73,12 +75,14 @@ from sdkprobe.harness.wire import WireCapture
 
 __all__ = [
     "AUX",
+    "COMPACT",
     "MAIN",
     "SUBAGENT",
     "CliRun",
     "Conversation",
     "Elicitation",
     "Harness",
+    "HeldCallback",
     "HostRun",
     "McpTool",
     "PluginFolder",

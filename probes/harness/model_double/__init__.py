@@ -3,7 +3,9 @@
 The real CLI is pointed at it with ANTHROPIC_BASE_URL. It records every request it gets
 (credentials removed) so a probe can read what the CLI sent, and answers each from a
 script, so a probe decides what "the model" says: text, streamed tool_use, thinking,
-HTTP errors in Anthropic's envelope, an SSE error mid-stream, slow streams.
+HTTP errors in Anthropic's envelope, an SSE error mid-stream, slow streams. A
+compaction request (the CLI asking for a summary) has a route of its own and a default
+answer (compaction.py).
 
 Requests are routed by who sent them, because one CLI turn may produce requests from
 the main conversation, from subagents and auxiliary side calls; a script keeps one
@@ -14,6 +16,7 @@ The server is uvicorn running in a thread of its own with its own loop: it keeps
 serving while the probe's loop is busy, and scripted delays never block the probe.
 """
 
+from sdkprobe.harness.model_double.compaction import COMPACT
 from sdkprobe.harness.model_double.recorded import Recorded, result_text
 from sdkprobe.harness.model_double.script import (
     AUX,
@@ -33,6 +36,7 @@ from sdkprobe.harness.model_double.server import ModelDouble
 
 __all__ = [
     "AUX",
+    "COMPACT",
     "DEFAULT_TEXT",
     "MAIN",
     "ROUTES",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from sdkprobe.harness.model_double.compaction import COMPACT, is_compaction, is_continuation
 from sdkprobe.harness.model_double.script import AUX, MAIN, SUBAGENT, Reply
 
 
@@ -28,6 +29,8 @@ class Router:
     - A tool-less request whose first user message is a `<transcript>` is auxiliary: CLI
       2.1.300's auto-mode classifier grades a tool call that way, quoting the Agent call's
       prompt, which would otherwise make it look like the subagent's own request.
+    - A request asking for a summary of its conversation is a compaction (COMPACT); the
+      continuation of the main conversation it compacted is main (see compaction.py).
     """
 
     AUX_MAX_TOKENS = 4096
@@ -37,12 +40,19 @@ class Router:
     def __init__(self) -> None:
         self.main_first: str | None = None
         self.agent_prompts: list[str] = []
+        self.compacting_main = False  # the last compaction request was the main conversation's
 
     def route(self, body: Any) -> str:
         if not isinstance(body, dict):
             return AUX
         messages = body.get("messages") or []
         first = _first_user_text(messages)
+        if is_compaction(messages):
+            self.compacting_main = self.main_first is not None and first == self.main_first
+            return COMPACT
+        if self.compacting_main and is_continuation(first):
+            self.main_first, self.compacting_main = first, False
+            return MAIN
         if first == self.WARMUP:
             return AUX
         if not body.get("tools") and (

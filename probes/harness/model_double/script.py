@@ -10,9 +10,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sdkprobe.fake_cli.blocks import as_block
+from sdkprobe.harness.model_double.compaction import COMPACT, SUMMARY
 
 MAIN, SUBAGENT, AUX = "main", "subagent", "aux"
-ROUTES = (MAIN, SUBAGENT, AUX)
+ROUTES = (MAIN, SUBAGENT, AUX, COMPACT)
 DEFAULT_TEXT = "ok"
 _ERROR_TYPES = {
     400: "invalid_request_error",
@@ -129,10 +130,12 @@ def structured_output(value: dict[str, Any], id: str | None = None) -> dict[str,
 class Script:
     """Replies per route, served in order; `fallback` answers a route once its queue is empty.
 
-    `Script(main=[...], subagent=[...], aux=[...])`; each entry a Reply, or a string for
-    a plain text reply. With `check_tool_results=True` the double refuses, as the real API
-    does, a request in which a tool_use has no tool_result right after it: 400
-    invalid_request_error, no scripted reply spent (see `Recorded.unanswered_tool_uses`).
+    `Script(main=[...], subagent=[...], aux=[...], compact=[...])`; each entry a Reply, or
+    a string for a plain text reply. A compaction request nothing was scripted for is
+    answered with the double's own summary (compaction.SUMMARY), not `fallback`. With
+    `check_tool_results=True` the double refuses, as the real API does, a request in
+    which a tool_use has no tool_result right after it: 400 invalid_request_error,
+    no scripted reply spent (see `Recorded.unanswered_tool_uses`).
     """
 
     def __init__(
@@ -151,6 +154,8 @@ class Script:
         queue = self.queues[route]
         if queue:
             return queue.pop(0), True
+        if route == COMPACT:  # the double knows how to summarise (compaction.py)
+            return reply(SUMMARY), True
         if self.fallback is not None:
             return self.fallback, True
         return reply(DEFAULT_TEXT), False
