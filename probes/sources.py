@@ -46,6 +46,7 @@ def _issue(key: str) -> Source:
 
 _REPORTED = (
     "cc#8069",
+    "cc#8413",
     "cc#13676",
     "cc#18911",
     "cc#19684",
