@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check
-from sdkprobe.harness import MAIN, ByModel, CliRun, Harness, Script, http_error, reply
+from sdkprobe.harness import MAIN, ByModel, CliRun, Harness, Script, http_error, reply, tool_use
 
 # --- config.fallback-model-triggers ----------------------------------------------------
 
@@ -160,3 +160,137 @@ _SILENT_FALLBACK = {
 _SAME_ACCEPTED = {"fallback_model": _MAIN_MODEL, **_fallback_run(200, "string", [_MAIN_MODEL], "success", "ok")}
 fallback_model_triggers.differs_on({**_NO_FALLBACK, _SAME: _SAME_ACCEPTED})
 fallback_model_triggers.differs_on({**_SILENT_FALLBACK, _SAME: _SAME_ACCEPTED})
+
+
+# --- config.set-model-mid-turn ---------------------------------------------------------
+
+_FIRST_MODEL, _SWITCHED_MODEL = "m-one", "m-two"
+_ANSWERS = {_FIRST_MODEL: "ONE-ANSWER", _SWITCHED_MODEL: "TWO-ANSWER"}
+_SLEEP = "toolu_sleep"
+_MID_TURN = "next-request-of-turn-names-new-model"
+_ACCEPTED = "set-model-returns-accepted"
+_RESET = "set-model-none-leaves-new-model"
+_SECOND_PROMPT = "and now?"
+
+
+def _switch_script() -> ByModel:
+    return ByModel(
+        {
+            _FIRST_MODEL: Script(
+                main=[reply(tool_use("Bash", {"command": "sleep 2"}, id=_SLEEP))],
+                fallback=reply(_ANSWERS[_FIRST_MODEL]),
+            ),
+            _SWITCHED_MODEL: Script(fallback=reply(_ANSWERS[_SWITCHED_MODEL])),
+        },
+        other=Script(fallback=reply("DEFAULT-ANSWER")),
+    )
+
+
+def _has_tool_use(message: Any) -> bool:
+    return type(message).__name__ == "AssistantMessage" and any(
+        type(b).__name__ == "ToolUseBlock" for b in getattr(message, "content", [])
+    )
+
+
+@behaviour(
+    id="config.set-model-mid-turn",
+    claim=(
+        "ClaudeSDKClient.set_model('m-two'), called while a turn of a session started on model 'm-one' "
+        "runs a tool, returns once the CLI accepted it, and the model request that follows within that "
+        "same turn names 'm-two'; set_model(None) afterwards moves the next turn off 'm-two' to the default."
+    ),
+    summary="set_model() during a turn takes effect from that turn's next model request",
+    source=("ts#212", "report"),
+    tier="cli",
+    checks=(_MID_TURN, _ACCEPTED, _RESET),
+    requires=("api:ClaudeSDKClient.set_model", "option:model", "option:allowed_tools"),
+    covers=("client:set_model",),
+    sdk_ref="claude_agent_sdk.client.ClaudeSDKClient.set_model",
+    timeout=120,
+)
+async def set_model_mid_turn(h: Harness) -> dict[str, Any]:
+    calls: list[dict[str, Any]] = []
+
+    async def set_model(c: Any, model: str | None) -> None:
+        try:
+            await c.call("set_model", model)
+            calls.append({"model": model, "raised": None})
+        except Exception as exc:  # the contract: it returns; what it raised is the observation
+            calls.append({"model": model, "raised": type(exc).__name__})
+
+    async def steps(c: Any) -> None:
+        await c.send("run the command")
+        await c.until(_has_tool_use)
+        await set_model(c, _SWITCHED_MODEL)
+        await c.response()
+        await set_model(c, None)
+        await c.send(_SECOND_PROMPT)
+        await c.response()
+
+    run = await h.converse(steps, script=_switch_script(), model=_FIRST_MODEL, allowed_tools=["Bash"])
+    results = [m for turn in run.turns for m in turn if type(m).__name__ == "ResultMessage"]
+    return {
+        "set_model calls": calls,
+        "main requests": [
+            {
+                "model": r.model,
+                "turn": 2 if r.carries(_SECOND_PROMPT) else 1,
+                "carries the tool result": r.tool_result(_SLEEP) is not None,
+                "mentions the new model": _SWITCHED_MODEL in r.context_text,
+            }
+            for r in run.on(MAIN)
+        ],
+        "turn results": [getattr(m, "result", None) for m in results],
+        "error": run.error_line,
+    }
+
+
+def _of_turn(seen: dict[str, Any], turn: int) -> list[dict[str, Any]]:
+    return [r for r in seen["main requests"] if r["turn"] == turn]
+
+
+@set_model_mid_turn.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    after = [r for r in _of_turn(seen, 1) if r["carries the tool result"]]
+    first_after = after[0] if after else None
+    calls = seen["set_model calls"]
+    requests = seen["main requests"]
+    last_turn = next(iter(_of_turn(seen, 2)), None)
+    return {
+        _MID_TURN: check(
+            first_after is not None and first_after["model"] == _SWITCHED_MODEL,
+            f"set_model({_SWITCHED_MODEL!r}) during the Bash call; the request after it named "
+            f"{first_after['model'] if first_after else 'nothing (none came)'} (requests {requests}, "
+            f"turn results {seen['turn results']})",
+        ),
+        _ACCEPTED: check(
+            len(calls) == 2 and all(c["raised"] is None for c in calls),
+            f"set_model calls {calls} (error {seen['error']})",
+        ),
+        _RESET: check(
+            last_turn is not None and last_turn["model"] != _SWITCHED_MODEL,
+            f"after set_model(None) the next turn's request named {last_turn['model'] if last_turn else 'nothing'}",
+        ),
+    }
+
+
+def _switch_seen(models: list[str], calls: list[str | None] | None = None) -> dict[str, Any]:
+    return {
+        "set_model calls": [{"model": m, "raised": None} for m in (calls or [_SWITCHED_MODEL, None])],
+        "main requests": [
+            {"model": m, "turn": 2 if i == 2 else 1, "carries the tool result": i > 0, "mentions the new model": False}
+            for i, m in enumerate(models)
+        ],
+        "turn results": ["ONE-ANSWER", "TWO-ANSWER"],
+        "error": None,
+    }
+
+
+# the switch waits for the turn's end; set_model(None) ignored, and the call raising
+set_model_mid_turn.differs_on(_switch_seen([_FIRST_MODEL, _FIRST_MODEL, _SWITCHED_MODEL]))
+set_model_mid_turn.differs_on(
+    {
+        **_switch_seen([_FIRST_MODEL, _SWITCHED_MODEL, _SWITCHED_MODEL]),
+        "set_model calls": [{"model": _SWITCHED_MODEL, "raised": "CLIConnectionError"}],
+    }
+)
