@@ -101,6 +101,9 @@ async def max_budget_error_result(h: Harness) -> dict[str, Any]:
         except ProbeTimeout:
             run = None
         seen[name] = {"spend on": where, **_budget_seen(run)}
+    import claude_agent_sdk
+
+    seen["sdk has ResultError"] = hasattr(claude_agent_sdk, "ResultError")
     return seen
 
 
@@ -121,7 +124,9 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         for name in _BUDGET_RUNS
     }
     raised = [seen[n] for n in _BUDGET_RUNS if not seen[n]["hung"] and seen[n]["error"]]
-    if not raised:
+    if not seen["sdk has ResultError"]:
+        checks[_EXCEPTION] = undecidable("this SDK has no ResultError to carry the subtype")
+    elif not raised:
         checks[_EXCEPTION] = undecidable("no run raised an exception to read")
     else:
         checks[_EXCEPTION] = check(
@@ -156,19 +161,21 @@ max_budget_error_result.differs_on(
             "main", "success", "Exception: Claude Code returned an error result: success"
         ),
         "subagent-spend-ends-error-max-budget": _budget_run("subagent", None, None, hung=True),
+        "sdk has ResultError": True,
     }
 )
 
 
 # --- results.cost-follows-model --------------------------------------------------------
 
-# model -> dollars for 1M input and 100k output tokens at Anthropic's published prices
+# model -> dollars for 100k input and 10k output tokens at Anthropic's published prices
+# (under 200k input tokens: no long-context price applies)
 _PRICED: dict[str, float] = {
-    "claude-sonnet-4-5": 3.0 + 1.5,  # $3 / $15 per million
-    "claude-opus-4-5": 5.0 + 2.5,  # $5 / $25
-    "claude-haiku-4-5": 1.0 + 0.5,  # $1 / $5
+    "claude-sonnet-4-5": 0.3 + 0.15,  # $3 / $15 per million
+    "claude-opus-4-5": 0.5 + 0.25,  # $5 / $25
+    "claude-haiku-4-5": 0.1 + 0.05,  # $1 / $5
 }
-_COST_USAGE = {"input_tokens": 1_000_000, "output_tokens": 100_000}
+_COST_USAGE = {"input_tokens": 100_000, "output_tokens": 10_000}
 _DIFFER = "costs-differ-by-model"
 _CANONICAL = "model-usage-names-served-model"
 
@@ -195,7 +202,7 @@ def _usage_entries(result: Any) -> dict[str, Any] | None:
     id="results.cost-follows-model",
     claim=(
         "ResultMessage.total_cost_usd and each model_usage entry's costUSD are priced by the model that "
-        "served the requests: the same usage (1M input, 100k output tokens) costs what Sonnet 4.5, Opus "
+        "served the requests: the same usage (100k input, 10k output tokens) costs what Sonnet 4.5, Opus "
         "4.5 and Haiku 4.5 each charge, and the entry for that model names it as its canonicalModel."
     ),
     summary="total_cost_usd and model_usage costs use the price of the model that answered",
@@ -262,6 +269,6 @@ def _cost_run(model: str, total: float, canonical: str) -> dict[str, Any]:
 
 
 # py#609: Sonnet (and the rest) priced as Opus, the entry naming the Opus model
-cost_follows_model.differs_on({m: _cost_run(m, 7.5, "claude-opus-4-5") for m in _PRICED})
+cost_follows_model.differs_on({m: _cost_run(m, 0.75, "claude-opus-4-5") for m in _PRICED})
 # every model priced as Sonnet
-cost_follows_model.differs_on({m: _cost_run(m, 4.5, "claude-sonnet-4-5") for m in _PRICED})
+cost_follows_model.differs_on({m: _cost_run(m, 0.45, "claude-sonnet-4-5") for m in _PRICED})
