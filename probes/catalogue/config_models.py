@@ -458,7 +458,10 @@ add_dirs_loading.differs_on(
 
 # What the Bash tool needs, linked into a PATH of the probe's own: never bwrap or socat, so
 # the sandbox cannot start whatever the host has installed.
-_SHELL_TOOLS = ("sh", "bash", "touch", "cat", "ls", "env", "mkdir", "rm", "echo", "pwd", "uname", "which", "git")
+_SHELL_TOOLS = (
+    *("sh", "bash", "touch", "cat", "ls", "env", "mkdir", "rm", "echo", "pwd", "uname", "which", "git", "id"),
+    *("grep", "sed", "head", "tail", "tr", "cut", "dirname", "basename", "sort", "wc", "stty", "tty"),
+)
 _SB_MARKER = "made-m"
 # run -> (sandbox option, settings option): the second as the reports did it (settings beside
 # sandbox=), the third with the key inside sandbox= itself (SandboxSettings does not type it)
