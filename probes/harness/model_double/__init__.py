@@ -11,11 +11,13 @@ Requests are routed by who sent them, because one CLI turn may produce requests 
 the main conversation, from subagents and auxiliary side calls; a script keeps one
 queue of replies per route. A request nothing was scripted for gets a short default
 text and is flagged `unscripted`, so a probe can tell its script was not followed.
+`ByModel` keeps a script per model the requests name, to see which one a session talks to.
 
 The server is uvicorn running in a thread of its own with its own loop: it keeps
 serving while the probe's loop is busy, and scripted delays never block the probe.
 """
 
+from sdkprobe.harness.model_double.by_model import ByModel
 from sdkprobe.harness.model_double.compaction import COMPACT
 from sdkprobe.harness.model_double.recorded import Recorded, result_text
 from sdkprobe.harness.model_double.script import (
@@ -41,6 +43,7 @@ __all__ = [
     "MAIN",
     "ROUTES",
     "SUBAGENT",
+    "ByModel",
     "ModelDouble",
     "Recorded",
     "Reply",

@@ -11,6 +11,7 @@ from typing import Any
 
 from sdkprobe.fake_cli.blocks import as_block
 from sdkprobe.harness.model_double.compaction import COMPACT, SUMMARY
+from sdkprobe.harness.model_double.recorded import Recorded
 
 MAIN, SUBAGENT, AUX = "main", "subagent", "aux"
 ROUTES = (MAIN, SUBAGENT, AUX, COMPACT)
@@ -148,6 +149,11 @@ class Script:
         self.queues = {r: [_numbered(_as_reply(x), ids) for x in routes.get(r, ())] for r in ROUTES}
         self.fallback = fallback
         self.check_tool_results = check_tool_results
+
+    def answer(self, request: Recorded) -> tuple[Reply, bool]:
+        """The reply for `request` (what the double calls): by its route here; a subclass
+        may read more of it (ByModel: the model it names)."""
+        return self.next(request.route or MAIN)
 
     def next(self, route: str) -> tuple[Reply, bool]:
         """The reply for a request on `route`, and whether the script said so."""

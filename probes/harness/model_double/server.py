@@ -18,7 +18,7 @@ from starlette.routing import Route
 from sdkprobe.harness.loopback import LoopbackService
 from sdkprobe.harness.model_double.recorded import Recorded
 from sdkprobe.harness.model_double.routing import Router
-from sdkprobe.harness.model_double.script import MAIN, Reply, Script, named_for
+from sdkprobe.harness.model_double.script import Reply, Script, named_for
 
 MODEL = "claude-double"
 _CREDENTIAL_HEADERS = {"x-api-key", "authorization", "proxy-authorization", "cookie"}
@@ -193,7 +193,7 @@ class ModelDouble(LoopbackService):
                 "Each `tool_use` block must have a corresponding `tool_result` block in the next message.",
             )
         with self._lock:
-            r, rec.scripted = self.script.next(rec.route or MAIN)
+            r, rec.scripted = self.script.answer(rec)
             r = named_for(r, rec.offered_tools)
             rec.status = r.status
             self._router.served(r)
