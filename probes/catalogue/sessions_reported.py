@@ -1,4 +1,4 @@
-"""Area `sessions`, reported: the rules of the session_id option."""
+"""Area `sessions`, reported: the rules of the session_id option; which session continue_conversation takes."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check
-from sdkprobe.harness import CliRun, Harness
+from sdkprobe.harness import MAIN, CliRun, Harness
 
 # --- sessions.session-id-option-rules ---------------------------------------------------
 
@@ -130,5 +130,97 @@ session_id_option_rules.differs_on(
         "resume without fork": _seen_run("resume's given id"),
         "resume with fork": _seen_run("another id"),
         "continue without fork": _seen_run("another id"),
+    }
+)
+
+
+# --- sessions.continue-conversation-target ----------------------------------------------
+
+_A1, _A2 = "CONT-MARK-A1", "CONT-MARK-A2"  # the prompts of dir A's older and newer session
+_NO_CONVERSATION = "No conversation found"  # the CLI's text when there is nothing to continue
+
+
+def _carried(run: CliRun) -> list[str]:
+    """Which of dir A's markers any model request of a run carries (its history)."""
+    return [m for m in (_A1, _A2) if any(r.carries(m) for r in run.requests)]
+
+
+@behaviour(
+    id="sessions.continue-conversation-target",
+    claim=(
+        "continue_conversation=True continues the most recent session of the cwd it runs in: the first model "
+        "request carries that session's history and no older one's; in a cwd with no session the caller gets "
+        "a clear error (or a fresh session), never the session of another directory."
+    ),
+    summary="continue_conversation picks cwd's newest session; none there never means another's",
+    source=("cc#18282", "report"),
+    tier="cli",
+    checks=("continues-newest-of-cwd", "none-in-cwd-clear-outcome", "never-another-directory"),
+    requires=("option:continue_conversation", "option:cwd"),
+    covers=("option:continue_conversation",),
+    sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.continue_conversation",
+    timeout=150,
+)
+async def continue_conversation_target(h: Harness) -> dict[str, Any]:
+    older = await h.session(f"{_A1} first session", script=["ok"])
+    newer = await h.session(f"{_A2} second session", script=["ok"])
+    ids = {older.init.get("session_id"), newer.init.get("session_id")} - {None}
+    here = await h.session("continue here", script=["continued"], continue_conversation=True)
+    first = here.first(MAIN)
+    elsewhere = await h.session(
+        "continue elsewhere", script=["fresh"], continue_conversation=True, cwd=str(h.workdir("dir-b"))
+    )
+    said = "\n".join([elsewhere.error or "", *elsewhere.stderr])
+    return {
+        "in A": {
+            "raised": (here.error_line or "").split(":")[0] or None,
+            "first request carries": [] if first is None else [m for m in (_A1, _A2) if first.carries(m)],
+            "result": getattr(here.result, "subtype", None),
+        },
+        "in B": {
+            "raised": (elsewhere.error_line or "").split(":")[0] or None,
+            "says no conversation": _NO_CONVERSATION in said,
+            "result": getattr(elsewhere.result, "subtype", None),
+            "requests carry": _carried(elsewhere),
+            "continued an A session id": elsewhere.init.get("session_id") in ids,
+        },
+    }
+
+
+@continue_conversation_target.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    a, b = seen["in A"], seen["in B"]
+    clear = (b["raised"] is not None and b["says no conversation"]) or (
+        b["raised"] is None and b["result"] == "success"
+    )
+    return {
+        "continues-newest-of-cwd": check(
+            a["raised"] is None and a["first request carries"] == [_A2],
+            f"continuing in dir A: the first request carried {a['first request carries']} of [{_A1}, {_A2}] "
+            f"(raised {a['raised']}, result {a['result']})",
+        ),
+        "none-in-cwd-clear-outcome": check(
+            clear,
+            f"continuing in dir B (no session): raised {b['raised']}, the CLI said {_NO_CONVERSATION!r}: "
+            f"{b['says no conversation']}, result {b['result']}",
+        ),
+        "never-another-directory": check(
+            not b["requests carry"] and not b["continued an A session id"],
+            f"continuing in dir B: its requests carried dir A's markers {b['requests carry']}; it went on with one "
+            f"of dir A's session ids: {b['continued an A session id']}",
+        ),
+    }
+
+
+continue_conversation_target.differs_on(
+    {
+        "in A": {"raised": None, "first request carries": [_A1], "result": "success"},
+        "in B": {
+            "raised": "ProcessError",
+            "says no conversation": False,
+            "result": None,
+            "requests carry": [_A2],
+            "continued an A session id": True,
+        },
     }
 )
