@@ -130,6 +130,12 @@ SOURCES: dict[str, Source] = {
         ),
         # What users reported (CATALOGUE-3), cited by tracker and number.
         *(_issue(key) for key in _REPORTED),
+        # Reports from outside Anthropic's trackers: an adapter's change that shows a behaviour.
+        Source(
+            "acp#425",
+            "agentclientprotocol/claude-agent-acp pull request #425",
+            "https://github.com/agentclientprotocol/claude-agent-acp/pull/425",
+        ),
     )
 }
 

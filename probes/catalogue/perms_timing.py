@@ -71,7 +71,7 @@ async def _session(h: Harness, interrupt: bool) -> dict[str, Any]:
         "the denied call is refused, the others run and the turn goes on."
     ),
     summary="Deny with interrupt=True stops the message's other calls; interrupt=False doesn't",
-    source=("sdk-py", "PermissionResultDeny"),
+    source=("acp#425", "report"),
     tier="cli",
     checks=(
         "interrupting-deny-denied-tool-not-run",
