@@ -185,8 +185,13 @@ def _dispatch(held_hook: Any, mark: str) -> Any:
     return hook
 
 
+_CALLBACK_HELD = "the callback is held"
+
+
 async def _cancelled_on_the_wire(h: Harness, with_timeout: bool) -> dict[str, Any]:
-    """The fake CLI asks a PreToolUse callback, then cancels the request while it is held."""
+    """The fake CLI asks a PreToolUse callback, then cancels the request while it is held:
+    it waits for the host's word that the callback was called (a user line), so the cancel
+    never comes before the callback however slow the machine."""
     from claude_agent_sdk import HookMatcher
 
     held = HeldCallback(ceiling=30)
@@ -201,7 +206,7 @@ async def _cancelled_on_the_wire(h: Harness, with_timeout: bool) -> dict[str, An
         .wait_for_user()
         .init()
         .emit({"type": "control_request", "request_id": "hook_req_1", "request": request})
-        .sleep(0.5)
+        .wait_for(type="user", message={"content": _CALLBACK_HELD})
         .emit({"type": "control_cancel_request", "request_id": "hook_req_1"})
         .sleep(0.5)
         .result()
@@ -211,6 +216,9 @@ async def _cancelled_on_the_wire(h: Harness, with_timeout: bool) -> dict[str, An
 
     async def read_turn(client: Any, out: Any) -> None:
         await client.query("go")
+        if not await held.asked(timeout=10):
+            return  # never called: nothing to cancel (the events say so)
+        await client.query(_CALLBACK_HELD)  # the fake's cue to cancel
         async for message in client.receive_response():
             out.messages.append(message)
             if _is_result(message):  # the fake sent it after the cancel: before the SDK closes (and cancels all)
