@@ -11,6 +11,7 @@ from sdkprobe.harness import (
     ByModel,
     CliRun,
     Harness,
+    HeldCallback,
     Script,
     http_error,
     project_settings,
@@ -189,18 +190,12 @@ def _switch_script() -> ByModel:
     return ByModel(
         {
             _FIRST_MODEL: Script(
-                main=[reply(tool_use("Bash", {"command": "sleep 2"}, id=_SLEEP))],
+                main=[reply(tool_use("Bash", {"command": "true"}, id=_SLEEP))],
                 fallback=reply(_ANSWERS[_FIRST_MODEL]),
             ),
             _SWITCHED_MODEL: Script(fallback=reply(_ANSWERS[_SWITCHED_MODEL])),
         },
         other=Script(fallback=reply("DEFAULT-ANSWER")),
-    )
-
-
-def _has_tool_use(message: Any) -> bool:
-    return type(message).__name__ == "AssistantMessage" and any(
-        type(b).__name__ == "ToolUseBlock" for b in getattr(message, "content", [])
     )
 
 
@@ -215,13 +210,18 @@ def _has_tool_use(message: Any) -> bool:
     source=("ts#212", "report"),
     tier="cli",
     checks=(_MID_TURN, _ACCEPTED, _RESET),
-    requires=("api:ClaudeSDKClient.set_model", "option:model", "option:allowed_tools"),
+    requires=("api:ClaudeSDKClient.set_model", "option:model", "option:allowed_tools", "option:hooks"),
     covers=("client:set_model",),
     sdk_ref="claude_agent_sdk.client.ClaudeSDKClient.set_model",
     timeout=120,
 )
 async def set_model_mid_turn(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import HookMatcher
+
     calls: list[dict[str, Any]] = []
+    # The Bash call waits in its PreToolUse hook until set_model() has returned, so the switch
+    # lands mid-turn by order, however slow the machine: never a tool that merely takes long.
+    bash_held = HeldCallback(hold=1, ceiling=60)
 
     async def set_model(c: Any, model: str | None) -> None:
         try:
@@ -232,14 +232,21 @@ async def set_model_mid_turn(h: Harness) -> dict[str, Any]:
 
     async def steps(c: Any) -> None:
         await c.send("run the command")
-        await c.until(_has_tool_use)
+        await bash_held.asked()
         await set_model(c, _SWITCHED_MODEL)
+        bash_held.release()
         await c.response()
         await set_model(c, None)
         await c.send(_SECOND_PROMPT)
         await c.response()
 
-    run = await h.converse(steps, script=_switch_script(), model=_FIRST_MODEL, allowed_tools=["Bash"])
+    run = await h.converse(
+        steps,
+        script=_switch_script(),
+        model=_FIRST_MODEL,
+        allowed_tools=["Bash"],
+        hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[bash_held.hook({})])]},
+    )
     results = [m for turn in run.turns for m in turn if type(m).__name__ == "ResultMessage"]
     return {
         "set_model calls": calls,
