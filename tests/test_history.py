@@ -547,3 +547,113 @@ def test_nox_has_a_history_session():
     from test_versions import nox_list
 
     assert "history" in nox_list()
+
+
+# --- the CLI axis --------------------------------------------------------------------
+
+CLI_RELEASES = [f"2.1.{i}" for i in range(95, 111)]
+# Two reports against other CLI releases (named so that file order is not CLI order) and the
+# installed SDK's report with the CLI it bundles, 2.1.108, in the folder above.
+CLI_COLUMNS = [("2.1.97", True), ("2.1.101", True), ("2.1.108", False)]
+CLI_VERDICTS = {ERR: ["differs", "differs", "holds"], PERMS: ["differs", "holds", "holds"]}
+
+
+def cli_axis_dir(tmp: Path, verdicts: dict[str, list[str]] = CLI_VERDICTS) -> Path:
+    """tmp/reports/cli-axis with the custom-CLI reports, tmp/reports with the bundled one."""
+    axis = tmp / "reports" / "cli-axis"
+    axis.mkdir(parents=True)
+    for i, (cli, custom) in enumerate(CLI_COLUMNS):
+        entries = [
+            result(bid, vs[i], checks={"typed": vs[i], "same": "holds"}, observed={"raised": vs[i]})
+            for bid, vs in verdicts.items()
+        ]
+        write(sample.report(entries, info("0.2.189", cli, custom=custom)), axis if custom else axis.parent)
+    return axis
+
+
+@pytest.fixture
+def cli_offline(monkeypatch):
+    """--axis cli with a fixed npm release list, the installed SDK 0.2.189 and a scripted
+    prober of CLI releases: no npm, no installs."""
+    from sdkprobe.harness import sdk
+    from sdkprobe.releases import claude_code
+
+    monkeypatch.setattr(claude_code, "release_list", lambda: CLI_RELEASES)
+    monkeypatch.setattr(sdk, "sdk_version", lambda: "0.2.189")
+    prober = Scripted({ERR: "2.1.105", PERMS: "2.1.99"})
+
+    class FakeCliProber:
+        def __init__(self, bid: str, *_args: object) -> None:
+            self.bid = bid
+            self.runs = 0
+
+        def __call__(self, version: str) -> ReleaseVerdict:
+            self.runs += 1
+            return prober.for_id(self.bid)(version)
+
+    monkeypatch.setattr("sdkprobe.releases.probe.CliReleaseProber", FakeCliProber)
+    monkeypatch.setattr("sdkprobe.releases.probe.ReleaseProber", None)  # no SDK release is probed
+    return prober
+
+
+def test_the_cli_axis_bisects_each_gap_between_cli_columns_among_npm_releases(tmp_path, cli_offline, capsys):
+    axis = cli_axis_dir(tmp_path)
+    assert commands.main(["history", "--axis", "cli", "--reports", str(axis)]) == 0
+    hist = load(axis / HISTORY_PATH)
+    assert hist is not None and hist.listed == ("2.1.97", "2.1.101", "2.1.108")  # by CLI release, bundled last
+    pairs = {
+        (e.step.id, e.step.before, e.step.after): (e.before.version, e.after.version) for e in verdict_entries(hist)
+    }
+    assert pairs == {
+        (ERR, "2.1.101", "2.1.108"): ("2.1.104", "2.1.105"),  # against the bundled CLI's column
+        (PERMS, "2.1.97", "2.1.101"): ("2.1.98", "2.1.99"),
+    }
+    # each gap probed only the npm releases strictly between its two columns
+    assert {v for b, v in cli_offline.calls if b == ERR} <= {"2.1.102", "2.1.103", "2.1.104", "2.1.105", "2.1.106"}
+    assert {v for b, v in cli_offline.calls if b == PERMS} <= {"2.1.98", "2.1.99", "2.1.100"}
+    about = json.loads((axis / HISTORY_PATH).read_text())["about"]
+    assert "Claude Code CLI release, run under claude-agent-sdk 0.2.189" in about and "--axis cli" in about
+    assert f"{ERR}: differs up to 2.1.104, holds from 2.1.105 on" in capsys.readouterr().out
+
+
+def test_the_cli_axis_matrix_words_the_history_with_cli_releases(tmp_path, cli_offline):
+    axis = cli_axis_dir(tmp_path)
+    assert commands.main(["history", "--axis", "cli", "--reports", str(axis)]) == 0
+    md_path, html_path = render_matrix(axis)
+    md, html = md_path.read_text(), html_path.read_text()
+    for text in (md, html):
+        assert "differs up to CLI 2.1.104, holds from CLI 2.1.105 on" in text
+        assert "differs up to CLI 2.1.98, holds from CLI 2.1.99 on" in text
+        assert "every release of the CLI on npm" in text and "every release on PyPI" not in text
+    grid = from_reports(load_reports(axis), load(axis / HISTORY_PATH))
+    assert [c.cli_version for c in grid.columns] == ["2.1.97", "2.1.101"]  # no bundled column: ERR's gap unworded
+    words = {r.id: r.change for r in grid.rows}
+    assert words == {ERR: "", PERMS: "differs up to CLI 2.1.98, holds from CLI 2.1.99 on"}
+    assert "../0.2.189.json" in md  # the bundled column's report, named
+
+
+def test_only_on_the_cli_axis_keeps_the_other_entries(tmp_path, cli_offline):
+    axis = cli_axis_dir(tmp_path)
+    assert commands.main(["history", "--axis", "cli", "--reports", str(axis), "--only", ERR]) == 0
+    first = load(axis / HISTORY_PATH)
+    assert first is not None and {e.step.id for e in first.entries} == {ERR}
+    calls = len(cli_offline.calls)
+    assert commands.main(["history", "--axis", "cli", "--reports", str(axis), "--only", PERMS]) == 0
+    again = load(axis / HISTORY_PATH)
+    assert again is not None and {e.step.id for e in again.entries} == {ERR, PERMS}
+    assert [e for e in again.entries if e.step.id == ERR] == list(first.entries)
+    assert {b for b, _ in cli_offline.calls[calls:]} == {PERMS}
+
+
+def test_the_cli_axis_refuses_a_folder_that_is_not_one(tmp_path, cli_offline, capsys, monkeypatch):
+    axis = cli_axis_dir(tmp_path)
+    assert commands.main(["history", "--axis", "cli", "--reports", str(axis.parent)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "--axis cli:" in err and "holds no CLI-axis reports of one SDK" in err and "\n" not in err
+    from sdkprobe.harness import sdk
+
+    monkeypatch.setattr(sdk, "sdk_version", lambda: "0.2.190")
+    assert commands.main(["history", "--axis", "cli", "--reports", str(axis)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "ran under claude-agent-sdk 0.2.189, but 0.2.190 is installed here" in err and "\n" not in err
+    assert not cli_offline.calls and not (axis / HISTORY_PATH).exists()

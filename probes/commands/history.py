@@ -10,19 +10,24 @@ Exit 0 every change placed, 1 some change was not seen again between its neighbo
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from sdkprobe.commands.shared import catalogue_options
 from sdkprobe.errors import UsageError
-from sdkprobe.releases.index import IndexUnreachable, releases
+from sdkprobe.releases.index import IndexUnreachable, Release, releases
 from sdkprobe.releases.refresh import SCAN_UP_TO, Finder, Gap
-from sdkprobe.releases.versions import SDK_VERSIONS
+from sdkprobe.releases.versions import SDK_VERSIONS, version_key
 from sdkprobe.report.errors import ReportError
 from sdkprobe.report.history import HISTORY_PATH, Entry, History, Step, load
+from sdkprobe.report.store import file_stem
+
+CLI_AXIS = Path("reports") / "cli-axis"
 
 HELP = f"""\
 For every behaviour whose verdict or one of whose sub-checks differs between two
@@ -33,13 +38,21 @@ the two (yanked ones too; a scan when at most two lie between), and write them t
 words. A verdict the two neighbours agree on is followed too: where a sub-check moved, it
 may have moved and moved back. Entries whose neighbours and values are unchanged since the
 last refresh are kept without probing. Releases are installed once into
-$SDKPROBE_CACHE/envs (default ~/.cache/sdkprobe/envs)."""
+$SDKPROBE_CACHE/envs (default ~/.cache/sdkprobe/envs).
+
+With --axis cli the columns are CLI releases under the SDK installed here: DIR (default
+{CLI_AXIS.as_posix()}) holds its reports against other CLI releases (`sdkprobe run
+--cli-version V --tier cli --out DIR`), and its report with the CLI it bundles, from the
+folder above (reports/<sdk>.json), is one more column, as in DIR's matrix. Each change
+between two of them is found among every release of the CLI on npm between the two,
+each installed once into $SDKPROBE_CACHE/cli; the file names CLI releases."""
 
 EPILOG = """\
 exit status: 0 every change placed, 1 some change not seen again by probing, 2 bad input,
-found before probing (also an --out that cannot be written, or, without --merge, sdkprobe
-installed from no checkout: use pip install -e), 130 interrupted (the first Ctrl-C ends
-every release's run; no history is written)."""
+found before probing (also an --out that cannot be written, a DIR that is no CLI axis of
+the installed SDK with --axis cli, or, for SDK releases without --merge, sdkprobe installed
+from no checkout: use pip install -e), 130 interrupted (the first Ctrl-C ends every
+release's run; no history is written)."""
 
 
 def register(subparsers: Any) -> None:
@@ -60,7 +73,17 @@ def register(subparsers: Any) -> None:
     )
     hp.add_argument("--out", type=Path, metavar="FILE", help=f"the history file (default: DIR/{HISTORY_PATH})")
     hp.add_argument(
-        "--reports", type=Path, default=Path("reports"), metavar="DIR", help="the committed reports (default: reports)"
+        "--axis",
+        choices=("sdk", "cli"),
+        default="sdk",
+        help="what the columns are: SDK releases, each with its bundled CLI (default), or CLI releases "
+        "under the installed SDK",
+    )
+    hp.add_argument(
+        "--reports",
+        type=Path,
+        metavar="DIR",
+        help=f"the committed reports (default: reports; with --axis cli {CLI_AXIS})",
     )
     hp.add_argument(
         "--merge",
@@ -80,10 +103,11 @@ def cmd_history(args: argparse.Namespace) -> int:
     from sdkprobe.releases.refresh import refresh
     from sdkprobe.report.files import check_writable
     from sdkprobe.report.grid import load_reports
-    from sdkprobe.report.history import listed_with_reports, steps, write
+    from sdkprobe.report.history import listed_with_reports, steps_across, write
 
     if args.jobs < 1:
         raise UsageError("-j must be at least 1")
+    args.reports = args.reports or (CLI_AXIS if args.axis == "cli" else Path("reports"))
     out: Path = args.out or args.reports / HISTORY_PATH
     known = {b.id for b in catalogue.load()}
     renames = catalogue.renames()  # reports and history files from before a rename name the old ids
@@ -92,16 +116,22 @@ def cmd_history(args: argparse.Namespace) -> int:
     if unknown:
         raise UsageError(f"no behaviour with id {', '.join(unknown)} (see `sdkprobe list`)")
     # what would keep the refresh from doing its job or writing its file, before any of it
-    if not args.merge:
+    if not args.merge and args.axis == "sdk":
         EnvCache().check_source()
     check_writable(out)
     reports = load_reports(args.reports, renames)
     old = load(out)
     old = old.renamed(renames) if old else None
     parts = [_part(p).renamed(renames) for p in args.merge or []]
-    listed = listed_with_reports(reports, SDK_VERSIONS)
-    all_steps = steps(reports, listed)
-    entries = {r["sdk_version"]: {b["id"]: b for b in r["behaviours"]} for r in reports if r["cli"] == "bundled"}
+    under_sdk: str | None = None
+    if args.axis == "cli":
+        under_sdk, columns = _cli_columns(args.reports, reports, renames)
+        listed = tuple(sorted(columns, key=version_key))
+    else:
+        listed = listed_with_reports(reports, SDK_VERSIONS)
+        columns = {r["sdk_version"]: r for r in reports if r["cli"] == "bundled" and r["sdk_version"] in listed}
+    all_steps = steps_across(columns)
+    entries = {v: {b["id"]: b for b in r["behaviours"]} for v, r in columns.items()}
     finder: Finder | None = None
     first = threading.Lock()
 
@@ -109,7 +139,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         nonlocal finder
         with first:
             if finder is None:  # the index and the cache only when something is to be probed
-                finder = _finder(entries)
+                finder = _finder(entries, args.axis)
         step = gap[0]
         inner = len(finder.between(step.before, step.after))
         how = (
@@ -134,7 +164,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         done = refresh(old, all_steps, args.only, listed, from_parts if args.merge else find, args.jobs)
     except _IndexDown as exc:
         raise UsageError(str(exc)) from None
-    write(done.history, out)
+    write(dataclasses.replace(done.history, under_sdk=under_sdk), out)
     for e in done.found + done.kept:
         kept = "kept" if e in done.kept else f"found by {e.found_by}, {e.probe_runs} probe runs"
         spans = [f"{v} on {a}" if a == b else f"{v} on {a}–{b}" for v, a, b in e.middle()]
@@ -164,17 +194,53 @@ class _IndexDown(Exception):
     pass
 
 
-def _finder(entries: dict[str, dict[str, dict[str, Any]]]) -> Finder:
-    from sdkprobe.releases.envcache import EnvCache
-    from sdkprobe.releases.probe import ReleaseProber
+def _cli_columns(
+    reports_dir: Path, reports: list[dict[str, Any]], renames: dict[str, str]
+) -> tuple[str, dict[str, dict[str, Any]]]:
+    """The CLI axis's SDK and its columns (CLI release -> report), as DIR's matrix has them;
+    UsageError when DIR is no CLI axis of the SDK installed here."""
+    from sdkprobe.harness.sdk import sdk_version
+    from sdkprobe.report.grid import Column, cli_axis_sdk, with_bundled
 
+    sdk = cli_axis_sdk([Column(r["sdk_version"], r["cli_version"], r["cli"]) for r in reports])
+    if sdk is None:
+        raise UsageError(
+            f"--axis cli: {reports_dir} holds no CLI-axis reports of one SDK (<sdk>+cli-<cli>.json, "
+            f"written by `sdkprobe run --cli-version V --tier cli --out {reports_dir}`)"
+        )
+    if sdk != sdk_version():
+        raise UsageError(
+            f"--axis cli: the reports in {reports_dir} ran under claude-agent-sdk {sdk}, but {sdk_version()} "
+            "is installed here, under which the CLI releases would be probed"
+        )
+    full = with_bundled(reports_dir, reports, renames)
+    unknown = [file_stem(r) for r in full if not r["cli_version"]]
+    if unknown:
+        raise UsageError(f"--axis cli: {', '.join(unknown)} in {reports_dir} names no CLI version to place it by")
+    return sdk, {r["cli_version"]: r for r in full}
+
+
+def _finder(entries: dict[str, dict[str, dict[str, Any]]], axis: str) -> Finder:
+    from sdkprobe.releases.claude_code import CliReleaseError, release_list
+    from sdkprobe.releases.envcache import EnvCache
+    from sdkprobe.releases.probe import CliReleaseProber, ReleaseProber
+
+    # Each line names its behaviour: with -j, several bisects' lines interleave.
+    def say(bid: str) -> Callable[[str], None]:
+        return lambda line: _say(f"{bid}: {line}")
+
+    if axis == "cli":
+        try:  # every CLI release on npm can be probed: Finder's index with nothing yanked
+            index = [Release(v, yanked=False, bundles_cli=True) for v in release_list()]
+        except CliReleaseError as exc:
+            raise _IndexDown(str(exc)) from None
+        return Finder(index, entries, lambda bid: CliReleaseProber(bid, say(bid)))
     try:
         index = releases()
     except IndexUnreachable as exc:
         raise _IndexDown(str(exc)) from None
     cache = EnvCache()
-    # Each line names its behaviour: with -j, several bisects' lines interleave.
-    return Finder(index, entries, lambda bid: ReleaseProber(bid, cache, lambda line: _say(f"{bid}: {line}")))
+    return Finder(index, entries, lambda bid: ReleaseProber(bid, cache, say(bid)))
 
 
 def _check(step: Step) -> str:

@@ -6,7 +6,7 @@ cell holds, how footnotes are numbered, or how a row's change across versions is
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -15,7 +15,7 @@ from sdkprobe.areas import order
 from sdkprobe.releases.versions import version_key
 from sdkprobe.report.cells import FOOTNOTED
 from sdkprobe.report.errors import ReportError
-from sdkprobe.report.history import HISTORY_PATH, Entry, History
+from sdkprobe.report.history import EXACT_NOTE, EXACT_NOTE_CLI, HISTORY_PATH, Entry, History
 from sdkprobe.report.history import load as load_history
 from sdkprobe.report.store import file_stem, load, renamed
 
@@ -172,6 +172,11 @@ class Grid:
         """The ids covering an item, per the catalogue given ([] when none or none given)."""
         return (self.coverage or {}).get(item, [])
 
+    @property
+    def exact_note(self) -> str:
+        """Said above the matrix when a row's words name releases from the history file."""
+        return EXACT_NOTE_CLI if cli_axis_sdk(self.columns) is not None else EXACT_NOTE
+
     def notes_of(self, bid: str) -> list[Note]:
         """The footnotes of one row, in number order."""
         return [n for n in self.notes if n.id == bid]
@@ -230,6 +235,21 @@ def describe_change(verdicts: Sequence[str | None], labels: Sequence[str], exact
     return ", ".join([head, *middle, tail])
 
 
+def cli_axis_sdk(columns: Sequence[Column]) -> str | None:
+    """The SDK of a CLI axis (columns of one SDK, some of them run with another CLI than the one
+    it bundles: the history names their CLI releases), None for columns of SDK releases."""
+    sdks = {c.sdk_version for c in columns}
+    return next(iter(sdks)) if len(sdks) == 1 and any(c.cli != "bundled" for c in columns) else None
+
+
+def history_versions(columns: Sequence[Column]) -> list[str | None]:
+    """Each column's version as the history names it: its CLI release on a CLI axis, else its
+    SDK release (None for a column the history does not follow: a custom CLI among SDK releases)."""
+    if cli_axis_sdk(columns) is not None:
+        return [c.cli_version for c in columns]
+    return [c.sdk_version if c.cli == "bundled" else None for c in columns]
+
+
 def current_entries(
     row: Row, columns: Sequence[Column], history: History | None, check: str | None = None
 ) -> list[Entry]:
@@ -238,16 +258,23 @@ def current_entries(
     back to its columns."""
     if history is None:
         return []
-    value_of = {c.sdk_version: v for c, v in zip(columns, row.values(check), strict=True) if c.cli == "bundled"}
+    value_of = {k: v for k, v in zip(history_versions(columns), row.values(check), strict=True) if k is not None}
     return [e for e in history.for_id(row.id) if e.step.check == check and e.applies(value_of)]
 
 
 def exact_pairs(
     row: Row, columns: Sequence[Column], history: History | None, check: str | None = None
 ) -> dict[tuple[str, str], tuple[str, str, tuple[tuple[str, str, str], ...]]]:
-    """The current entries' pairs, by the columns they lie between, as describe_change takes them."""
+    """The current entries' pairs, by the columns they lie between, as describe_change takes them
+    (on a CLI axis each release said as "CLI 2.1.207")."""
+    label = {k: c.label for k, c in zip(history_versions(columns), columns, strict=True) if k is not None}
+    cli = "CLI " if cli_axis_sdk(columns) is not None else ""
     return {
-        (e.step.before, e.step.after): (e.before.words, e.last.words, e.middle())
+        (label[e.step.before], label[e.step.after]): (
+            cli + e.before.words,
+            cli + e.last.words,
+            tuple((v, cli + a, cli + b) for v, a, b in e.middle()),
+        )
         for e in current_entries(row, columns, history, check)
     }
 
@@ -302,9 +329,7 @@ def from_reports(
     if renames:
         reports = [renamed(r, renames) for r in reports]
         history = history.renamed(renames) if history else None
-    reports = sorted(
-        reports, key=lambda r: (version_key(r["sdk_version"]), r["cli"], version_key(r["cli_version"] or ""))
-    )
+    reports = sorted(reports, key=_column_order(reports))
     columns = [Column(r["sdk_version"], r["cli_version"], r["cli"]) for r in reports]
     by_version = [{b["id"]: b for b in r["behaviours"]} for r in reports]
     newest: dict[str, dict[str, Any]] = {}
@@ -335,6 +360,18 @@ def from_reports(
     return grid
 
 
+def _column_order(reports: Sequence[Mapping[str, Any]]) -> Callable[[Mapping[str, Any]], tuple[Any, ...]]:
+    """Columns by SDK release, each SDK's bundled CLI before the others by CLI release; on a CLI
+    axis by CLI release alone, the bundled one where it falls among the others."""
+    axis = cli_axis_sdk([Column(r["sdk_version"], r["cli_version"], r["cli"]) for r in reports]) is not None
+
+    def key(r: Mapping[str, Any]) -> tuple[Any, ...]:
+        sdk, cli = version_key(r["sdk_version"]), version_key(r["cli_version"] or "")
+        return (sdk, cli, r["cli"]) if axis else (sdk, r["cli"], cli)
+
+    return key
+
+
 def _number_notes(grid: Grid) -> None:
     """One footnote per distinct (behaviour, verdict, note); versions sharing it share it.
     Numbered in reading order (rows, then columns newest first) so a row's numbers rise
@@ -357,9 +394,29 @@ def _number_notes(grid: Grid) -> None:
 
 
 def load_dir(reports_dir: Path, renames: Mapping[str, str] | None = None) -> Grid:
-    """Grid of every <version>.json in a folder, with its history file when there is one, old
-    ids read as `renames` says; ReportError if there are no reports or one is bad."""
-    return from_reports(load_reports(reports_dir), load_history(Path(reports_dir) / HISTORY_PATH), renames)
+    """Grid of every <version>.json in a folder (on a CLI axis with its SDK's bundled-CLI report,
+    see with_bundled), with its history file when there is one, old ids read as `renames` says;
+    ReportError if there are no reports or one is bad."""
+    reports = with_bundled(reports_dir, load_reports(reports_dir))
+    return from_reports(reports, load_history(Path(reports_dir) / HISTORY_PATH), renames)
+
+
+def with_bundled(
+    reports_dir: Path, reports: list[dict[str, Any]], renames: Mapping[str, str] | None = None
+) -> list[dict[str, Any]]:
+    """A CLI axis's reports (one SDK, each run with another CLI: reports/cli-axis/) with, as one
+    more column, the report of that SDK with its bundled CLI from the folder above
+    (reports/<sdk>.json, old ids read as `renames` says), cut to the behaviours the axis has;
+    the reports as they are otherwise, or when there is no such report or its CLI is a column."""
+    sdk = cli_axis_sdk([Column(r["sdk_version"], r["cli_version"], r["cli"]) for r in reports])
+    path = Path(reports_dir).parent / f"{sdk}.json"
+    if sdk is None or any(r["cli"] == "bundled" for r in reports) or not path.is_file():
+        return reports
+    bundled = renamed(load(path), renames) if renames else load(path)
+    if bundled["cli"] != "bundled" or bundled["cli_version"] in {r["cli_version"] for r in reports}:
+        return reports
+    ids = {b["id"] for r in reports for b in r["behaviours"]}
+    return [*reports, {**bundled, "behaviours": [b for b in bundled["behaviours"] if b["id"] in ids]}]
 
 
 def load_reports(reports_dir: Path, renames: Mapping[str, str] | None = None) -> list[dict[str, Any]]:

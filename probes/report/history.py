@@ -39,6 +39,12 @@ EXACT_NOTE = (
     "Where a change names releases that are not columns, they are the pair it lies between among "
     f"every release on PyPI, found by bisecting ({HISTORY_PATH.as_posix()}, written by `sdkprobe history`)."
 )
+# The same above a CLI axis's matrix, whose history names CLI releases.
+EXACT_NOTE_CLI = (
+    "Where a change names CLI releases that are not columns, they are the pair it lies between among "
+    "every release of the CLI on npm, under the same SDK, found by bisecting "
+    f"({HISTORY_PATH.as_posix()}, written by `sdkprobe history --axis cli`)."
+)
 
 
 @dataclass(frozen=True)
@@ -143,6 +149,8 @@ class Entry:
 class History:
     listed: tuple[str, ...]  # the listed versions with a report when it was refreshed
     entries: tuple[Entry, ...]
+    # The CLI axis: the versions are CLI releases, run under this SDK; None: SDK releases.
+    under_sdk: str | None = None
 
     def for_id(self, behaviour_id: str) -> list[Entry]:
         return [e for e in self.entries if e.step.id == behaviour_id]
@@ -167,7 +175,13 @@ def steps(reports: Iterable[Mapping[str, Any]], listed: Sequence[str]) -> list[S
     order: verdict first, sub-checks by name), moved or not. A version whose report lacks the
     behaviour is passed over, as the matrix passes over its blank cell.
     """
-    by_version = {r["sdk_version"]: r for r in reports if r.get("cli") == "bundled" and r["sdk_version"] in listed}
+    bundled = {r["sdk_version"]: r for r in reports if r.get("cli") == "bundled"}
+    return steps_across({v: r for v, r in bundled.items() if v in listed})
+
+
+def steps_across(by_version: Mapping[str, Mapping[str, Any]]) -> list[Step]:
+    """The steps of `steps` between neighbouring versions of any axis (version -> its report,
+    ordered by version): SDK releases with their bundled CLI, or CLI releases under one SDK."""
     versions = sorted(by_version, key=version_key)
     entries = [{b["id"]: b for b in by_version[v]["behaviours"]} for v in versions]
     ids = sorted({i for e in entries for i in e})
@@ -197,11 +211,18 @@ def listed_with_reports(reports: Iterable[Mapping[str, Any]], listed: Sequence[s
 
 def to_json(history: History) -> dict[str, Any]:
     entries = sorted(history.entries, key=lambda e: (e.step.id, version_key(e.step.before), e.step.check or ""))
+    versions = (
+        "listed versions"
+        if history.under_sdk is None
+        else f"columns of the CLI axis (every version here is a Claude Code CLI release, run under "
+        f"claude-agent-sdk {history.under_sdk})"
+    )
     return {
         "schema": SCHEMA,
         "about": "for each change of a verdict (check null) or a sub-check (check names it) between "
-        "neighbouring listed versions, the pairs of releases it lies between (a value that moved and "
-        "moved back has equal neighbour_verdicts); written by `sdkprobe history`",
+        f"neighbouring {versions}, the pairs of releases it lies between (a value that moved and "
+        "moved back has equal neighbour_verdicts); written by `sdkprobe history"
+        + ("`" if history.under_sdk is None else " --axis cli`"),
         "computed_against": list(history.listed),
         "entries": [_entry_json(e) for e in entries],
     }

@@ -33,7 +33,6 @@ from sdkprobe.report.cells import (
     symbol,
 )
 from sdkprobe.report.grid import Grid, Row, SubCheck
-from sdkprobe.report.history import EXACT_NOTE
 
 _CSS = """
 :root { --bg: #fff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --head: #f6f8fa;
@@ -174,7 +173,7 @@ def _e(text: object) -> str:
 
 
 def _prose(text: object) -> str:
-    """Escaped text whose `code spans` (Markdown-ish, as claims and EXACT_NOTE write them)
+    """Escaped text whose `code spans` (Markdown-ish, as claims and the exact note write them)
     read as code rather than as backticks."""
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", _e(text))
 
@@ -289,7 +288,7 @@ def _surface(grid: Grid) -> str:
 
 def _exact_note(grid: Grid) -> str:
     """Says where releases that are not columns come from, when a row names some."""
-    return f'<p class="exact">{_prose(EXACT_NOTE)}</p>\n' if any(r.exact for r in grid.rows) else ""
+    return f'<p class="exact">{_prose(grid.exact_note)}</p>\n' if any(r.exact for r in grid.rows) else ""
 
 
 def _changes(grid: Grid) -> str:
