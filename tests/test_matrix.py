@@ -19,7 +19,7 @@ from sdkprobe.areas import AREAS
 from sdkprobe.commands import main as cli_main
 from sdkprobe.report import ReportError, render_matrix, render_page, write
 from sdkprobe.report.cells import SHORT_CLAIM, project_from, short_claim, source_md
-from sdkprobe.report.grid import describe_change, from_reports
+from sdkprobe.report.grid import describe_change, from_reports, load_dir
 
 ISSUE_LINK = f"[py#362]({sample.ISSUE_URL})"
 DOC_LINK = "[003 § Quick answer](../docs/sources/003.md#quick-answer)"
@@ -350,6 +350,26 @@ def test_a_custom_cli_report_sits_beside_the_bundled_one(tmp_path):
     md = render_matrix(tmp_path)[0].read_text()
     assert "0.2.189 (CLI 2.1.332)" in md and "0.2.189 (CLI 2.1.321, custom)" in md
     assert "on 0.2.189 (CLI 2.1.321, custom): older CLI" in md
+
+
+def test_a_cli_axis_matrix_has_its_sdks_bundled_report_from_the_folder_above_as_a_column(tmp_path):
+    axis = tmp_path / "cli-axis"
+    axis.mkdir()
+    add(axis, "0.2.189", "2.1.99", result("tools.a", "differs"), custom=True)
+    add(axis, "0.2.189", "2.1.100", result("tools.a", "differs"), custom=True)
+    assert [c.cli_version for c in load_dir(axis).columns] == ["2.1.99", "2.1.100"]  # none above yet
+    add(tmp_path, "0.2.189", "2.1.332", result("tools.a"), result("wire.b"))  # wire.b: not on the axis
+    add(tmp_path, "0.2.181", "2.1.323", result("tools.a", "differs"))  # another SDK's: not a column
+    grid = load_dir(axis)
+    assert [c.label for c in grid.columns] == [
+        "0.2.189 (CLI 2.1.99, custom)",
+        "0.2.189 (CLI 2.1.100, custom)",
+        "0.2.189",
+    ]  # by CLI release, not by file name: the bundled CLI is the newest
+    assert [r.id for r in grid.rows] == ["tools.a"]
+    assert grid.rows[0].change == "differs up to 0.2.189 (CLI 2.1.100, custom), holds from 0.2.189 on"
+    assert "`../0.2.189.json`" in render_matrix(axis)[0].read_text()
+    assert len(load_dir(tmp_path).columns) == 2  # the SDK folder itself: its own reports only
 
 
 OLD, NEW = "wire.empty-lists-and-zero-send-no-flag", "wire.empty-and-zero-values-reach-cli"  # a declared rename
