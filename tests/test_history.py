@@ -657,3 +657,18 @@ def test_the_cli_axis_refuses_a_folder_that_is_not_one(tmp_path, cli_offline, ca
     err = capsys.readouterr().err.strip()
     assert "ran under claude-agent-sdk 0.2.189, but 0.2.190 is installed here" in err and "\n" not in err
     assert not cli_offline.calls and not (axis / HISTORY_PATH).exists()
+
+
+def test_cli_axis_parts_merge_into_the_file_one_job_writes(tmp_path, cli_offline):
+    axis = cli_axis_dir(tmp_path)
+    parts = [tmp_path / "err.json", tmp_path / "perms.json"]
+    for bid, part in zip((ERR, PERMS), parts, strict=True):
+        assert (
+            commands.main(["history", "--axis", "cli", "--reports", str(axis), "--out", str(part), "--only", bid]) == 0
+        )
+    whole, merged = tmp_path / "whole.json", tmp_path / "merged.json"
+    assert commands.main(["history", "--axis", "cli", "--reports", str(axis), "--out", str(whole)]) == 0
+    calls = len(cli_offline.calls)
+    argv = ["history", "--axis", "cli", "--reports", str(axis), "--out", str(merged), "--merge", *map(str, parts)]
+    assert commands.main(argv) == 0
+    assert merged.read_bytes() == whole.read_bytes() and len(cli_offline.calls) == calls
