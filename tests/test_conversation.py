@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import urllib.request
+from types import SimpleNamespace
 
 import pytest
 
@@ -192,3 +193,24 @@ async def test_a_query_run_can_release_a_held_stream_at_a_message(harness: Harne
 async def test_on_message_is_refused_for_a_client_session(harness: Harness):
     with pytest.raises(ValueError, match="on_message"):
         await harness.session("go", client=True, on_message=lambda m, d: None)
+
+
+class _ServersComingUp:
+    """A client whose get_mcp_status() lists one more server connected at each call."""
+
+    def __init__(self, names: list[str]) -> None:
+        self.names, self.asked = names, 0
+
+    async def get_mcp_status(self) -> dict:
+        self.asked += 1
+        up = self.names[: self.asked - 1]
+        return {"mcpServers": [{"name": n, "status": "connected" if n in up else "pending"} for n in self.names]}
+
+
+async def test_mcp_connected_waits_until_every_server_is_up_and_says_who_is_at_the_bound():
+    client = _ServersComingUp(["a", "b"])
+    c = Conversation(client, outcome=SimpleNamespace(messages=[]), double=None)  # type: ignore[arg-type]
+    assert await c.mcp_connected({"a", "b"}) == ["a", "b"]
+    assert client.asked == 3  # asked again until both were connected, not once
+    never = Conversation(_ServersComingUp(["a", "b"]), outcome=SimpleNamespace(messages=[]), double=None)  # type: ignore[arg-type]
+    assert await never.mcp_connected({"a", "z"}, bound=0.3) == ["a"]  # z never comes: the bound ends it

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, needs_live
@@ -182,7 +181,7 @@ async def sdk_tools_deferred_by_default(h: Harness) -> dict[str, Any]:
     async def steps(c: Conversation) -> None:
         # Order, not clock: the turn starts once the CLI lists both servers connected (CLI
         # 2.1.97 stops waiting for them after 5 s, which a loaded machine can pass starting io)
-        connected[:] = await _connected(c, set(names))
+        connected[:] = await c.mcp_connected(set(names))
         await c.send("use the tools")
         await c.response()
 
@@ -214,18 +213,6 @@ async def sdk_tools_deferred_by_default(h: Harness) -> dict[str, Any]:
         if searching:
             seen[case]["after ToolSearch"] = {f"{_SEARCHED} ran": _SEARCHED.rsplit("__", 1)[1] in ran}
     return seen
-
-
-async def _connected(c: Conversation, servers: set[str], bound: float = 30.0) -> list[str]:
-    """Which of `servers` the CLI lists connected, once all are or after `bound` seconds
-    (a bound on something that should happen, never reached on a sound run)."""
-    deadline = asyncio.get_running_loop().time() + bound
-    while True:
-        listed = (await c.mcp_status()).get("mcpServers") or []
-        up = sorted(str(s.get("name")) for s in listed if s.get("name") in servers and s.get("status") == "connected")
-        if set(up) == servers or asyncio.get_running_loop().time() > deadline:
-            return up
-        await asyncio.sleep(0.1)
 
 
 @sdk_tools_deferred_by_default.decide

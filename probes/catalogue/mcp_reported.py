@@ -64,18 +64,6 @@ def _description_length(run: CliRun) -> int | None:
     return None
 
 
-async def _connected(c: Conversation, servers: set[str], bound: float = 30.0) -> list[str]:
-    """Which of `servers` the CLI lists connected, once all are or after `bound` seconds
-    (a bound a sound run never reaches): the turn starts with the tools there to call."""
-    deadline = asyncio.get_running_loop().time() + bound
-    while True:
-        listed = (await c.mcp_status()).get("mcpServers") or []
-        up = sorted(str(s.get("name")) for s in listed if s.get("name") in servers and s.get("status") == "connected")
-        if set(up) == servers or asyncio.get_running_loop().time() > deadline:
-            return up
-        await asyncio.sleep(0.1)
-
-
 async def _caps_session(h: Harness, env: dict[str, str]) -> dict[str, Any]:
     import claude_agent_sdk as sdk
 
@@ -98,7 +86,7 @@ async def _caps_session(h: Harness, env: dict[str, str]) -> dict[str, Any]:
     connected: list[str] = []
 
     async def steps(c: Conversation) -> None:
-        connected.extend(await _connected(c, {_SERVER, _SDK_SERVER}))
+        connected.extend(await c.mcp_connected({_SERVER, _SDK_SERVER}))
         await c.send("use the tools")
         await c.response()
 

@@ -114,6 +114,20 @@ class Conversation:
             answer = (await self.control({"subtype": "mcp_status"})).get("response")
         return dict(answer) if isinstance(answer, dict) else {"mcpServers": []}
 
+    async def mcp_connected(self, servers: set[str], bound: float = 30.0) -> list[str]:
+        """Which of `servers` the CLI lists connected, once all are or after `bound` seconds
+        (a bound a sound run never reaches): a turn started then has their tools to call."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + bound
+        while True:
+            listed = (await self.mcp_status()).get("mcpServers") or []
+            up = sorted(
+                str(s.get("name")) for s in listed if s.get("name") in servers and s.get("status") == "connected"
+            )
+            if set(up) == servers or loop.time() > deadline:
+                return up
+            await asyncio.sleep(0.1)  # polling the CLI's list: it says nothing when a server comes up
+
     async def control(self, request: dict[str, Any], timeout: float = 30.0) -> dict[str, Any]:
         """Send a control request the SDK may have no public method for (`reload_plugins`,
         `mcp_set_servers`, ...) through the client's own control channel, as a TypeScript
