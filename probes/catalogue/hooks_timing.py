@@ -284,10 +284,12 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         f"{said('timed-out UserPromptSubmit')}; the held prompt reached the model: "
         f"{cli['held prompt reached the model']}{after}",
     )
+    # No "next prompt" turn at all when the session ended at the prompt hook's timeout.
+    following = (turns.get("next prompt") or {}).get("result")
     checks["session-takes-next-prompt"] = check(
-        cli["next prompt reached the model"] and turns["next prompt"]["result"] == "success",
+        cli["next prompt reached the model"] and following == "success",
         f"the prompt after the timed-out prompt hook reached the model: {cli['next prompt reached the model']}, "
-        f"its turn's result {turns['next prompt']['result']!r}; raised {cli['error']}",
+        f"its turn's result {following!r}; raised {cli['error']}",
     )
     checks["interrupt-during-pretooluse-tool-not-run"] = check(
         interrupted["asked"] and not files["m-interrupt.txt"],
@@ -351,6 +353,12 @@ callback_timeout_semantics.differs_on(
 callback_timeout_semantics.differs_on(
     _timeout_seen(wire_events=["asked 1", "cancelled 1"], answer=None, ran=False, prompt_sent=False, next_ok=False)
 )
+# As CLI 2.1.181 does: the session ended at the prompt hook's timeout, so no next turn was run at all.
+_ended_at_prompt_hook = _timeout_seen(
+    wire_events=["asked 1", "cancelled 1"], answer=None, ran=False, prompt_sent=False, next_ok=False
+)
+del _ended_at_prompt_hook["cli"]["turns"]["next prompt"]
+callback_timeout_semantics.differs_on(_ended_at_prompt_hook)
 
 
 # --- hooks.precompact-manual-and-subagent ----------------------------------------------------
