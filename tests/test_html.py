@@ -201,6 +201,19 @@ def test_page_says_first_what_moved_between_the_two_newest_versions():
     assert "Upgrading from 0.2.9 to 0.2.10</h2> nothing moved" not in same  # wire.c only in 0.2.9
     assert "<code>wire.c</code> only in 0.2.9" in same
     assert "Upgrading" not in render_html(from_reports([older]))
+    assert f'<details class="changes" open><summary>{heading}' in text  # one move: unfolded
+
+
+def test_a_long_upgrade_folds_so_the_table_stays_on_the_first_screen():
+    from sdkprobe.report.grid import from_reports
+    from sdkprobe.report.html import UPGRADE_UNFOLDED_UP_TO, render_html
+
+    ids = [f"wire.m{n}" for n in range(UPGRADE_UNFOLDED_UP_TO + 1)]
+    older = sample.report([sample.result(bid, "holds") for bid in ids], sample.info("0.2.9", "2.1.9"))
+    newest = sample.report([sample.result(bid, "differs") for bid in ids], sample.info("0.2.10", "2.1.9"))
+    text = render_html(from_reports([older, newest]))
+    heading = '<h2 id="upgrade">Upgrading from 0.2.9 to 0.2.10</h2>'
+    assert f'<details class="changes"><summary>{heading} <span class="count">({len(ids)} moved)</span>' in text
 
 
 def test_sources_link_to_their_url_or_the_projects_page_on_them(page):

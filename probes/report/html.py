@@ -5,7 +5,8 @@ first, so the ones a reader upgrades to are in view on a laptop and on a phone (
 the older ones scroll under the pinned behaviour column). Each row shows its id (linked
 to the behaviour's own page), its claim in one short line and where it changed; the full
 claim, the source, the sub-checks and the notes are one <details> away. The filter comes
-first; the list of behaviours that changed folds into a <details> with its count. A small
+first; the upgrade between the two newest versions is listed unfolded while short, and the
+list of behaviours that changed folds into a <details> with its count. A small
 inline script filters rows by text (id or area), by verdict and to "only rows that
 change", and keeps the filter in the URL fragment (#q=...&verdict=...&changed=1) so a
 filtered view can be linked to.
@@ -310,6 +311,9 @@ def _changes(grid: Grid) -> str:
     )
 
 
+UPGRADE_UNFOLDED_UP_TO = 2  # moves the upgrade section lists unfolded; more fold behind its count
+
+
 def _upgrade(grid: Grid) -> str:
     """What moved between the two newest versions, as a release note would say it (the same
     as COMPATIBILITY.md's section), folded like the list of changes; none for one version."""
@@ -331,8 +335,10 @@ def _upgrade(grid: Grid) -> str:
     items += [f"<li><code>{_e(r.id)}</code> only in {_e(u.after.label)}</li>" for r, _ in u.added]
     items += [f"<li><code>{_e(r.id)}</code> only in {_e(u.before.label)}</li>" for r, _ in u.dropped]
     count = f"{len(u.moved)} moved" + (f", {len(u.added) + len(u.dropped)} in one only" if u.added or u.dropped else "")
+    # Unfolded while short: a longer list would push the table's newest columns below a phone's first screen.
+    unfolded = " open" if len(items) <= UPGRADE_UNFOLDED_UP_TO else ""
     return (
-        f'<details class="changes" open><summary>{heading} <span class="count">({count})</span></summary>\n'
+        f'<details class="changes"{unfolded}><summary>{heading} <span class="count">({count})</span></summary>\n'
         f'<ul class="changes">\n{chr(10).join(items)}\n</ul>\n</details>\n'
     )
 
