@@ -5,6 +5,7 @@ and a failing gate, the pytest entry point, a shipped baseline, and (slow) a bis
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
@@ -43,7 +44,11 @@ def project(tmp_path_factory):
         if uv
         else [str(python), "-m", "pip", "install", "--quiet", *packages]
     )
-    done = subprocess.run(command, capture_output=True, text=True, timeout=1200)
+    # pip builds the checkout in its own tree (build/): two xdist workers building it at once
+    # collide there ("File exists: build/bdist.../sdkprobe-0.1.0.dist-info"), so one at a time.
+    with open(tmp_path_factory.getbasetemp().parent / "sdkprobe-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = subprocess.run(command, capture_output=True, text=True, timeout=1200)
     assert done.returncode == 0, done.stderr[-2000:]
     for own in ("probes", "fake_cli"):  # the common names sdkprobe must not claim
         (root / own).mkdir()
