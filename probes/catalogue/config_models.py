@@ -179,7 +179,7 @@ fallback_model_triggers.differs_on({**_SILENT_FALLBACK, _SAME: _SAME_ACCEPTED})
 
 _FIRST_MODEL, _SWITCHED_MODEL = "m-one", "m-two"
 _ANSWERS = {_FIRST_MODEL: "ONE-ANSWER", _SWITCHED_MODEL: "TWO-ANSWER"}
-_SLEEP = "toolu_sleep"
+_HELD_BASH = "toolu_held_bash"  # the Bash call its PreToolUse hook holds until set_model() returned
 _MID_TURN = "next-request-of-turn-names-new-model"
 _ACCEPTED = "set-model-returns-accepted"
 _RESET = "set-model-none-leaves-new-model"
@@ -190,7 +190,7 @@ def _switch_script() -> ByModel:
     return ByModel(
         {
             _FIRST_MODEL: Script(
-                main=[reply(tool_use("Bash", {"command": "true"}, id=_SLEEP))],
+                main=[reply(tool_use("Bash", {"command": "true"}, id=_HELD_BASH))],
                 fallback=reply(_ANSWERS[_FIRST_MODEL]),
             ),
             _SWITCHED_MODEL: Script(fallback=reply(_ANSWERS[_SWITCHED_MODEL])),
@@ -254,7 +254,7 @@ async def set_model_mid_turn(h: Harness) -> dict[str, Any]:
             {
                 "model": r.model,
                 "turn": 2 if r.carries(_SECOND_PROMPT) else 1,
-                "carries the tool result": r.tool_result(_SLEEP) is not None,
+                "carries the tool result": r.tool_result(_HELD_BASH) is not None,
                 "mentions the new model": _SWITCHED_MODEL in r.context_text,
             }
             for r in run.on(MAIN)
