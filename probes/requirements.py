@@ -36,6 +36,7 @@ class Target:
     sdk: Any
     sdk_version: str
     cli_version: str | None
+    typescript: Any = None  # the TypeScript release under test (releases.ts_sdk.TsRelease), if it is one
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,10 @@ class Requirement:
 
     def unmet(self, target: Target) -> str | None:
         """Why the target lacks this, in one clause; None when it has it."""
+        if target.typescript is not None and self.kind in ("option", "field", "api"):
+            from sdkprobe.harness.typescript.requirements import unmet
+
+            return unmet(self.kind, self.name, target.typescript)
         sdk = f"claude-agent-sdk {target.sdk_version}"
         if self.kind == "option":
             if self.name not in _fields(getattr(target.sdk, "ClaudeAgentOptions", None)):

@@ -35,7 +35,7 @@ import claude_agent_sdk
 import sdkprobe
 from sdkprobe import catalogue, scope, surface
 from sdkprobe.behaviour import ERROR, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, DeclarationError, NotApplicable, Verdict
-from sdkprobe.harness import Harness, Space, sdk
+from sdkprobe.harness import Harness, Space, sdk, under_test
 from sdkprobe.requirements import Target
 from sdkprobe.result import Result
 from sdkprobe.sources import cite
@@ -54,19 +54,27 @@ class RunSettings:
 def run_info(settings: RunSettings) -> dict[str, Any]:
     """What a report says about the run: versions, platform, and the SDK's public surface
     (`kind:name` strings, for the gate's note on what a release added or removed)."""
-    return {
+    info: dict[str, Any] = {
         "sdk_version": sdk.sdk_version(),
         "cli_version": sdk.cli_version(settings.cli_path),
         "cli": "bundled" if settings.cli_path is None else "custom",
         "python": platform.python_version(),
         "platform": f"{platform.system()}-{platform.machine()}",
-        "surface": surface.names(claude_agent_sdk),
     }
+    ts = under_test.typescript()
+    if ts is None:
+        info["surface"] = surface.names(claude_agent_sdk)
+        return info
+    from sdkprobe.harness.typescript.relay import node_version
+    from sdkprobe.harness.typescript.requirements import surface_names
+
+    info.update(sdk="typescript", node=node_version(), surface=surface_names(ts))
+    return info
 
 
 def target(settings: RunSettings) -> Target:
     """The SDK and CLI under test, as requirements are checked against them."""
-    return Target(claude_agent_sdk, sdk.sdk_version(), sdk.cli_version(settings.cli_path))
+    return Target(claude_agent_sdk, sdk.sdk_version(), sdk.cli_version(settings.cli_path), under_test.typescript())
 
 
 def unmet(b: Behaviour, settings: RunSettings) -> list[str]:

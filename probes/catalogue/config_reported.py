@@ -9,12 +9,10 @@ from sdkprobe.harness import MAIN, Harness, project_settings, reply, result_text
 
 
 def _fields() -> set[str]:
-    """The fields of the SDK's own ClaudeAgentOptions (read while the probe runs)."""
-    import dataclasses
+    """The options the SDK under test takes, by their Python names (read while the probe runs)."""
+    from sdkprobe.harness import option_fields
 
-    from claude_agent_sdk import ClaudeAgentOptions
-
-    return {f.name for f in dataclasses.fields(ClaudeAgentOptions)}
+    return option_fields()
 
 
 # --- config.thinking-options-reach-request --------------------------------------------

@@ -19,12 +19,10 @@ _TRANSPORT = "claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLIT
 
 
 def _fields() -> set[str]:
-    """The fields of the SDK's own ClaudeAgentOptions (read while the probe runs)."""
-    import dataclasses
+    """The options the SDK under test takes, by their Python names (read while the probe runs)."""
+    from sdkprobe.harness import option_fields
 
-    from claude_agent_sdk import ClaudeAgentOptions
-
-    return {f.name for f in dataclasses.fields(ClaudeAgentOptions)}
+    return option_fields()
 
 
 def _absent(option: str) -> dict[str, str]:

@@ -1,4 +1,5 @@
-"""`sdkprobe capture`: what the installed SDK sends its CLI for some options."""
+"""`sdkprobe capture`: what the installed SDK (or, with --sdk ts@V, a TypeScript release) sends
+its CLI for some options."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import json
 import shlex
 from typing import Any
 
+from sdkprobe.commands.shared import SDK_HELP, choose_sdk
 from sdkprobe.errors import UsageError
 from sdkprobe.harness.options import check_json_options
 
@@ -28,6 +30,7 @@ def register(sub: Any) -> None:
         metavar="JSON",
         help='agent definitions by name, e.g. \'{"r": {"description": "d", "prompt": "p"}}\'',
     )
+    cap.add_argument("--sdk", metavar="SDK", help=SDK_HELP)
     cap.add_argument("--prompt", default="hi", metavar="TEXT", help="the prompt to send (default: hi)")
     cap.add_argument(
         "--json", action="store_true", help="print one JSON object (keys: argv, added, initialize, env, ...)"
@@ -40,6 +43,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
     from sdkprobe.harness.isolation import Space
     from sdkprobe.harness.wire import capture
 
+    choose_sdk(args.sdk)
     options = _json_object(args.options, "--options")
     if args.agents is not None:
         options["agents"] = _json_object(args.agents, "--agents")
@@ -60,6 +64,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     added, removed = _flag_diff(base.argv, run.argv)
     out = {
+        "sdk": sdk.sdk_name(),
         "sdk_version": sdk.sdk_version(),
         "argv": run.argv,
         "added": added,
@@ -75,7 +80,7 @@ def cmd_capture(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out, indent=2))
         return 0
-    print(f"claude-agent-sdk {out['sdk_version']} sends:")
+    print(f"{out['sdk']} {out['sdk_version']} sends:")
     print("argv (+ added by the options):")
     for item in _flags(run.argv):
         mark = "+" if item in added else " "

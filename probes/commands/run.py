@@ -12,7 +12,7 @@ from typing import Any
 from sdkprobe import catalogue, scope
 from sdkprobe.behaviour import ERROR, TIERS, Behaviour
 from sdkprobe.commands import shared  # shared.probe_installed: one seam for tests
-from sdkprobe.commands.shared import catalogue_options, release_cli, select
+from sdkprobe.commands.shared import SDK_HELP, catalogue_options, release_cli, select
 from sdkprobe.errors import UsageError
 from sdkprobe.report.errors import ReportError
 from sdkprobe.runner import RunSettings
@@ -35,7 +35,11 @@ def register(sub: Any) -> None:
     )
     run.add_argument("--tier", nargs="+", choices=TIERS, default=[], help="run only behaviours of these tiers")
     run.add_argument(
-        "--out", type=Path, default=Path("reports"), metavar="DIR", help="where the report goes (default: reports/)"
+        "--out",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="where the report goes (default: reports/, and reports/ts/ for --sdk ts@V)",
     )
     keep = run.add_mutually_exclusive_group()
     keep.add_argument(
@@ -59,6 +63,7 @@ def register(sub: Any) -> None:
         help="run the cli tier against Claude Code CLI release X from npm (installed once into "
         "$SDKPROBE_CACHE/cli, default ~/.cache/sdkprobe/cli) instead of the bundled one",
     )
+    run.add_argument("--sdk", metavar="SDK", help=SDK_HELP + "; its report goes to reports/ts/ unless --out is given")
     run.add_argument(
         "--sdk-version",
         metavar="V",
@@ -88,6 +93,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     if args.jobs < 1:
         raise UsageError("-j must be at least 1")
+    if args.sdk is not None and args.sdk_version is not None:
+        raise UsageError("--sdk and --sdk-version name two SDKs; give one")
+    typescript = shared.choose_sdk(args.sdk)
+    if args.out is None:
+        args.out = Path("reports") / "ts" if typescript else Path("reports")
     if args.cli is not None and not (os.path.isfile(args.cli) and os.access(args.cli, os.X_OK)):
         raise UsageError(f"--cli {args.cli}: not an executable file")
     if args.out.exists() and not args.out.is_dir():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import os
 import sys
 from typing import Any
 
@@ -60,7 +61,7 @@ def probe_installed(
 
     info = info or run_info(settings)
     print(
-        f"claude-agent-sdk {info['sdk_version']}, CLI {info['cli_version']} ({info['cli']}): "
+        f"{sdk_name(info)} {info['sdk_version']}, CLI {info['cli_version']} ({info['cli']}): "
         f"{len(behaviours)} behaviours, {jobs} at a time",
         file=sys.stderr,
     )
@@ -100,3 +101,37 @@ def choose_catalogue(args: argparse.Namespace) -> None:
     """Apply a subcommand's --catalogue/--no-builtin (kept in the environment for the processes it starts)."""
     if getattr(args, "catalogue", None) or getattr(args, "no_builtin", False):
         catalogue.configure(args.catalogue, builtin=not args.no_builtin)
+
+
+def choose_sdk(choice: str | None) -> bool:
+    """Put the SDK named by --sdk under test for this run and its workers; True for TypeScript.
+    A TypeScript release is installed into the cache first (a failure is one line, exit 2)."""
+    from sdkprobe.harness import under_test
+
+    if choice is None:
+        return under_test.is_typescript()
+    try:
+        kind, version = under_test.parse(choice)
+    except under_test.SdkChoiceError as exc:
+        raise UsageError(str(exc)) from None
+    if kind == under_test.PYTHON:
+        os.environ.pop(under_test.VARIABLE, None)
+        return False
+    from sdkprobe.releases import ts_sdk
+
+    assert version is not None
+    ts_sdk.install(version, lambda line: print(f"sdkprobe: {line}", file=sys.stderr, flush=True))
+    os.environ[under_test.VARIABLE] = f"ts@{version}"
+    return True
+
+
+SDK_HELP = (
+    "the SDK under test: python (the installed claude-agent-sdk, the default) or ts@VERSION "
+    "(@anthropic-ai/claude-agent-sdk release VERSION from npm, installed once into $SDKPROBE_CACHE/ts; "
+    "needs node and npm)"
+)
+
+
+def sdk_name(info: dict[str, Any]) -> str:
+    """The package a report's header is about, as its users name it."""
+    return "@anthropic-ai/claude-agent-sdk" if info.get("sdk") == "typescript" else "claude-agent-sdk"

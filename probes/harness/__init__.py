@@ -111,6 +111,7 @@ __all__ = [
     "http_error",
     "image",
     "mcp_oauth_store",
+    "option_fields",
     "plugin_folder",
     "project_settings",
     "redacted_thinking",

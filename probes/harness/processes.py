@@ -141,9 +141,14 @@ def strays(scope: str | None = None) -> list[int]:
     return sorted(found)
 
 
+# Processes that host an SDK for this one (the TypeScript driver): their children count as ours.
+hosts: set[int] = set()
+
+
 def children_in(cwd: str | Path) -> int | None:
-    """How many live (not zombie) children of this process run in `cwd`: a client's CLI
-    started there, seen to end when the client says it ended it. None on a host without /proc."""
+    """How many live (not zombie) children of this process (or of an SDK host it runs, see
+    `hosts`) run in `cwd`: a client's CLI started there, seen to end when the client says
+    it ended it. None on a host without /proc."""
     if not os.path.isdir("/proc/self"):
         return None
     wanted, count = os.path.realpath(cwd), 0
@@ -153,7 +158,11 @@ def children_in(cwd: str | Path) -> int | None:
         try:
             raw = Path(f"/proc/{entry}/stat").read_text()
             state, ppid = raw[raw.rindex(")") + 2 :].split()[:2]
-            if int(ppid) == os.getpid() and state != "Z" and os.readlink(f"/proc/{entry}/cwd") == wanted:
+            if (
+                (int(ppid) == os.getpid() or int(ppid) in hosts)
+                and state != "Z"
+                and os.readlink(f"/proc/{entry}/cwd") == wanted
+            ):
                 count += 1
         except (OSError, ValueError):  # a process that ended while read
             continue

@@ -23,7 +23,9 @@ from typing import Any
 import claude_agent_sdk as sdk
 
 from sdkprobe.behaviour import NotApplicable
-from sdkprobe.harness import processes
+from sdkprobe.harness import processes, under_test
+from sdkprobe.harness.typescript import options as ts_options
+from sdkprobe.harness.typescript.run import TsOptions, run_ts
 
 
 class OptionMissing(NotApplicable):
@@ -35,15 +37,30 @@ class ProbeTimeout(Exception):
 
 
 def sdk_version() -> str:
+    """The version of the SDK under test (the TypeScript release's, when that is it)."""
+    ts = under_test.typescript()
+    if ts is not None:
+        return str(ts.version)
     return str(getattr(sdk, "__version__", None) or _module_attr("claude_agent_sdk._version", "__version__"))
 
 
+def sdk_name() -> str:
+    """The package under test, as its users name it."""
+    return "@anthropic-ai/claude-agent-sdk" if under_test.is_typescript() else "claude-agent-sdk"
+
+
 def bundled_cli_version() -> str | None:
+    ts = under_test.typescript()
+    if ts is not None:
+        return ts.cli_version
     version = _module_attr("claude_agent_sdk._cli_version", "__cli_version__")
     return None if version is None else str(version)
 
 
 def bundled_cli_path() -> Path | None:
+    ts = under_test.typescript()
+    if ts is not None:
+        return ts.bundled_cli
     path = Path(sdk.__file__).parent / "_bundled" / "claude"
     return path if path.exists() else None
 
@@ -58,6 +75,10 @@ def _module_attr(module: str, attr: str) -> Any:
 
 
 def option_fields() -> set[str]:
+    """The options, by their Python names, the SDK under test can take."""
+    ts = under_test.typescript()
+    if ts is not None:
+        return ts_options.fields(ts.options())
     return {f.name for f in dataclasses.fields(sdk.ClaudeAgentOptions)}
 
 
@@ -91,6 +112,12 @@ def make_options(**options: Any) -> Any:
 
     `agents` may be given as plain dicts; they become AgentDefinition objects.
     """
+    ts = under_test.typescript()
+    if ts is not None:
+        lacking = ts_options.missing(set(options), ts.options())
+        if lacking:
+            raise OptionMissing(f"{sdk_name()} {ts.version}: " + "; ".join(lacking))
+        return TsOptions(dict(options), ts)
     unknown = sorted(set(options) - option_fields())
     if unknown:
         raise OptionMissing(
@@ -224,11 +251,21 @@ async def run_sdk(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                run = (
-                    _run_connected(options, prompt, drive, out)
-                    if connect_prompt
-                    else _run(options, prompt, client, drive, out, watch)
-                )
+                if isinstance(options, TsOptions):
+                    run = run_ts(
+                        options,
+                        prompt,
+                        client=client,
+                        drive=drive,
+                        timeout=timeout,
+                        connect_prompt=connect_prompt,
+                        watch=watch,
+                        out=out,
+                    )
+                elif connect_prompt:
+                    run = _run_connected(options, prompt, drive, out)
+                else:
+                    run = _run(options, prompt, client, drive, out, watch)
                 await _within(run, timeout)
             except asyncio.TimeoutError:
                 raise ProbeTimeout(

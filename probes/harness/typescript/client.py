@@ -1,0 +1,85 @@
+"""A TypeScript query() with a streaming prompt, offered to probes as the client they drive.
+
+The TypeScript SDK has no ClaudeSDKClient: a session of several turns is one query() whose
+prompt is an async iterable kept open, and the client's control calls are methods of the
+Query it returns. `TsClient` is that, under the Python client's method names, so a probe's
+`drive` or `Conversation` steps run on either SDK. `METHODS` is the one table of which
+Query method stands for which client method; a client method not in it (or a Query of the
+release under test lacking it) is what `api:ClaudeSDKClient.NAME` requirements name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterable, AsyncIterator
+from typing import Any
+
+from sdkprobe.harness.typescript.messages import neutral
+from sdkprobe.harness.typescript.relay import Relay
+
+# ClaudeSDKClient method -> the TypeScript Query method that does its job.
+METHODS = {
+    "interrupt": "interrupt",
+    "set_permission_mode": "setPermissionMode",
+    "set_model": "setModel",
+    "rewind_files": "rewindFiles",
+    "reconnect_mcp_server": "reconnectMcpServer",
+    "toggle_mcp_server": "toggleMcpServer",
+    "stop_task": "stopTask",
+    "get_mcp_status": "mcpServerStatus",
+    "get_context_usage": "getContextUsage",
+    "get_server_info": "initializationResult",
+}
+# The client's own stream methods, which the streaming prompt and the message stream serve.
+STREAM = ("connect", "query", "receive_messages", "receive_response", "disconnect")
+
+
+class TsClient:
+    def __init__(self, relay: Relay) -> None:
+        self._relay = relay
+        self._stream: AsyncIterator[dict[str, Any]] | None = None
+
+    async def query(self, prompt: str | AsyncIterable[dict[str, Any]], session_id: str | None = None) -> None:
+        """One user turn into the prompt stream (each message of an iterable as it is)."""
+        if isinstance(prompt, str):
+            message: dict[str, Any] = {
+                "type": "user",
+                "message": {"role": "user", "content": prompt},
+                "parent_tool_use_id": None,
+            }
+            if session_id is not None:
+                message["session_id"] = session_id
+            self._relay.send_user(message)
+            return
+        async for item in prompt:
+            self._relay.send_user(item)
+
+    async def receive_messages(self) -> AsyncIterator[Any]:
+        if self._stream is None:
+            self._stream = self._relay.messages().__aiter__()
+        async for raw in self._stream:
+            yield neutral(raw)
+        if self._relay.error is not None:
+            raise self._relay.error
+
+    async def receive_response(self) -> AsyncIterator[Any]:
+        """Messages up to and including the next result."""
+        async for message in self.receive_messages():
+            yield message
+            if type(message).__name__ == "ResultMessage":
+                return
+
+    async def disconnect(self) -> None:
+        self._relay.end_input()
+
+    def __getattr__(self, name: str) -> Any:
+        method = METHODS.get(name)
+        if method is None:
+            raise AttributeError(f"the TypeScript SDK's Query has no counterpart of ClaudeSDKClient.{name}")
+
+        async def call(*args: Any) -> Any:
+            value = await self._relay.call(method, *args)
+            if name == "get_mcp_status" and isinstance(value, list):
+                return {"mcpServers": value}  # the Python client's shape of the same list
+            return value
+
+        return call

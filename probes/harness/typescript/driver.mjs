@@ -1,0 +1,181 @@
+// sdkprobe's TypeScript driver: runs one query() of @anthropic-ai/claude-agent-sdk for
+// the Python harness, which talks to it in JSON lines.
+//
+// Python -> driver (stdin), the first line:
+//   {"start": {"sdk": "/abs/sdk.mjs", "options": {...}, "prompt": "text" | null, "env": {...}, "cwd": "/dir"}}
+//   options are the TypeScript SDK's own; a value {"$callback": NAME} becomes a function
+//   that asks Python (canUseTool, a hook, stderr, onElicitation). prompt null: the prompt is
+//   a stream fed by the lines below.
+// then any of:
+//   {"user": SDKUserMessage}           one message into the prompt stream
+//   {"end_input": true}                the prompt stream ends
+//   {"call": ID, "method": M, "args": [...]}   Query.M(...args): interrupt, setModel, ...
+//   {"answer": ID, "value": V} | {"answer": ID, "error": TEXT}   what a callback returns
+// driver -> Python (stdout):
+//   {"message": SDKMessage}            each message query() yields, in order
+//   {"ask": ID, "callback": NAME, "args": [...]}   a callback was called (its AbortSignal left out)
+//   {"aborted": ID}                    the SDK aborted that call's signal
+//   {"notify": NAME, "args": [...]}    a callback whose return value the SDK ignores (stderr)
+//   {"returned": ID, "value": V} | {"returned": ID, "error": {...}}
+//   {"end": true} | {"error": {"name", "message"}}   how the iteration ended
+// The driver exits once its stdin closes after the end. Started as `node driver.mjs SDK`, it
+// loads that SDK module before the start line comes (a warm driver waiting for its run).
+
+import { createInterface } from "node:readline";
+import { pathToFileURL } from "node:url";
+
+const out = (obj) => process.stdout.write(JSON.stringify(obj, replacer) + "\n");
+
+function replacer(_key, value) {
+  if (typeof AbortSignal !== "undefined" && value instanceof AbortSignal) return undefined;
+  if (value instanceof Error) return { name: value.name, message: value.message };
+  if (typeof value === "bigint") return Number(value);
+  if (typeof value === "function") return undefined;
+  return value;
+}
+
+function errorOf(e) {
+  if (e instanceof Error) return { name: e.constructor?.name || e.name || "Error", message: e.message };
+  return { name: "Error", message: String(e) };
+}
+
+let asked = 0;
+const pending = new Map(); // ask id -> {resolve, reject}
+
+function ask(name, args, signal) {
+  const id = ++asked;
+  const answered = new Promise((resolve, reject) => pending.set(id, { resolve, reject }));
+  if (signal) {
+    if (signal.aborted) out({ aborted: id });
+    else signal.addEventListener("abort", () => out({ aborted: id }), { once: true });
+  }
+  out({ ask: id, callback: name, args });
+  return answered;
+}
+
+const CALLBACKS = {
+  // canUseTool(toolName, input, {signal, suggestions, ...})
+  canUseTool: (name) => (toolName, input, options) => ask(name, [toolName, input, options], options?.signal),
+  // a hook callback(input, toolUseID, {signal})
+  hook: (name) => (input, toolUseID, options) => ask(name, [input, toolUseID ?? null], options?.signal),
+  // onElicitation(request, {signal})
+  elicitation: (name) => (request, options) => ask(name, [request], options?.signal),
+  // stderr(data): its return value is ignored by the SDK
+  notify: (name) => (...args) => out({ notify: name, args }),
+};
+
+function revive(value) {
+  // {"$callback": NAME, "kind": K} anywhere in the options becomes the function that asks Python.
+  if (Array.isArray(value)) return value.map(revive);
+  if (value && typeof value === "object") {
+    if (typeof value.$callback === "string") return CALLBACKS[value.kind || "canUseTool"](value.$callback);
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, revive(v)]));
+  }
+  return value;
+}
+
+// The prompt stream: messages Python sends, in order, until end_input.
+function promptStream() {
+  const queue = [];
+  let wake = null;
+  let ended = false;
+  const stream = {
+    push(message) {
+      queue.push(message);
+      wake?.();
+    },
+    end() {
+      ended = true;
+      wake?.();
+    },
+    async *[Symbol.asyncIterator]() {
+      for (;;) {
+        if (queue.length) {
+          yield queue.shift();
+          continue;
+        }
+        if (ended) return;
+        await new Promise((resolve) => (wake = resolve));
+        wake = null;
+      }
+    },
+  };
+  return stream;
+}
+
+let query = null;
+let stream = null;
+let finished = false;
+let ready;
+const started = new Promise((resolve) => (ready = resolve));
+
+// The SDK's module named on the command line is loaded at once, before any start line comes.
+const preloaded = process.argv[2] ? import(pathToFileURL(process.argv[2]).href) : null;
+preloaded?.catch(() => {}); // a failed load is reported when a start line uses it
+
+async function start({ sdk, options, prompt, env, cwd }) {
+  // The run's environment and working directory, as the host process has them now.
+  if (env) {
+    for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key];
+    Object.assign(process.env, env);
+  }
+  if (cwd) process.chdir(cwd);
+  const module = await (sdk === process.argv[2] && preloaded ? preloaded : import(pathToFileURL(sdk).href));
+  query = module.query({ prompt: stream ?? prompt, options: revive(options || {}) });
+  ready();
+  try {
+    for await (const message of query) out({ message });
+    out({ end: true });
+  } catch (e) {
+    out({ error: errorOf(e) });
+  } finally {
+    finished = true;
+  }
+}
+
+async function call(id, method, args) {
+  try {
+    await started;
+    if (!query || typeof query[method] !== "function") throw new Error(`Query has no method ${method}`);
+    const value = await query[method](...(args || []));
+    out({ returned: id, value: value === undefined ? null : value });
+  } catch (e) {
+    out({ returned: id, error: errorOf(e) });
+  }
+}
+
+const lines = createInterface({ input: process.stdin, crlfDelay: Infinity });
+lines.on("line", (line) => {
+  if (!line.trim()) return;
+  let msg;
+  try {
+    msg = JSON.parse(line);
+  } catch {
+    out({ error: { name: "DriverError", message: `not JSON: ${line.slice(0, 80)}` } });
+    return;
+  }
+  if (msg.start) {
+    // The prompt stream exists before the SDK is loaded: lines after this one may feed it.
+    stream = msg.start.prompt === null || msg.start.prompt === undefined ? promptStream() : null;
+    start(msg.start).catch((e) => out({ error: errorOf(e) }));
+  }
+  else if (msg.user) stream?.push(msg.user);
+  else if (msg.end_input) stream?.end();
+  else if (msg.call !== undefined) call(msg.call, msg.method, msg.args);
+  else if (msg.answer !== undefined) {
+    const waiter = pending.get(msg.answer);
+    pending.delete(msg.answer);
+    if (!waiter) return;
+    if (msg.error !== undefined) waiter.reject(new Error(msg.error));
+    else waiter.resolve(msg.value);
+  }
+});
+lines.on("close", () => {
+  // The host is gone: end the prompt stream and the query, then leave.
+  stream?.end();
+  for (const waiter of pending.values()) waiter.reject(new Error("the host closed the driver"));
+  pending.clear();
+  if (query && !finished) {
+    Promise.resolve(query.return?.()).finally(() => setTimeout(() => process.exit(0), 50).unref());
+  }
+});

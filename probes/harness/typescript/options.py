@@ -1,0 +1,239 @@
+"""ClaudeAgentOptions, by their Python names, as the TypeScript SDK's `Options`: one table.
+
+Probes are written once, in Python terms. For a TypeScript run each option a probe passes
+is looked up here: its TypeScript name and how its value is reshaped (a HookMatcher
+becomes `{matcher, hooks, timeout}`, a callback becomes a `{"$callback": NAME}` the Node
+driver turns into a function that asks Python). A Python option with no TypeScript
+counterpart, or one the release under test does not declare in its `Options`, is named by
+`missing`, so the behaviour is `not-applicable` with that reason before anything starts.
+
+Values are otherwise passed as they are: both SDKs take the same JSON shapes for tools,
+system prompts, MCP server configs, plugins, sandbox and output formats, since both hand
+them to the same CLI.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+Answer = Callable[[list[Any]], Awaitable[Any]]  # a callback's JSON args -> its JSON answer
+Notify = Callable[[list[Any]], None]
+
+
+@dataclass(frozen=True)
+class Row:
+    """How one Python option reaches the TypeScript SDK: `ts` its name there (None: no
+    counterpart, `why` says so); `shape` the name of the reshaping in `_SHAPES`."""
+
+    ts: str | None
+    shape: str = "as-is"
+    why: str = ""
+
+
+TABLE: dict[str, Row] = {
+    "tools": Row("tools"),
+    "allowed_tools": Row("allowedTools"),
+    "disallowed_tools": Row("disallowedTools"),
+    "system_prompt": Row("systemPrompt"),
+    "mcp_servers": Row("mcpServers", "mcp-servers"),
+    "strict_mcp_config": Row("strictMcpConfig"),
+    "permission_mode": Row("permissionMode"),
+    "continue_conversation": Row("continue"),
+    "resume": Row("resume"),
+    "session_id": Row("sessionId"),
+    "max_turns": Row("maxTurns"),
+    "max_budget_usd": Row("maxBudgetUsd"),
+    "model": Row("model"),
+    "fallback_model": Row("fallbackModel"),
+    "betas": Row("betas"),
+    "permission_prompt_tool_name": Row("permissionPromptToolName"),
+    "cwd": Row("cwd", "path"),
+    "cli_path": Row("pathToClaudeCodeExecutable", "path"),
+    "settings": Row("settings", "path"),
+    "add_dirs": Row("additionalDirectories", "paths"),
+    "env": Row("env"),
+    "extra_args": Row("extraArgs"),
+    "stderr": Row("stderr", "notify"),
+    "can_use_tool": Row("canUseTool", "can-use-tool"),
+    "hooks": Row("hooks", "hooks"),
+    "include_partial_messages": Row("includePartialMessages"),
+    "include_hook_events": Row("includeHookEvents"),
+    "forward_subagent_text": Row("forwardSubagentText"),
+    "verbatim_prompts": Row("verbatimPrompts"),
+    "fork_session": Row("forkSession"),
+    "resume_session_at": Row("resumeSessionAt"),
+    "resume_drops_turn": Row("resumeDropsTurn"),
+    "agents": Row("agents", "agents"),
+    "setting_sources": Row("settingSources"),
+    "skills": Row("skills"),
+    "sandbox": Row("sandbox"),
+    "plugins": Row("plugins"),
+    "max_thinking_tokens": Row("maxThinkingTokens"),
+    "thinking": Row("thinking", "thinking"),
+    "effort": Row("effort"),
+    "output_format": Row("outputFormat"),
+    "enable_file_checkpointing": Row("enableFileCheckpointing"),
+    "session_store_flush": Row("sessionStoreFlush"),
+    "load_timeout_ms": Row("loadTimeoutMs"),
+    "task_budget": Row("taskBudget"),
+    "max_buffer_size": Row(None, why="the TypeScript SDK has no buffer limit option"),
+    "debug_stderr": Row(None, why="the TypeScript SDK has no debug_stderr file option"),
+    "user": Row(None, why="the TypeScript SDK cannot run its CLI as another OS user"),
+    "client_app": Row(None, why="the TypeScript SDK has no client_app option"),
+    "session_store": Row(None, why="sdkprobe's TypeScript driver does not relay a Python SessionStore yet"),
+}
+
+
+def missing(names: set[str] | list[str], declared: tuple[str, ...]) -> list[str]:
+    """Why each of these Python options cannot reach the TypeScript release whose
+    `Options` declares `declared`, one clause each; empty when all can."""
+    why = []
+    for name in sorted(names):
+        row = TABLE.get(name)
+        if row is None:
+            why.append(f"sdkprobe's option table has no TypeScript counterpart for {name!r}")
+        elif row.ts is None:
+            why.append(f"{name}: {row.why}")
+        elif row.ts not in declared:
+            why.append(f"Options has no {row.ts!r} (ClaudeAgentOptions.{name})")
+    return why
+
+
+def fields(declared: tuple[str, ...]) -> set[str]:
+    """The Python option names a release declaring `declared` can take."""
+    return {name for name, row in TABLE.items() if row.ts is not None and row.ts in declared}
+
+
+@dataclass
+class Translated:
+    """Options as the driver sends them, and the Python functions behind their callbacks."""
+
+    options: dict[str, Any]
+    answers: dict[str, Answer]
+    notifies: dict[str, Notify]
+
+
+def translate(options: dict[str, Any]) -> Translated:
+    """The TypeScript `Options` for these Python-named options (None values left out, as a
+    TypeScript caller leaves a key out)."""
+    out = Translated({}, {}, {})
+    for name, value in options.items():
+        row = TABLE[name]
+        if value is None or row.ts is None:
+            continue
+        out.options[row.ts] = _SHAPES[row.shape](value, out, name)
+    return out
+
+
+# --- reshapings ---------------------------------------------------------------------
+
+
+def _as_is(value: Any, out: Translated, name: str) -> Any:
+    return _plain(value)
+
+
+def _path(value: Any, out: Translated, name: str) -> Any:
+    return os.fspath(value)
+
+
+def _paths(value: Any, out: Translated, name: str) -> Any:
+    return [os.fspath(v) for v in value]
+
+
+def _notify(value: Any, out: Translated, name: str) -> Any:
+    out.notifies[name] = lambda args: value(*args)
+    return {"$callback": name, "kind": "notify"}
+
+
+def _can_use_tool(value: Any, out: Translated, name: str) -> Any:
+    from sdkprobe.harness.typescript import callbacks
+
+    out.answers[name] = callbacks.can_use_tool(value)
+    return {"$callback": name, "kind": "canUseTool"}
+
+
+def _hooks(value: Any, out: Translated, name: str) -> Any:
+    from sdkprobe.harness.typescript import callbacks
+
+    hooks: dict[str, list[dict[str, Any]]] = {}
+    for event, matchers in value.items():
+        hooks[event] = []
+        for i, matcher in enumerate(matchers):
+            entry: dict[str, Any] = {"hooks": []}
+            for field in dataclasses.fields(matcher):  # matcher, timeout, on_failure -> onFailure, ...
+                value = getattr(matcher, field.name)
+                if field.name != "hooks" and value is not None:
+                    entry[camel(field.name)] = _plain(value)
+            for j, fn in enumerate(matcher.hooks):
+                key = f"hook:{event}:{i}:{j}"
+                out.answers[key] = callbacks.hook(fn)
+                entry["hooks"].append({"$callback": key, "kind": "hook"})
+            hooks[event].append(entry)
+    return hooks
+
+
+def _agents(value: Any, out: Translated, name: str) -> Any:
+    return {agent: _definition(d) for agent, d in value.items()}
+
+
+def _definition(d: Any) -> dict[str, Any]:
+    """An AgentDefinition as a TypeScript caller writes one: its fields (already camelCase
+    in the Python SDK) without the ones left None; a mapping as it is."""
+    if isinstance(d, dict):
+        return _plain(d)
+    return {k: _plain(v) for k, v in vars(d).items() if v is not None}
+
+
+def _thinking(value: Any, out: Translated, name: str) -> Any:
+    renamed = {"budget_tokens": "budgetTokens"}
+    return {renamed.get(k, k): v for k, v in dict(value).items()}
+
+
+def _mcp_servers(value: Any, out: Translated, name: str) -> Any:
+    if not isinstance(value, dict):
+        from sdkprobe.behaviour import NotApplicable
+
+        raise NotApplicable("mcp_servers as a file path or JSON text has no counterpart in the TypeScript SDK")
+    servers = {}
+    for server, config in value.items():
+        if isinstance(config, dict) and config.get("type") == "sdk":
+            from sdkprobe.behaviour import NotApplicable
+
+            raise NotApplicable("sdkprobe's TypeScript driver does not relay in-process (sdk) MCP servers yet")
+        servers[server] = _plain(config)
+    return servers
+
+
+def camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(p.title() for p in rest)
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-ready copy: paths as strings, dataclasses as dicts."""
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {k: _plain(v) for k, v in vars(value).items() if v is not None}
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
+
+
+_SHAPES: dict[str, Callable[[Any, Translated, str], Any]] = {
+    "as-is": _as_is,
+    "path": _path,
+    "paths": _paths,
+    "notify": _notify,
+    "can-use-tool": _can_use_tool,
+    "hooks": _hooks,
+    "agents": _agents,
+    "thinking": _thinking,
+    "mcp-servers": _mcp_servers,
+}

@@ -1,0 +1,89 @@
+"""What a behaviour's declared requirements mean on a TypeScript release.
+
+Requirements are declared in the Python SDK's terms (`option:can_use_tool`,
+`api:ClaudeSDKClient.interrupt`, `field:AgentDefinition.maxTurns`); here each is answered for
+the TypeScript release under test from what its `sdk.d.ts` declares, through the one option
+table and the one client-method table. Where the TypeScript SDK has the API but sdkprobe's
+driver does not relay it yet, the reason says so, naming the TypeScript API: that is a gap
+of this harness, not of the SDK, and the report keeps the two apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sdkprobe.harness.typescript import options as table
+from sdkprobe.harness.typescript.client import METHODS, STREAM
+
+# Python API names whose TypeScript counterpart the probes reach through the harness.
+_SAME = {
+    "AgentDefinition": ("type", "AgentDefinition"),
+    "ClaudeSDKClient": ("function", "query"),
+    "HookMatcher": ("option", "hooks"),
+    "PermissionResultAllow": ("option", "canUseTool"),
+    "PermissionResultDeny": ("option", "canUseTool"),
+    "PermissionUpdate": ("option", "canUseTool"),
+    "PermissionRequestHookInput": ("type", "PermissionRequestHookInput"),
+}
+# Python functions a probe calls itself, whose TypeScript counterpart the driver does not call yet.
+_NOT_RELAYED = {
+    "create_sdk_mcp_server": "createSdkMcpServer()",
+    "ToolAnnotations": "tool() annotations",
+    "InMemorySessionStore": "a sessionStore",
+    "list_sessions": "listSessions()",
+    "get_session_info": "getSessionInfo()",
+    "get_session_messages": "getSessionMessages()",
+    "rename_session": "renameSession()",
+    "tag_session": "tagSession()",
+    "fold_session_summary": "the session summary fold",
+    "project_key_for_directory": "the project key of a directory",
+    "list_sessions_from_store": "listSessions() over a store",
+    "get_session_info_from_store": "getSessionInfo() over a store",
+}
+
+
+def unmet(kind: str, name: str, release: Any) -> str | None:
+    """Why TypeScript release `release` cannot run a probe needing `kind:name`; None if it can."""
+    sdk = f"@anthropic-ai/claude-agent-sdk {release.version}"
+    if kind == "option":
+        lacking = table.missing({name}, release.options())
+        return f"{sdk}: {lacking[0]}" if lacking else None
+    if kind == "field":
+        cls, field = name.split(".")
+        if cls == "ResultMessage":
+            return None  # messages are the CLI's, passed through whole: the field is there when the CLI sends it
+        fields = release.type_fields(cls)
+        if fields is None:
+            return f"{sdk} declares no type {cls}"
+        return None if field in fields else f"{cls} in {sdk} has no field {field!r}"
+    if kind == "api":
+        head, _, method = name.partition(".")
+        if head == "ClaudeSDKClient" and method:
+            if method in STREAM:
+                return None
+            ts = METHODS.get(method)
+            if ts is None:
+                return f"{sdk}: Query has no counterpart of ClaudeSDKClient.{method}"
+            return None if ts in release.query_methods() else f"{sdk}: Query has no method {ts}()"
+        if name in _NOT_RELAYED:
+            return f"sdkprobe's TypeScript driver does not relay {_NOT_RELAYED[name]} yet ({name})"
+        same = _SAME.get(name)
+        if same is None:
+            return f"sdkprobe knows no TypeScript counterpart of {name}"
+        what, ts_name = same
+        if what == "option":
+            return None if ts_name in release.options() else f"{sdk}: Options has no {ts_name!r}"
+        if what == "function":
+            return None if ts_name in release.exports() else f"{sdk} exports no {ts_name}()"
+        return None if release.type_fields(ts_name) is not None else f"{sdk} declares no type {ts_name}"
+    raise ValueError(f"{kind}: is answered as for Python")
+
+
+def surface_names(release: Any) -> list[str]:
+    """The release's public items as a report records them: `option:` its Options keys,
+    `query:` its Query methods, `function:` its exported functions (TypeScript names)."""
+    return sorted(
+        [f"option:{n}" for n in release.options()]
+        + [f"query:{n}" for n in release.query_methods()]
+        + [f"function:{n}" for n in release.exports()]
+    )

@@ -1,0 +1,81 @@
+"""One run of the TypeScript SDK, collected as a Python run is: messages, error, nothing else.
+
+`run_ts` takes what `sdk.run_sdk` takes and gives back the same `Outcome`, so the wire and
+cli tiers, Conversation and every probe work on either SDK. The TypeScript SDK has no
+Python warnings or logger, so those stay empty.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sdkprobe.harness.typescript import options as table
+from sdkprobe.harness.typescript.client import TsClient
+from sdkprobe.harness.typescript.messages import neutral
+from sdkprobe.harness.typescript.relay import Relay
+
+
+@dataclass
+class TsOptions:
+    """The options a probe gave, by their Python names, for the TypeScript release `release`."""
+
+    values: dict[str, Any]
+    release: Any
+
+
+async def run_ts(
+    options: TsOptions,
+    prompt: str | list[dict[str, Any]] | None,
+    *,
+    client: bool,
+    drive: Any,
+    timeout: float,
+    connect_prompt: bool,
+    watch: Any,
+    out: Any,
+) -> None:
+    """Fill `out` (an sdk.Outcome) from one TypeScript query(); the caller bounds it by `timeout`."""
+    relay = Relay(table.translate(dict(options.values)))
+    streaming = client or connect_prompt or isinstance(prompt, list)
+    try:
+        await relay.start(options.release.entry, None if streaming else (prompt or ""))
+        if not streaming:
+            await _read_all(relay, out, watch)
+        elif not (client or connect_prompt):  # an iterable prompt given to query(): sent, then ended
+            for item in prompt or []:
+                relay.send_user(item)
+            relay.end_input()
+            await _read_all(relay, out, watch)
+        else:
+            c = TsClient(relay)
+            if connect_prompt and prompt is not None:
+                await c.query(prompt if isinstance(prompt, str) else _iterate(prompt))
+                if isinstance(prompt, list):
+                    relay.end_input()
+            if drive is not None:
+                await drive(c, out)
+            else:
+                if prompt is not None and not connect_prompt:
+                    await c.query(prompt if isinstance(prompt, str) else _iterate(prompt))
+                async for message in c.receive_response():
+                    out.messages.append(message)
+            relay.end_input()
+    finally:
+        await relay.close()
+        out.log.extend(relay.log)
+    if relay.error is not None and out.exception is None:
+        raise relay.error
+
+
+async def _read_all(relay: Relay, out: Any, watch: Any) -> None:
+    async for raw in relay.messages():
+        message = neutral(raw)
+        out.messages.append(message)
+        if watch is not None:
+            watch(message)
+
+
+async def _iterate(items: list[dict[str, Any]]) -> Any:
+    for item in items:
+        yield item

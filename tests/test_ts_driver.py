@@ -1,0 +1,126 @@
+"""The TypeScript driver and its relay, against a stand-in SDK module (no npm needed):
+every way a probe's run crosses into Node and back is relayed, and nothing is left running."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import json
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import claude_agent_sdk as py_sdk
+import pytest
+
+from sdkprobe.harness import processes, sdk
+from sdkprobe.harness.typescript import callbacks
+from sdkprobe.harness.typescript import options as table
+from sdkprobe.harness.typescript.messages import TsMessage
+from sdkprobe.harness.typescript.run import TsOptions
+
+pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+
+FAKE = Path(__file__).with_name("ts_fake_sdk") / "sdk.mjs"
+
+
+@dataclass(frozen=True)
+class FakeRelease:
+    version: str = "0.0.0-fake"
+    entry: Path = FAKE
+
+
+def run(prompt: Any = "hi", *, client: bool = False, drive: Any = None, **options: Any) -> sdk.Outcome:
+    return asyncio.run(sdk.run_sdk(TsOptions(options, FakeRelease()), prompt, client=client, drive=drive, timeout=30))
+
+
+def seen(outcome: sdk.Outcome) -> dict[str, Any]:
+    users = outcome.of_type("UserMessage")
+    assert users, [type(m).__name__ for m in outcome.messages]
+    return json.loads(users[0].content)
+
+
+def test_messages_come_in_order_and_none_is_dropped() -> None:
+    out = run("hello")
+    assert out.error is None
+    assert [type(m).__name__ for m in out.messages] == ["SystemMessage", "UserMessage", "TsMessage", "ResultMessage"]
+    unknown = out.messages[2]
+    assert isinstance(unknown, TsMessage) and unknown.type == "made_up_type" and unknown.data["detail"] == 1
+    assert seen(out)["prompt"] == "hello"
+    assert out.result.result == "done"
+
+
+def test_can_use_tool_is_asked_through_python_and_its_answer_returned_as_typescript_spells_it() -> None:
+    asked: list[tuple[str, dict[str, Any], Any]] = []
+
+    async def can_use_tool(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        asked.append((name, tool_input, context))
+        return py_sdk.PermissionResultAllow(updated_input={"command": "pwd"})
+
+    got = seen(run(can_use_tool=can_use_tool))
+    assert got["permission"] == {"behavior": "allow", "updatedInput": {"command": "pwd"}}
+    assert asked[0][:2] == ("Bash", {"command": "ls"})
+    assert asked[0][2].tool_use_id == "t1"
+
+
+def test_a_hook_is_called_and_its_python_spellings_become_json_keys() -> None:
+    async def hook(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
+        return {"continue_": False, "async_": True, "reason": f"{hook_input['hook_event_name']} {tool_use_id}"}
+
+    matcher = py_sdk.HookMatcher(matcher="Bash", hooks=[hook], timeout=5)
+    got = seen(run(hooks={"PreToolUse": [matcher]}))
+    assert got["PreToolUse"] == {"continue": False, "async": True, "reason": "PreToolUse t1"}
+    assert got["PreToolUse matcher"] == {"matcher": "Bash", "timeout": 5, "hooks": 1}
+
+
+def test_stderr_callback_and_option_names_reach_the_sdk() -> None:
+    lines: list[str] = []
+    got = seen(run(stderr=lines.append, allowed_tools=["Read"], max_turns=2))
+    assert lines == ["a line on stderr"]
+    assert {"allowedTools", "maxTurns", "stderr"} <= set(got["options"])
+
+
+def test_a_client_streams_turns_and_calls_query_methods() -> None:
+    async def drive(client: Any, outcome: Any) -> None:
+        await client.query("first")
+        await client.interrupt()
+        outcome.messages.append(await client.set_model("m-2"))
+        await client.query("last")
+        async for message in client.receive_response():
+            outcome.messages.append(message)
+
+    out = run(None, client=True, drive=drive)
+    assert out.messages[0] == {"model": "m-2"}
+    got = json.loads(out.of_type("UserMessage")[0].content)
+    assert got["prompts"] == ["first", "last"] and got["interrupted"] == 1
+
+
+def test_what_the_sdk_throws_is_the_runs_exception_named_as_thrown() -> None:
+    out = run(model="throw:bad option")
+    assert out.error == "TypeError: bad option"
+    assert [type(m).__name__ for m in out.messages] == ["SystemMessage"]
+
+
+def test_the_driver_and_its_spare_end_with_their_host(tmp_path: Path) -> None:
+    run("hi")
+    assert not processes.hosts  # every driver a run took is gone when the run ends
+
+
+def test_every_option_of_the_installed_python_sdk_has_a_row() -> None:
+    """A Python option the table does not know would reach no TypeScript run unnoticed."""
+    names = {f.name for f in dataclasses.fields(py_sdk.ClaudeAgentOptions)}
+    assert names - set(table.TABLE) == set()
+
+
+def test_missing_names_each_reason() -> None:
+    why = table.missing({"user", "allowed_tools", "resume_drops_turn"}, ("allowedTools",))
+    assert why == [
+        "Options has no 'resumeDropsTurn' (ClaudeAgentOptions.resume_drops_turn)",
+        "user: the TypeScript SDK cannot run its CLI as another OS user",
+    ]
+
+
+def test_a_permission_update_is_written_as_given_not_checked() -> None:
+    update = py_sdk.PermissionUpdate(type="setMode", destination="session")
+    assert callbacks.permission_update(update) == {"type": "setMode", "destination": "session"}

@@ -1,0 +1,38 @@
+// A stand-in for @anthropic-ai/claude-agent-sdk's query(), for testing sdkprobe's driver
+// without npm: it exercises each way the driver relays (messages, canUseTool, a hook,
+// stderr, a streaming prompt, a Query method, a thrown error) and yields what it got back.
+export function query({ prompt, options }) {
+  let interrupted = 0;
+  async function* run() {
+    yield { type: "system", subtype: "init", session_id: "s1", cwd: process.cwd(), tools: [] };
+    if (options.model?.startsWith("throw:")) throw new TypeError(options.model.slice(6));
+    const seen = { options: Object.keys(options).sort(), env_mark: process.env.SDKPROBE_FAKE_MARK ?? null };
+    if (typeof prompt === "string") seen.prompt = prompt;
+    else {
+      seen.prompts = [];
+      for await (const m of prompt) {
+        seen.prompts.push(m.message.content);
+        if (m.message.content === "last") break;
+      }
+    }
+    if (options.canUseTool) {
+      const signal = new AbortController().signal;
+      seen.permission = await options.canUseTool("Bash", { command: "ls" }, { signal, toolUseID: "t1", suggestions: [] });
+    }
+    for (const [event, matchers] of Object.entries(options.hooks || {})) {
+      const signal = new AbortController().signal;
+      seen[event] = await matchers[0].hooks[0]({ hook_event_name: event }, "t1", { signal });
+      seen[`${event} matcher`] = { ...matchers[0], hooks: matchers[0].hooks.length };
+    }
+    options.stderr?.("a line on stderr");
+    seen.interrupted = interrupted;
+    yield { type: "user", message: { role: "user", content: JSON.stringify(seen) }, parent_tool_use_id: null };
+    yield { type: "made_up_type", detail: 1 };
+    yield { type: "result", subtype: "success", is_error: false, result: "done", session_id: "s1",
+            duration_ms: 1, duration_api_ms: 1, num_turns: 1, total_cost_usd: 0, usage: {} };
+  }
+  const gen = run();
+  gen.interrupt = async () => { interrupted += 1; };
+  gen.setModel = async (m) => ({ model: m });
+  return gen;
+}
