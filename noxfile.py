@@ -41,7 +41,7 @@ def _versions_module():  # type: ignore[no-untyped-def]
 
 
 _versions = _versions_module()
-DEFAULT_SDK, SDK_VERSIONS = _versions.DEFAULT_SDK, _versions.SDK_VERSIONS
+DEFAULT_SDK, SDK_VERSIONS, TS_VERSIONS = _versions.DEFAULT_SDK, _versions.SDK_VERSIONS, _versions.TS_VERSIONS
 is_release, requirements, version_key = _versions.is_release, _versions.requirements, _versions.version_key
 
 nox.needs_version = ">=2024.3.2"
@@ -100,6 +100,17 @@ def probe(session: nox.Session, sdk: str) -> None:
     if not _has_option(args, "--out"):
         args = ["--out", str(ROOT / "reports"), *args]
     session.run("sdkprobe", "run", *args)
+
+
+@nox.session(python=PYTHON)
+@nox.parametrize("ts", TS_VERSIONS)
+def probe_ts(session: nox.Session, ts: str) -> None:
+    """Probe one TypeScript SDK release (from npm, with its bundled CLI) and write reports/ts/<ts>.json."""
+    install_project(session, DEFAULT_SDK)
+    args = list(session.posargs)
+    if not _has_option(args, "--out"):
+        args = ["--out", str(ROOT / "reports" / "ts"), *args]
+    session.run("sdkprobe", "run", "--sdk", f"ts@{ts}", *args)
 
 
 @nox.session(python=PYTHON)

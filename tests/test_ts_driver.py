@@ -124,3 +124,42 @@ def test_missing_names_each_reason() -> None:
 def test_a_permission_update_is_written_as_given_not_checked() -> None:
     update = py_sdk.PermissionUpdate(type="setMode", destination="session")
     assert callbacks.permission_update(update) == {"type": "setMode", "destination": "session"}
+
+
+def test_a_process_the_sdk_spawns_is_reported_with_its_exit_code() -> None:
+    out = run(extra_args={"exit-code": "3"})
+    assert [c["returncode"] for c in out.children] == [3]
+    assert out.children[0]["argv"][1:3] == ["-e", "process.exit(3)"]
+
+
+def test_an_in_process_server_is_built_by_the_sdk_and_its_tool_runs_the_python_handler() -> None:
+    calls: list[Any] = []
+
+    @py_sdk.tool("add", "adds two numbers", {"a": int, "b": int})
+    async def add(args: dict[str, Any]) -> dict[str, Any]:
+        calls.append(args)
+        return {"content": [{"type": "text", "text": str(args["a"] + args["b"])}]}
+
+    server = py_sdk.create_sdk_mcp_server("calc", tools=[add])
+    got = seen(run(mcp_servers={"calc": server}))
+    assert got["mcp calc"] == {"type": "sdk", "name": "calc", "has_instance": True}
+
+
+def test_an_in_process_tool_call_is_answered_by_the_python_server() -> None:
+    from sdkprobe.harness.typescript.mcp import PythonServer
+
+    @py_sdk.tool("add", "adds two numbers", {"a": int, "b": int})
+    async def add(args: dict[str, Any]) -> dict[str, Any]:
+        return {"content": [{"type": "text", "text": str(args["a"] + args["b"])}]}
+
+    async def go() -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        server = PythonServer("calc", py_sdk.create_sdk_mcp_server("calc", tools=[add])["instance"])
+        try:
+            return await server.tools(), await server.call("add", {"a": 2, "b": 3})
+        finally:
+            await server.aclose()
+
+    tools, result = asyncio.run(go())
+    assert [t["name"] for t in tools] == ["add"]
+    assert set(tools[0]["inputSchema"]["properties"]) == {"a", "b"}
+    assert result["content"] == [{"type": "text", "text": "5"}]

@@ -65,9 +65,10 @@ def register(subparsers: Any) -> None:
     bp.add_argument("id", metavar="ID", help="the behaviour's id (see `sdkprobe list`)")
     bp.add_argument(
         "--axis",
-        choices=("sdk", "cli"),
+        choices=("sdk", "cli", "ts"),
         default="sdk",
-        help="what moves: SDK releases, each with its bundled CLI (default), or CLI releases under the installed SDK",
+        help="what moves: SDK releases, each with its bundled CLI (default), CLI releases under the installed SDK, "
+        "or releases of the TypeScript SDK (@anthropic-ai/claude-agent-sdk on npm, each with its bundled CLI)",
     )
     bp.add_argument(
         "--from",
@@ -79,9 +80,10 @@ def register(subparsers: Any) -> None:
     bp.add_argument(
         "--reports",
         type=Path,
-        default=Path("reports"),
         metavar="DIR",
-        help="reuse the verdicts of SDK releases with a report here instead of probing them (default: reports)",
+        default=None,
+        help="reuse the verdicts of SDK releases with a report here instead of probing them "
+        "(default: reports, and reports/ts with --axis ts)",
     )
     bp.add_argument("--fresh", action="store_true", help="probe every release, reusing no report")
     bp.add_argument("--check", metavar="NAME", help="follow this sub-check's verdict instead of the behaviour's")
@@ -111,12 +113,13 @@ def cmd_bisect(args: argparse.Namespace) -> int:
             )
         if args.no_yanked:
             raise UsageError("--no-yanked is for SDK releases; npm has no yanked CLI releases")
-        if args.fresh or args.reports != Path("reports"):
+        if args.fresh or args.reports is not None:
             raise UsageError("--reports and --fresh are for SDK releases; with --axis cli every release is probed")
         versions, flags, prober = _cli_axis(args, progress)
         known: dict[str, ReleaseVerdict] = {}
     else:
-        versions, flags, prober = _sdk_axis(args, progress)
+        args.reports = args.reports or (TS_REPORTS if args.axis == "ts" else Path("reports"))
+        versions, flags, prober = _ts_axis(args, progress) if args.axis == "ts" else _sdk_axis(args, progress)
         known = {} if args.fresh else committed(args.reports, args.id, versions)
         if known:
             progress(
@@ -177,6 +180,30 @@ def _sdk_axis(args: argparse.Namespace, progress: Callable[[str], None]) -> tupl
     return [r.version for r in in_range], flags, ReleaseProber(args.id, envs, progress)
 
 
+TS_REPORTS = Path("reports") / "ts"
+
+
+def _ts_axis(args: argparse.Namespace, progress: Callable[[str], None]) -> tuple[list[str], Flags, Any]:
+    """TypeScript releases on npm from --from (default: the oldest with a report in DIR) to --to."""
+    from sdkprobe.releases.probe import TsReleaseProber
+    from sdkprobe.releases.ts_sdk import releases as ts_releases
+
+    if args.no_yanked:
+        raise UsageError("--no-yanked is for Python SDK releases; npm lists no yanked TypeScript releases")
+    known = ts_releases()
+    first = args.from_ or next(iter(committed(args.reports, args.id, known)), None)
+    if first is None:
+        raise UsageError(f"no TypeScript report in {args.reports} to start from; name a release with --from")
+    last = args.to or known[-1]
+    for flag, v in (("--from", first), ("--to", last)):
+        if v not in known:
+            raise UsageError(f"{flag} {v}: no such release of @anthropic-ai/claude-agent-sdk on npm")
+    if version_key(first) > version_key(last):
+        raise UsageError(f"--from {first} comes after --to {last}")
+    chosen = [v for v in known if version_key(first) <= version_key(v) <= version_key(last)]
+    return chosen, [(v, False) for v in known], TsReleaseProber(args.id, progress)
+
+
 def _cli_axis(args: argparse.Namespace, progress: Callable[[str], None]) -> tuple[list[str], Flags, Any]:
     from sdkprobe.harness.sdk import bundled_cli_version
     from sdkprobe.releases.claude_code import check_version, release_list
@@ -207,7 +234,7 @@ def render(
     """The answer as lines for stdout; `flags` says which releases are yanked."""
     what = f"sub-check {check}" if check else "verdict"
     vs = answer.versions
-    kind = "CLI releases (with the installed SDK)" if axis == "cli" else "releases"
+    kind = {"cli": "CLI releases (with the installed SDK)", "ts": "TypeScript SDK releases"}.get(axis, "releases")
     lines = [f"{behaviour_id} ({what}) across {len(vs)} {kind}, {vs[0]} to {vs[-1]}:"]
     if answer.first is None or answer.last is None:
         lines.append("no release in the range gave a verdict")

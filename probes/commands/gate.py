@@ -10,7 +10,7 @@ from typing import Any
 
 from sdkprobe import catalogue
 from sdkprobe.commands import shared  # shared.probe_installed: one seam for tests
-from sdkprobe.commands.shared import catalogue_options, release_cli
+from sdkprobe.commands.shared import SDK_HELP, catalogue_options, choose_sdk, release_cli
 from sdkprobe.errors import UsageError
 from sdkprobe.runner import RunSettings
 
@@ -85,6 +85,11 @@ def register(sub: Any) -> None:
         help="without --candidate: probe against Claude Code CLI release X from npm instead of the bundled CLI",
     )
     gp.add_argument(
+        "--sdk",
+        metavar="SDK",
+        help="without --candidate: " + SDK_HELP + "; --baseline VERSION then names a shipped TypeScript report",
+    )
+    gp.add_argument(
         "--out",
         type=Path,
         metavar="DIR",
@@ -107,7 +112,10 @@ def cmd_gate(args: argparse.Namespace) -> int:
         raise UsageError("--cli-version probes a fresh candidate; it cannot go with --candidate")
     if args.candidate and args.out:
         raise UsageError("--out writes the fresh candidate; it cannot go with --candidate")
-    baseline = resolve_baseline(args.baseline)
+    if args.candidate and args.sdk:
+        raise UsageError("--sdk probes a fresh candidate; it cannot go with --candidate")
+    typescript = choose_sdk(args.sdk)
+    baseline = resolve_baseline(args.baseline, typescript)
     renames = catalogue.renames()  # a baseline or list from before a rename names the old ids
     relied_on = {catalogue.resolve(i) for i in read_relied_on(args.relied_on)} if args.relied_on else None
     if args.candidate:
@@ -130,6 +138,12 @@ def cmd_gate(args: argparse.Namespace) -> int:
         if args.out:
             json_path, _ = report.write(candidate, args.out)
             print(f"wrote the candidate report {json_path}", file=sys.stderr)
+    sdks = [r.get("sdk", "python") for r in (baseline, candidate)]
+    if sdks[0] != sdks[1]:
+        raise UsageError(
+            f"the baseline is a {sdks[0]} SDK report and the candidate a {sdks[1]} one: the gate compares "
+            "versions of one SDK (`sdkprobe report --sdks A B` shows what differs between the two SDKs)"
+        )
     result = compare(baseline, candidate, relied_on, args.strict, renames, catalogue.coverage())
     sys.stdout.write(result.render())
     return result.exit_code

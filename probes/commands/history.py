@@ -28,6 +28,7 @@ from sdkprobe.report.history import HISTORY_PATH, Entry, History, Step, load
 from sdkprobe.report.store import file_stem
 
 CLI_AXIS = Path("reports") / "cli-axis"
+TS_AXIS = Path("reports") / "ts"
 
 HELP = f"""\
 For every behaviour whose verdict or one of whose sub-checks differs between two
@@ -45,7 +46,12 @@ With --axis cli the columns are CLI releases under the SDK installed here: DIR (
 --cli-version V --tier cli --out DIR`), and its report with the CLI it bundles, from the
 folder above (reports/<sdk>.json), is one more column, as in DIR's matrix. Each change
 between two of them is found among every release of the CLI on npm between the two,
-each installed once into $SDKPROBE_CACHE/cli; the file names CLI releases."""
+each installed once into $SDKPROBE_CACHE/cli; the file names CLI releases.
+
+With --axis ts the columns are the TypeScript SDK's reports in DIR (default
+{TS_AXIS.as_posix()}, written by `sdkprobe run --sdk ts@V`), and each change is found among
+the releases of @anthropic-ai/claude-agent-sdk on npm between two of them, each installed
+once into $SDKPROBE_CACHE/ts."""
 
 EPILOG = """\
 exit status: 0 every change placed, 1 some change not seen again by probing, 2 bad input,
@@ -74,16 +80,16 @@ def register(subparsers: Any) -> None:
     hp.add_argument("--out", type=Path, metavar="FILE", help=f"the history file (default: DIR/{HISTORY_PATH})")
     hp.add_argument(
         "--axis",
-        choices=("sdk", "cli"),
+        choices=("sdk", "cli", "ts"),
         default="sdk",
-        help="what the columns are: SDK releases, each with its bundled CLI (default), or CLI releases "
-        "under the installed SDK",
+        help="what the columns are: SDK releases, each with its bundled CLI (default), CLI releases "
+        f"under the installed SDK, or TypeScript SDK releases (the reports in {TS_AXIS})",
     )
     hp.add_argument(
         "--reports",
         type=Path,
         metavar="DIR",
-        help=f"the committed reports (default: reports; with --axis cli {CLI_AXIS})",
+        help=f"the committed reports (default: reports; with --axis cli {CLI_AXIS}, with --axis ts {TS_AXIS})",
     )
     hp.add_argument(
         "--merge",
@@ -107,7 +113,7 @@ def cmd_history(args: argparse.Namespace) -> int:
 
     if args.jobs < 1:
         raise UsageError("-j must be at least 1")
-    args.reports = args.reports or (CLI_AXIS if args.axis == "cli" else Path("reports"))
+    args.reports = args.reports or {"cli": CLI_AXIS, "ts": TS_AXIS}.get(args.axis, Path("reports"))
     out: Path = args.out or args.reports / HISTORY_PATH
     known = {b.id for b in catalogue.load()}
     renames = catalogue.renames()  # reports and history files from before a rename name the old ids
@@ -126,6 +132,9 @@ def cmd_history(args: argparse.Namespace) -> int:
     under_sdk: str | None = None
     if args.axis == "cli":
         under_sdk, columns = _cli_columns(args.reports, reports, renames)
+        listed = tuple(sorted(columns, key=version_key))
+    elif args.axis == "ts":  # every TypeScript report in DIR is a column
+        columns = {r["sdk_version"]: r for r in reports if r["cli"] == "bundled" and r.get("sdk") == "typescript"}
         listed = tuple(sorted(columns, key=version_key))
     else:
         listed = listed_with_reports(reports, SDK_VERSIONS)
@@ -235,6 +244,16 @@ def _finder(entries: dict[str, dict[str, dict[str, Any]]], axis: str) -> Finder:
         except CliReleaseError as exc:
             raise _IndexDown(str(exc)) from None
         return Finder(index, entries, lambda bid: CliReleaseProber(bid, say(bid)))
+    if axis == "ts":
+        from sdkprobe.releases.probe import TsReleaseProber
+        from sdkprobe.releases.ts_sdk import TsReleaseError
+        from sdkprobe.releases.ts_sdk import releases as ts_releases
+
+        try:
+            ts_index = [Release(v, yanked=False, bundles_cli=True) for v in ts_releases()]
+        except TsReleaseError as exc:
+            raise _IndexDown(str(exc)) from None
+        return Finder(ts_index, entries, lambda bid: TsReleaseProber(bid, say(bid)))
     try:
         index = releases()
     except IndexUnreachable as exc:

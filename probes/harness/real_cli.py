@@ -251,9 +251,14 @@ async def _run_then_reap(
         run.leftovers = sorted(processes.tree(token, roots))
         killed.update(processes.reap(token, roots))
         statuses = {pid: await exits.of(pid) for pid, _ in exits.started}
+        started = list(exits.started)
+        if not started:  # a TypeScript SDK: its driver, the CLI's parent, saw it start and end
+            children = [c for c in run.outcome.children if c["argv"][:1] == [exits.program]]
+            started = [(c["pid"], c["argv"][1:]) for c in children]
+            statuses = {c["pid"]: c["returncode"] for c in children}
         run.exit_codes = [
             None if pid in killed else statuses[pid]
-            for pid, argv in exits.started
+            for pid, argv in started
             if argv[:1] not in (["-v"], ["--version"])  # the SDK's version check
         ]
 

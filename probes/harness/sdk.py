@@ -138,6 +138,9 @@ class Outcome:
     exception: BaseException | None = None
     warnings: list[str] = field(default_factory=list)
     log: list[str] = field(default_factory=list)
+    # The processes a TypeScript SDK spawned, as its driver saw them end ({pid, argv, returncode});
+    # a Python SDK's children are watched in this process instead (processes.exits).
+    children: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def error(self) -> str | None:

@@ -1,9 +1,11 @@
-"""Probe one behaviour on one release: an SDK release, or a CLI release under the installed SDK.
+"""Probe one behaviour on one release: an SDK release, a CLI release under the installed SDK,
+or a TypeScript SDK release.
 
 Each SDK release runs in its own interpreter (two SDK versions cannot share one), so
 `ReleaseProber` starts its cached environment's `sdkprobe run --only ID --out TMP -j 1`;
 `CliReleaseProber` starts this interpreter's `sdkprobe run --only ID --cli PATH` with the CLI
-release installed from npm. Either way the verdict is read from the report the run wrote,
+release installed from npm; `TsReleaseProber` starts `sdkprobe run --sdk ts@V`. Either way
+the verdict is read from the report the run wrote,
 never its table, and anything that keeps a release from giving a verdict becomes a skipped
 ReleaseVerdict.
 """
@@ -117,3 +119,19 @@ class CliReleaseProber(_Prober):
         except CliReleaseError as exc:
             return str(exc)
         return [sys.executable, "-m", "sdkprobe", "run", "--cli", str(cli)], _clean_env()
+
+
+class TsReleaseProber(_Prober):
+    """Each TypeScript SDK release from npm (installed once into the cache), with the CLI its
+    platform package bundles, driven by this interpreter's sdkprobe (`run --sdk ts@V`)."""
+
+    def _command(self, version: str) -> tuple[list[str], dict[str, str]] | str:
+        from sdkprobe.releases.ts_sdk import TsReleaseError, install
+
+        try:
+            release = install(version, self.progress)
+        except TsReleaseError as exc:
+            return str(exc)
+        if release.bundled_cli is None:
+            return "its package bundles no CLI for this platform"
+        return [sys.executable, "-m", "sdkprobe", "run", "--sdk", f"ts@{version}"], _clean_env()

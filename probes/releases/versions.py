@@ -55,6 +55,16 @@ SDK_VERSIONS: list[str] = [
 ]
 
 # Extra requirements installed together with a version (same resolver call).
+# The TypeScript SDK's releases sdkprobe reports on (reports/ts/), oldest first: the two the
+# source documents measured (004: 0.3.270, 003: 0.3.274), the one bundling the same CLI as
+# the newest Python release (0.3.332 and 0.2.189 both bundle CLI 2.1.332), and the newest.
+TS_VERSIONS: list[str] = [
+    "0.3.270",  # source 004's release
+    "0.3.274",  # source 003's release
+    "0.3.332",  # bundles CLI 2.1.332, as Python 0.2.189 does: the two SDKs side by side
+    "0.3.333",  # newest (CLI 2.1.333)
+]
+
 _OLD_MCP = ["mcp<2"]  # in-process MCP servers break on mcp 2.x before 0.2.100
 _FIRST_WITH_OWN_MCP_BOUND = "0.2.100"  # from here the SDK bounds mcp itself
 

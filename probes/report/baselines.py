@@ -24,23 +24,26 @@ def shipped_dir() -> Path:
     return inside if inside.is_dir() else _PACKAGE.parent / "reports"
 
 
-def shipped_versions() -> list[str]:
+def shipped_versions(typescript: bool = False) -> list[str]:
     from sdkprobe.releases.versions import version_key
 
-    return sorted((p.stem for p in shipped_dir().glob("*.json") if _VERSION.match(p.stem)), key=version_key)
+    folder = shipped_dir() / "ts" if typescript else shipped_dir()
+    return sorted((p.stem for p in folder.glob("*.json") if _VERSION.match(p.stem)), key=version_key)
 
 
-def resolve_baseline(given: str) -> dict[str, Any]:
-    """The baseline report named by a path or by a listed SDK version; ReportError (one line) when
-    it is neither. A path wins: a file called `0.2.181` in the working directory is that file."""
+def resolve_baseline(given: str, typescript: bool = False) -> dict[str, Any]:
+    """The baseline report named by a path or by a listed SDK version (of the TypeScript SDK,
+    from the shipped ts/ folder, with `typescript`); ReportError (one line) when it is neither.
+    A path wins: a file called `0.2.181` in the working directory is that file."""
     path = Path(given)
     if path.exists() or not _VERSION.match(given):
         return load(path)
-    shipped = shipped_dir() / f"{given}.json"
+    shipped = (shipped_dir() / "ts" if typescript else shipped_dir()) / f"{given}.json"
     if not shipped.is_file():
-        versions = shipped_versions()
+        versions = shipped_versions(typescript)
+        which = "the TypeScript SDK's " if typescript else ""
         raise ReportError(
-            f"--baseline {given}: sdkprobe ships no report for that version; it ships "
+            f"--baseline {given}: sdkprobe ships no report for {which}that version; it ships "
             f"{', '.join(versions) if versions else 'none'} (or give a report's path)"
         )
     return load(shipped)

@@ -1,6 +1,8 @@
 // A stand-in for @anthropic-ai/claude-agent-sdk's query(), for testing sdkprobe's driver
 // without npm: it exercises each way the driver relays (messages, canUseTool, a hook,
 // stderr, a streaming prompt, a Query method, a thrown error) and yields what it got back.
+import { spawn } from "node:child_process";
+
 export function query({ prompt, options }) {
   let interrupted = 0;
   async function* run() {
@@ -25,6 +27,13 @@ export function query({ prompt, options }) {
       seen[`${event} matcher`] = { ...matchers[0], hooks: matchers[0].hooks.length };
     }
     options.stderr?.("a line on stderr");
+    if (options.extraArgs?.["exit-code"]) {
+      const child = spawn(process.execPath, ["-e", `process.exit(${options.extraArgs["exit-code"]})`]);
+      await new Promise((resolve) => child.on("exit", resolve));
+    }
+    for (const [name, server] of Object.entries(options.mcpServers || {})) {
+      seen[`mcp ${name}`] = { type: server.type, name: server.name, has_instance: Boolean(server.instance) };
+    }
     seen.interrupted = interrupted;
     yield { type: "user", message: { role: "user", content: JSON.stringify(seen) }, parent_tool_use_id: null };
     yield { type: "made_up_type", detail: 1 };

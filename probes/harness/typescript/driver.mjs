@@ -4,7 +4,8 @@
 // Python -> driver (stdin), the first line:
 //   {"start": {"sdk": "/abs/sdk.mjs", "options": {...}, "prompt": "text" | null, "env": {...}, "cwd": "/dir"}}
 //   options are the TypeScript SDK's own; a value {"$callback": NAME} becomes a function
-//   that asks Python (canUseTool, a hook, stderr, onElicitation). prompt null: the prompt is
+//   that asks Python (canUseTool, a hook, stderr, onElicitation), an mcpServers entry
+//   {"type": "sdk", "$tools": [...]} an in-process server whose tools ask Python. prompt null: the prompt is
 //   a stream fed by the lines below.
 // then any of:
 //   {"user": SDKUserMessage}           one message into the prompt stream
@@ -16,11 +17,14 @@
 //   {"ask": ID, "callback": NAME, "args": [...]}   a callback was called (its AbortSignal left out)
 //   {"aborted": ID}                    the SDK aborted that call's signal
 //   {"notify": NAME, "args": [...]}    a callback whose return value the SDK ignores (stderr)
+//   {"spawned": PID, "argv": [...]} / {"exited": PID, "code", "signal"}   a process the SDK started, and its end
 //   {"returned": ID, "value": V} | {"returned": ID, "error": {...}}
 //   {"end": true} | {"error": {"name", "message"}}   how the iteration ended
 // The driver exits once its stdin closes after the end. Started as `node driver.mjs SDK`, it
 // loads that SDK module before the start line comes (a warm driver waiting for its run).
 
+import cp from "node:child_process";
+import { createRequire, syncBuiltinESMExports } from "node:module";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
 
@@ -103,11 +107,75 @@ function promptStream() {
   return stream;
 }
 
+// An in-process server Python described ({"type": "sdk", name, "$tools", "$key"}) built with
+// the SDK's own createSdkMcpServer() and tool(), each tool's zod shape made from its JSON
+// schema and its handler asking Python; any other server config is passed as it is.
+async function inProcessServers(module, sdkPath, servers) {
+  const described = Object.values(servers).filter((c) => c && Array.isArray(c.$tools));
+  if (!described.length) return servers;
+  const zod = await import(pathToFileURL(createRequire(sdkPath).resolve("zod")).href);
+  const z = zod.z ?? zod.default?.z ?? zod.default ?? zod;
+  const built = {};
+  for (const [key, config] of Object.entries(servers)) {
+    if (!config || !Array.isArray(config.$tools)) {
+      built[key] = config;
+      continue;
+    }
+    const tools = config.$tools.map((t) =>
+      module.tool(
+        t.name,
+        t.description ?? "",
+        shapeOf(t.inputSchema || {}, z),
+        (args) => ask(`mcp:${config.$key}:${t.name}`, [args]),
+        t.annotations ? { annotations: t.annotations } : undefined,
+      ),
+    );
+    built[key] = module.createSdkMcpServer({ name: config.name, version: config.version, tools });
+  }
+  return built;
+}
+
+function shapeOf(schema, z) {
+  const required = new Set(schema.required || []);
+  return Object.fromEntries(
+    Object.entries(schema.properties || {}).map(([k, s]) => {
+      const t = zodOf(s, z);
+      return [k, required.has(k) ? t : t.optional()];
+    }),
+  );
+}
+
+function zodOf(schema, z) {
+  if (!schema || typeof schema !== "object") return z.any();
+  let t;
+  if (schema.enum) t = z.enum(schema.enum.map(String));
+  else if (schema.type === "string") t = z.string();
+  else if (schema.type === "integer") t = z.number().int();
+  else if (schema.type === "number") t = z.number();
+  else if (schema.type === "boolean") t = z.boolean();
+  else if (schema.type === "array") t = z.array(zodOf(schema.items, z));
+  else if (schema.type === "object" && schema.properties) t = z.object(shapeOf(schema, z));
+  else if (schema.type === "object") t = z.record(z.string(), z.any());
+  else t = z.any();
+  return schema.description ? t.describe(schema.description) : t;
+}
+
 let query = null;
 let stream = null;
 let finished = false;
 let ready;
 const started = new Promise((resolve) => (ready = resolve));
+
+// Each process the SDK spawns (its CLI) is reported with how it ended, as Python's own child
+// watcher reports the CLI a Python SDK started: the run's exit codes. Only observed, never changed.
+const spawn = cp.spawn;
+cp.spawn = function (...args) {
+  const child = spawn.apply(this, args);
+  out({ spawned: child.pid ?? null, argv: [String(args[0]), ...(Array.isArray(args[1]) ? args[1].map(String) : [])] });
+  child.on("exit", (code, signal) => out({ exited: child.pid ?? null, code, signal }));
+  return child;
+};
+syncBuiltinESMExports();
 
 // The SDK's module named on the command line is loaded at once, before any start line comes.
 const preloaded = process.argv[2] ? import(pathToFileURL(process.argv[2]).href) : null;
@@ -121,7 +189,9 @@ async function start({ sdk, options, prompt, env, cwd }) {
   }
   if (cwd) process.chdir(cwd);
   const module = await (sdk === process.argv[2] && preloaded ? preloaded : import(pathToFileURL(sdk).href));
-  query = module.query({ prompt: stream ?? prompt, options: revive(options || {}) });
+  const revived = revive(options || {});
+  if (revived.mcpServers) revived.mcpServers = await inProcessServers(module, sdk, revived.mcpServers);
+  query = module.query({ prompt: stream ?? prompt, options: revived });
   ready();
   try {
     for await (const message of query) out({ message });

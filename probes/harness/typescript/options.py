@@ -115,6 +115,9 @@ class Translated:
     options: dict[str, Any]
     answers: dict[str, Answer]
     notifies: dict[str, Notify]
+    servers: dict[str, tuple[str, Any]] = dataclasses.field(
+        default_factory=dict
+    )  # in-process MCP: key -> (name, instance)
 
 
 def translate(options: dict[str, Any]) -> Translated:
@@ -200,11 +203,11 @@ def _mcp_servers(value: Any, out: Translated, name: str) -> Any:
         raise NotApplicable("mcp_servers as a file path or JSON text has no counterpart in the TypeScript SDK")
     servers = {}
     for server, config in value.items():
-        if isinstance(config, dict) and config.get("type") == "sdk":
-            from sdkprobe.behaviour import NotApplicable
-
-            raise NotApplicable("sdkprobe's TypeScript driver does not relay in-process (sdk) MCP servers yet")
-        servers[server] = _plain(config)
+        if isinstance(config, dict) and config.get("type") == "sdk":  # served by mcp.serve before the run starts
+            out.servers[server] = (config.get("name", server), config.get("instance"))
+            servers[server] = None
+        else:
+            servers[server] = _plain(config)
     return servers
 
 

@@ -101,6 +101,7 @@ class Relay:
         self._reader: asyncio.Task[None] | None = None
         self._stderr: asyncio.Task[None] | None = None
         self.error: TsError | None = None
+        self.children: list[dict[str, Any]] = []  # each process the SDK spawned: pid, argv, returncode
         self.log: list[str] = []  # what the SDK (or Node) wrote to the driver's stderr: its console.warn/error
         self.ended = False
 
@@ -191,6 +192,13 @@ class Relay:
             notify = self._translated.notifies.get(msg["notify"])
             if notify is not None:
                 notify(msg["args"])
+        elif "spawned" in msg:
+            self.children.append({"pid": msg["spawned"], "argv": msg["argv"], "returncode": None})
+        elif "exited" in msg:
+            for child in self.children:
+                if child["pid"] == msg["exited"]:
+                    signum = getattr(signal, str(msg.get("signal")), None)
+                    child["returncode"] = msg["code"] if msg.get("code") is not None else -int(signum or 0)
         elif "returned" in msg:
             waiter = self._returns.pop(msg["returned"], None)
             if waiter is not None and not waiter.done():

@@ -24,11 +24,11 @@ _SAME = {
     "PermissionResultDeny": ("option", "canUseTool"),
     "PermissionUpdate": ("option", "canUseTool"),
     "PermissionRequestHookInput": ("type", "PermissionRequestHookInput"),
+    "create_sdk_mcp_server": ("function", "createSdkMcpServer"),
+    "ToolAnnotations": ("function", "tool"),
 }
 # Python functions a probe calls itself, whose TypeScript counterpart the driver does not call yet.
 _NOT_RELAYED = {
-    "create_sdk_mcp_server": "createSdkMcpServer()",
-    "ToolAnnotations": "tool() annotations",
     "InMemorySessionStore": "a sessionStore",
     "list_sessions": "listSessions()",
     "get_session_info": "getSessionInfo()",

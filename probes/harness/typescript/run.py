@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sdkprobe.harness.typescript import mcp
 from sdkprobe.harness.typescript import options as table
 from sdkprobe.harness.typescript.client import TsClient
 from sdkprobe.harness.typescript.messages import neutral
@@ -36,8 +37,10 @@ async def run_ts(
     out: Any,
 ) -> None:
     """Fill `out` (an sdk.Outcome) from one TypeScript query(); the caller bounds it by `timeout`."""
-    relay = Relay(table.translate(dict(options.values)))
+    translated = table.translate(dict(options.values))
+    relay = Relay(translated)
     streaming = client or connect_prompt or isinstance(prompt, list)
+    servers = await mcp.serve(translated.options, translated.servers, translated.answers)
     try:
         await relay.start(options.release.entry, None if streaming else (prompt or ""))
         if not streaming:
@@ -63,7 +66,10 @@ async def run_ts(
             relay.end_input()
     finally:
         await relay.close()
+        for server in servers:
+            await server.aclose()
         out.log.extend(relay.log)
+        out.children.extend(relay.children)
     if relay.error is not None and out.exception is None:
         raise relay.error
 

@@ -1,0 +1,53 @@
+"""Source 003's own measurements, reproduced on the release it names: what each shape of
+`tools` puts on the command line, and what an agent definition with an `allowedTools`
+field forwards, on @anthropic-ai/claude-agent-sdk 0.3.274 (source 003, "What each shape
+actually sends" and "What the SDK does not catch").
+
+It installs that release from npm into the cache once (about 460 MB), so it runs when
+SDKPROBE_TS=1 (set by .ci/run) or the release is already cached."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from typing import Any
+
+import pytest
+
+from sdkprobe.harness import Harness, Space, under_test
+from sdkprobe.releases import ts_sdk
+
+VERSION = "0.3.274"
+_WANTED = os.environ.get("SDKPROBE_TS") == "1" or os.environ.get("SDKPROBE_SLOW") == "1"
+
+pytestmark = pytest.mark.skipif(
+    shutil.which("node") is None or not (_WANTED or ts_sdk.installed(VERSION) is not None),
+    reason=f"installs @anthropic-ai/claude-agent-sdk {VERSION} from npm: set SDKPROBE_TS=1",
+)
+
+# The document's figures: the --tools value per shape (None: no flag), and the agent as sent.
+TOOLS_SENT = {"omitted": None, "array": "Bash,Read", "empty": "", "preset": "default"}
+AGENT_SENT = {"description": "d", "prompt": "p", "allowedTools": ["Bash"]}
+
+
+def test_the_tools_table_and_the_agent_definition_of_source_003(monkeypatch: pytest.MonkeyPatch) -> None:
+    ts_sdk.install(VERSION)
+    monkeypatch.setenv(under_test.VARIABLE, f"ts@{VERSION}")
+    shapes: dict[str, Any] = {
+        "omitted": {},
+        "array": {"tools": ["Bash", "Read"]},
+        "empty": {"tools": []},
+        "preset": {"tools": {"type": "preset", "preset": "claude_code"}},
+    }
+
+    async def measure() -> tuple[dict[str, Any], Any]:
+        with Space.create() as space:
+            h = Harness(space, tier="wire")
+            sent = {name: (await h.wire("hi", **options)).flag("--tools") for name, options in shapes.items()}
+            agent = await h.wire("hi", agents={"reviewer": dict(AGENT_SENT)})
+            return sent, ((agent.initialize or {}).get("agents") or {}).get("reviewer")
+
+    sent, reviewer = asyncio.run(measure())
+    assert sent == TOOLS_SENT
+    assert reviewer == AGENT_SENT
