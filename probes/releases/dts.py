@@ -491,7 +491,9 @@ class Package:
         inherited = [m for base in decl.extends for m in self._expr_members(list(base), where, seen)]
         return own + inherited
 
-    def _expr_members(self, toks: list[Token], where: Path, seen: frozenset[tuple[Path, str]]) -> list[tuple[str, bool]]:
+    def _expr_members(
+        self, toks: list[Token], where: Path, seen: frozenset[tuple[Path, str]]
+    ) -> list[tuple[str, bool]]:
         """The members of a type expression: object literals joined by `&` or `|`, named types,
         and the utility types that keep or drop keys."""
         while len(toks) > 1 and _is(toks[0], "(") and _matching(toks, 0) == len(toks) - 1:
