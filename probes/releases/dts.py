@@ -45,7 +45,8 @@ _MEMBER_MODIFIERS = {
     "+",
     "-",
 }
-_STATEMENT_STARTS = {"export", "declare", "import", "interface"}
+# Words that, outside any brackets, start the next statement: a type alias whose `;` is left out ends there.
+_STATEMENT_STARTS = {"export", "declare", "import", "interface", "type", "function", "class", "enum", "const"}
 _PASS_THROUGH = {"Partial", "Required", "Readonly", "NonNullable"}
 
 

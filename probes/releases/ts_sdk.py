@@ -155,9 +155,18 @@ class TsRelease:
 
     @property
     def cli_version(self) -> str | None:
-        """The CLI release the SDK was built with (package.json "claudeCodeVersion"; 0.2.x on)."""
+        """The CLI release the SDK was built with: package.json "claudeCodeVersion" (0.1.45 on),
+        else the `// Version: X` line the bundled cli.js opens with."""
         found = self.manifest.get("claudeCodeVersion")
-        return found if isinstance(found, str) and found else None
+        if isinstance(found, str) and found:
+            return found
+        cli = self.bundled_cli
+        if cli is None or cli.suffix != ".js":
+            return None
+        with open(cli, encoding="utf-8", errors="replace") as handle:
+            head = handle.read(2048)
+        match = re.search(r"^// Version: (\S+)\s*$", head, re.M)
+        return match.group(1) if match else None
 
     def options(self) -> tuple[str, ...]:
         """The keys of `Options` (what `query({options})` takes), sorted."""
@@ -306,7 +315,7 @@ def _record(release: TsRelease, native: str | None, node: str) -> dict[str, Any]
         "platform": platform_key(),
         "bundled_cli": None if cli is None else str(cli.relative_to(release.root)),
         "cli_version": release.cli_version,
-        "peers": {peer: _installed_version(release.root, peer) for peer in PEERS},
+        "peers": {peer: v for peer in PEERS if (v := _installed_version(release.root, peer)) is not None},
         "node": node,
     }
 
