@@ -125,6 +125,17 @@ def test_older_and_composed_layouts_give_the_same_keys(text):
     assert members_of(text) == ["a", "b"]
 
 
+def test_declarations_inside_a_namespace_or_module_block_are_not_top_level():
+    text = (
+        "declare global { interface Options { wrong: 1 } }\n"
+        "declare module 'x' { export type Options = { wrong: 1 }; }\n"
+        "export declare namespace N { type Options = { wrong: 1 }; }\n"
+        "export declare class C { options: { wrong: 1 }; }\n"
+        "export type Options = { right?: 1 };\n"
+    )
+    assert members_of(text) == ["right"]
+
+
 def test_a_type_that_reaches_itself_is_read_once():
     assert members_of("type Options = { a: 1 } & Options;") == ["a"]
 
@@ -533,6 +544,12 @@ def test_an_unreadable_release_list_is_one_line(monkeypatch):
     with pytest.raises(
         TsReleaseError, match=r"^npm view @anthropic-ai/claude-agent-sdk versions failed: npm error ETIMEDOUT$"
     ):
+        ts_sdk.releases()
+
+
+def test_no_npm_is_one_line(monkeypatch):
+    monkeypatch.setattr("sdkprobe.releases.npm.shutil.which", lambda name: None)
+    with pytest.raises(TsReleaseError, match=r"^fetching TS SDK releases needs npm, which is not on PATH$"):
         ts_sdk.releases()
 
 
