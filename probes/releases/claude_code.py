@@ -19,12 +19,10 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 import re
 import shlex
 import shutil
 import subprocess
-import sys
 import tarfile
 import tempfile
 import time
@@ -34,6 +32,8 @@ from pathlib import Path
 from typing import Any
 
 from sdkprobe.errors import UsageError
+from sdkprobe.releases import cache, npm
+from sdkprobe.releases.npm import platform_key as platform_key
 
 PACKAGE = "@anthropic-ai/claude-code"
 _RELEASE = re.compile(r"\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?")
@@ -56,17 +56,6 @@ class Build:
     entry: str  # the file inside the package: "claude" or "cli.js"
 
 
-def platform_key(system: str | None = None, machine: str | None = None, musl: bool | None = None) -> str:
-    """This machine as npm's platform packages name it: linux-x64, linux-arm64-musl, darwin-arm64."""
-    system = (system or platform.system()).lower()
-    system = {"windows": "win32"}.get(system, system)
-    machine = (machine or platform.machine()).lower()
-    arch = {"x86_64": "x64", "amd64": "x64", "aarch64": "arm64"}.get(machine, machine)
-    if musl is None:
-        musl = system == "linux" and platform.libc_ver()[0] != "glibc"
-    return f"{system}-{arch}" + ("-musl" if musl else "")
-
-
 def check_version(version: str) -> None:
     """Only an exact release: a range or dist-tag would name a different CLI tomorrow."""
     if not _RELEASE.fullmatch(version):
@@ -75,17 +64,7 @@ def check_version(version: str) -> None:
 
 def build_for(meta: Any, version: str, plat: str) -> Build:
     """The build of `version` for platform `plat`, from the registry's metadata of that release."""
-    if isinstance(meta, list):  # npm answers a range with one entry per matching release
-        raise CliReleaseError(f"CLI version {version} matches {len(meta)} releases on npm, not one")
-    if not isinstance(meta, dict) or not meta:
-        raise CliReleaseError(f"CLI version {version} is not on the npm registry ({PACKAGE})")
-    error = meta.get("error")
-    if isinstance(error, dict):
-        if error.get("code") == "E404":
-            raise CliReleaseError(f"CLI version {version} is not on the npm registry ({PACKAGE}@{version})")
-        raise CliReleaseError(f"npm could not look up {PACKAGE}@{version}: {error.get('summary') or error}")
-    if meta.get("version") != version:
-        raise CliReleaseError(f"npm answered {PACKAGE}@{version} with version {meta.get('version')!r}")
+    meta = npm.release_metadata(meta, PACKAGE, version, "CLI version", CliReleaseError)
     prefix = f"{PACKAGE}-"
     optional = meta.get("optionalDependencies") or {}
     natives = {name[len(prefix) :]: str(v) for name, v in optional.items() if name.startswith(prefix)}
@@ -105,8 +84,7 @@ def build_for(meta: Any, version: str, plat: str) -> Build:
 
 def cache_root() -> Path:
     """Where CLI releases are kept: $SDKPROBE_CACHE/cli, else ~/.cache/sdkprobe/cli."""
-    base = os.environ.get("SDKPROBE_CACHE") or os.path.join(os.path.expanduser("~"), ".cache", "sdkprobe")
-    return Path(base) / "cli"
+    return cache.base() / "cli"
 
 
 def cached(version: str) -> Path | None:
@@ -124,53 +102,18 @@ def _npm(
 ) -> subprocess.CompletedProcess[str]:
     """npm, the registry's ordinary client, with `tick(seconds)` every 15 s while it runs;
     tests replace this to run without network."""
-    npm = shutil.which("npm")
-    if npm is None:
-        raise CliReleaseError("installing a CLI release needs npm, which is not on PATH")
-    start = time.monotonic()
-    with subprocess.Popen([npm, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:
-        while True:
-            try:
-                out, err = proc.communicate(timeout=15)
-                return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
-            except subprocess.TimeoutExpired:
-                elapsed = time.monotonic() - start
-                if elapsed > timeout:
-                    proc.kill()
-                    proc.communicate()
-                    raise CliReleaseError(f"npm {args[0]} did not finish within {timeout:g} s") from None
-                if tick is not None:
-                    tick(elapsed)
+    return npm.run(args, timeout, tick, error=CliReleaseError, needs="installing a CLI release")
 
 
 def registry_metadata(version: str) -> Any:
     """`npm view @anthropic-ai/claude-code@X --json`: the release's metadata (or npm's error)."""
-    done = _npm(["view", f"{PACKAGE}@{version}", "--json"], timeout=120)
-    text = done.stdout.strip()
-    if not text:
-        if done.returncode == 0:
-            return {}  # npm prints nothing for a version it does not have
-        raise CliReleaseError(f"npm view {PACKAGE}@{version} failed: {_last_line(done.stderr)}")
-    try:
-        return json.loads(text)
-    except ValueError:
-        raise CliReleaseError(f"npm view {PACKAGE}@{version} did not print JSON: {_last_line(text)}") from None
+    return npm.view(f"{PACKAGE}@{version}", _npm, CliReleaseError)
 
 
 def release_list() -> list[str]:
     """Every release of the CLI on npm (`npm view PKG versions --json`), oldest first; only
     plain release numbers, no pre-release tags, since bisecting follows what users install."""
-    done = _npm(["view", PACKAGE, "versions", "--json"], timeout=120)
-    try:
-        names = json.loads(done.stdout) if done.stdout.strip() else None
-    except ValueError:
-        names = None
-    if done.returncode != 0 or not isinstance(names, list):
-        raise CliReleaseError(f"npm view {PACKAGE} versions failed: {_last_line(done.stderr or done.stdout)}")
-    from sdkprobe.releases.versions import version_key
-
-    plain = [str(v) for v in names if re.fullmatch(r"\d+\.\d+\.\d+", str(v))]
-    return sorted(plain, key=version_key)
+    return npm.versions(PACKAGE, _npm, CliReleaseError)
 
 
 def install_cli(version: str, progress: Progress | None = None) -> Path:
@@ -257,10 +200,5 @@ def _node() -> str:
     return node
 
 
-def _last_line(text: str) -> str:
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    return lines[-1] if lines else "no output"
-
-
-def _to_stderr(line: str) -> None:
-    print(f"sdkprobe: {line}", file=sys.stderr, flush=True)
+_last_line = npm.last_line
+_to_stderr = npm.to_stderr

@@ -13,7 +13,6 @@ run from another checkout on the machine never reinstalls one that a run of this
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
@@ -27,6 +26,7 @@ from pathlib import Path
 
 from sdkprobe import scope
 from sdkprobe.errors import UsageError
+from sdkprobe.releases import cache
 from sdkprobe.releases.itself import Source, source
 from sdkprobe.releases.versions import requirements
 
@@ -58,7 +58,7 @@ class Env:
 
 def cache_dir() -> Path:
     """SDKPROBE_CACHE (default ~/.cache/sdkprobe) is shared with the CLI releases; SDKs go in envs/."""
-    return Path(os.environ.get("SDKPROBE_CACHE") or Path.home() / ".cache" / "sdkprobe") / "envs"
+    return cache.base() / "envs"
 
 
 def find_uv() -> str | None:
@@ -141,14 +141,8 @@ class EnvCache:
 
     @contextmanager
     def _lock(self, name: str) -> Iterator[None]:
-        locks = self.root / ".locks"
-        locks.mkdir(parents=True, exist_ok=True)
-        with open(locks / name, "w") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
+        with cache.locked(self.root / ".locks" / name):
+            yield
 
 
 def _run(command: list[str]) -> None:
