@@ -17,6 +17,7 @@ from sample_reports import info, result
 
 from sdkprobe.commands import main
 from sdkprobe.report import ReportError, render_matrix, render_page, sdkdiff, write
+from sdkprobe.report.cells import md as md_escape
 from sdkprobe.report.schema import validate
 from sdkprobe.report.store import dumps, file_stem
 
@@ -118,6 +119,9 @@ def test_the_page_lists_exactly_the_flipped_behaviours_each_in_its_group_with_no
     ((sub_id, name),) = (s.split(":") for s in flips["sub"])
     row = next(line for line in md.splitlines() if line.startswith(f"| [`{sub_id}`]"))
     assert f"`{name}` ✅ holds · ❌ differs" in row
+    # one note, the same on both sides, is said once
+    note = next(b["note"] for b in python["behaviours"] if b["id"] == sub_id)
+    assert row.count(md_escape(note)) == 1 and re.search(rf"differs: {sdkdiff.SAME_NOTE} +\|", row)
     compared = len(python["behaviours"]) - 1
     assert (
         f"{compared} behaviours compared, 3 differ between the SDKs, 1 not applicable on one side, "

@@ -217,8 +217,17 @@ def _newest_by_cli(reports: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[st
 # --- Markdown ----------------------------------------------------------------------
 
 
-def _verdict(entry: Mapping[str, Any]) -> str:
+SAME_NOTE = f"the note as on the {PY.short} side"  # said rather than a long note twice in one row
+
+
+def _note(entry: Mapping[str, Any], beside: Mapping[str, Any] | None) -> str:
+    """The entry's note; SAME_NOTE for the TypeScript side when it is the Python side's (`beside`)."""
     note = str(entry.get("note") or "")
+    return SAME_NOTE if note and beside is not None and note == beside.get("note") else note
+
+
+def _verdict(entry: Mapping[str, Any], beside: Mapping[str, Any] | None = None) -> str:
+    note = _note(entry, beside)
     return f"{symbol(entry['verdict'])} {md(entry['verdict'])}" + (f": {md(note)}" if note else "")
 
 
@@ -249,7 +258,7 @@ def comparison_markdown(c: Comparison, project: str = "..", level: int = 2) -> s
             [
                 _link(d.id, d.security, project),
                 _verdict(d.python),
-                _verdict(d.typescript),
+                _verdict(d.typescript, d.python),
                 _checks_md(d.checks),
                 md(d.summary),
             ]
@@ -333,8 +342,8 @@ def _e(text: object) -> str:
     return escape(str(text), quote=True)
 
 
-def _verdict_html(entry: Mapping[str, Any]) -> str:
-    note = str(entry.get("note") or "")
+def _verdict_html(entry: Mapping[str, Any], beside: Mapping[str, Any] | None = None) -> str:
+    note = _note(entry, beside)
     return (
         f'<td class="v-{_e(entry["verdict"])}">{symbol(entry["verdict"])} {_e(entry["verdict"])}'
         + (f'<div class="note">{_e(note)}</div>' if note else "")
@@ -360,7 +369,7 @@ def comparison_html(c: Comparison) -> str:
             + (f" {SECURITY_MARK}" if d.security else "")
             + f'<div class="note">{_e(d.summary)}</div></td>'
             + _verdict_html(d.python)
-            + _verdict_html(d.typescript)
+            + _verdict_html(d.typescript, d.python)
             + "<td>"
             + "<br>".join(f"<code>{_e(n)}</code> {symbol(a)} {_e(a)} · {symbol(b)} {_e(b)}" for n, a, b in d.checks)
             + "</td></tr>"
