@@ -300,3 +300,11 @@ def test_the_schema_takes_the_sdk_and_node_fields_and_nothing_else_there():
 def test_a_python_reports_version_page_still_names_the_python_sdk():
     page = render_page(sample.report([result("wire.a")], info("0.2.9", "2.1.9")))
     assert page.startswith("# claude-agent-sdk 0.2.9\n") and "| Python " in page
+
+
+def test_a_typescript_matrix_says_its_exact_releases_are_npms():
+    from sdkprobe.report.grid import from_reports
+
+    ts = {**sample.report([result("wire.a")], info("0.3.9", "2.1.9")), "sdk": "typescript"}
+    assert "every release on npm" in from_reports([ts]).exact_note
+    assert "every release on PyPI" in from_reports([sample.report([result("wire.a")])]).exact_note
