@@ -180,6 +180,7 @@ def test_a_python_folder_with_ts_beside_it_writes_the_differences_and_points_at_
     # the TypeScript folder's matrix, rendered on its own, points back
     assert main(["report", str(tmp_path / "ts")]) == 0
     assert "[../SDK-DIFFERENCES.md](../SDK-DIFFERENCES.md)" in (tmp_path / "ts" / "COMPATIBILITY.md").read_text()
+    assert 'href="../sdk-differences.html"' in (tmp_path / "ts" / "compatibility.html").read_text()
     # deterministic
     first = page
     assert main(["report", str(tmp_path)]) == 0

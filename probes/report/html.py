@@ -304,7 +304,8 @@ def _other_sdk(beside: sdkdiff.Beside | None, python_above: bool) -> str:
         )
     if python_above:
         return (
-            f'<p class="other-sdk">The {_e(py.name)}\'s <a href="../compatibility.html">matrix</a>; where the two '
+            f'<p class="other-sdk">The {_e(py.name)} (<code>{_e(py.package)}</code>) has its own '
+            f'<a href="../compatibility.html">matrix</a>; where the two '
             f'SDKs disagree on one CLI: <a href="../{sdkdiff.HTML_NAME}">{_e(sdkdiff.HTML_NAME)}</a>.</p>\n'
         )
     return ""
