@@ -170,7 +170,7 @@ def test_help_lists_every_option(command):
         "show": ["ID", "--reports"],
         "surface": ["--uncovered", "--json", "--catalogue", "list --covers"],
         "capture": ["--options", "--agents", "--prompt", "--json"],
-        "report": ["DIR", "--from", "--to", "--out", "behaviours/<id>.html"],
+        "report": ["DIR", "--from", "--to", "--out", "behaviours/<id>.html", "--sdks", "SDK-DIFFERENCES.md"],
         "bisect": ["--axis", "--from", "--to", "--reports", "--fresh", "--check", "--scan", "--no-yanked"],
         "history": ["--only", "--out", "--reports", "--merge", "-j"],
     }[command]

@@ -30,12 +30,25 @@ With --from A --to B (two reports in DIR, named as their files are: 0.2.181, or
 B: each behaviour whose verdict or a sub-check's differs between the two reports, with
 its claim, both verdicts, the sub-checks that moved, the notes, and where the history
 file knows them the exact releases of the change; then the behaviours only one of the
-two has. --out FILE writes that to FILE instead."""
+two has. --out FILE writes that to FILE instead.
+
+The TypeScript SDK's reports (@anthropic-ai/claude-agent-sdk) go in DIR/ts/, and `sdkprobe
+report DIR/ts` renders their own matrix, every heading naming that SDK. When DIR holds the
+Python SDK's reports and DIR/ts/ holds reports, DIR/SDK-DIFFERENCES.md and
+DIR/sdk-differences.html say, for each CLI version a Python and a TypeScript report both ran
+as their bundled CLI (the newest release of each that bundles it), the behaviours whose
+verdict, or a sub-check both name, differs between the two SDKs: holds against differs
+first, then those not applicable on one side, then those inconclusive there (error,
+needs-live); COMPATIBILITY.md points at it.
+
+With --sdks A.json B.json (one Python and one TypeScript report, on one CLI version) it
+writes no matrix: it prints that view, as Markdown, for those two reports; --out FILE
+writes it to FILE instead."""
 
 REPORT_EPILOG = """\
 exit status: 0 written, 2 DIR missing, empty, or holding a broken report, or a page
 that cannot be written (nothing is then written), or --from/--to naming a version with
-no report in DIR."""
+no report in DIR, or --sdks given two reports of one SDK, or of two CLI versions."""
 
 
 def register(sub: Any) -> None:
@@ -52,33 +65,72 @@ def register(sub: Any) -> None:
     rp.add_argument(
         "dir",
         nargs="?",
-        default=Path("reports"),
+        default=None,
         type=Path,
         metavar="DIR",
         help="folder of <sdk-version>.json reports; the matrix is written there too (default: reports)",
     )
     rp.add_argument("--from", dest="from_", metavar="A", help="with --to: print what moved from report A to report B")
     rp.add_argument("--to", metavar="B", help="with --from: the version upgraded to")
-    rp.add_argument("--out", type=Path, metavar="FILE", help="with --from/--to: write the Markdown to FILE, not stdout")
+    rp.add_argument(
+        "--sdks",
+        nargs=2,
+        type=Path,
+        metavar=("A.json", "B.json"),
+        help="print where a Python SDK report and a TypeScript SDK report on one CLI differ",
+    )
+    rp.add_argument(
+        "--out", type=Path, metavar="FILE", help="with --from/--to or --sdks: write the Markdown to FILE, not stdout"
+    )
     rp.set_defaults(func=cmd_report)
 
 
 def cmd_report(args: argparse.Namespace) -> int:
     from sdkprobe import catalogue
+    from sdkprobe.report import sdkdiff
     from sdkprobe.report.matrix import render_matrix
     from sdkprobe.report.story import PAGES
 
+    if args.sdks is not None:
+        if args.dir is not None or args.from_ is not None or args.to is not None:
+            raise UsageError("--sdks takes two report files and no DIR, --from or --to")
+        return _sdks(args)
+    args.dir = Path("reports") if args.dir is None else args.dir
     if (args.from_ is None) != (args.to is None):
         raise UsageError("--from and --to go together: the version upgraded from and the one upgraded to")
     if args.from_ is not None:
         return _upgrade(args)
     if args.out:
-        raise UsageError("--out writes what --from/--to print; the matrix is written into DIR")
+        raise UsageError("--out writes what --from/--to print (or --sdks); the matrix is written into DIR")
     # The declared renames, so an old report's entries land in their behaviour's current row.
     md_path, html_path = render_matrix(args.dir, catalogue.renames(), catalogue.coverage())
     print(f"wrote {md_path}")
     print(f"wrote {html_path}")
     print(f"wrote {args.dir / PAGES}/ (a page per behaviour)")
+    if (args.dir / sdkdiff.MD_NAME).is_file() and sdkdiff.has_typescript(args.dir):
+        print(f"wrote {args.dir / sdkdiff.MD_NAME} and {args.dir / sdkdiff.HTML_NAME} (where the SDKs differ)")
+    return 0
+
+
+def _sdks(args: argparse.Namespace) -> int:
+    """Where one Python and one TypeScript report on one CLI differ, as Markdown."""
+    from sdkprobe import catalogue
+    from sdkprobe.report import sdkdiff
+    from sdkprobe.report.cells import project_from
+    from sdkprobe.report.files import check_writable, write_atomic
+    from sdkprobe.report.store import load, renamed
+
+    if args.out:
+        check_writable(args.out)
+    a, b = (renamed(load(p), catalogue.renames()) for p in args.sdks)
+    python, typescript = sdkdiff.check_pair(a, b, (str(args.sdks[0]), str(args.sdks[1])))
+    project = project_from(args.out.parent if args.out else Path.cwd())
+    text = sdkdiff.comparison_markdown(sdkdiff.compare(python, typescript), project, level=1)
+    if args.out:
+        write_atomic(args.out, text.encode("utf-8"))
+        print(f"wrote {args.out}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
     return 0
 
 

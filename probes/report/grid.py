@@ -17,6 +17,7 @@ from sdkprobe.report.cells import FOOTNOTED
 from sdkprobe.report.errors import ReportError
 from sdkprobe.report.history import EXACT_NOTE, EXACT_NOTE_CLI, HISTORY_PATH, Entry, History
 from sdkprobe.report.history import load as load_history
+from sdkprobe.report.sdks import PYTHON, SDKS, Sdk, one_sdk
 from sdkprobe.report.store import file_stem, load, renamed
 
 
@@ -131,6 +132,7 @@ class Grid:
     # each column's public surface (`kind:name` items) when its report records one
     surfaces: list[tuple[str, ...] | None] = field(default_factory=list)
     coverage: Mapping[str, Sequence[str]] | None = None  # item -> covering ids, the catalogue's, when given
+    sdk: Sdk = SDKS[PYTHON]  # the SDK every column is a release of
 
     def areas(self) -> list[tuple[str, list[Row]]]:
         """Rows by area, in the order probes/areas.py declares (rows are already sorted so)."""
@@ -175,7 +177,9 @@ class Grid:
     @property
     def exact_note(self) -> str:
         """Said above the matrix when a row's words name releases from the history file."""
-        return EXACT_NOTE_CLI if cli_axis_sdk(self.columns) is not None else EXACT_NOTE
+        if cli_axis_sdk(self.columns) is not None:
+            return EXACT_NOTE_CLI
+        return EXACT_NOTE.replace("on PyPI", f"on {self.sdk.registry}")  # where this SDK's releases are listed
 
     def notes_of(self, bid: str) -> list[Note]:
         """The footnotes of one row, in number order."""
@@ -325,7 +329,8 @@ def from_reports(
     """Grid from loaded reports, columns oldest to newest; row text from the newest report;
     a change's words bounded by the history's exact releases where it has current ones.
     `renames` (old id -> current id, the catalogue's) puts an old report's entries, and the
-    history's, in the current id's row."""
+    history's, in the current id's row. ReportError when the reports are of two SDKs."""
+    sdk = one_sdk(reports)
     if renames:
         reports = [renamed(r, renames) for r in reports]
         history = history.renamed(renames) if history else None
@@ -355,7 +360,7 @@ def from_reports(
         row.exact = row.change != describe_change(row.verdicts, labels) or bool(row.check_change)
         row.checks = sub_checks(row, columns, history)
     surfaces = [tuple(r["surface"]) if r.get("surface") is not None else None for r in reports]
-    grid = Grid(columns, rows, history=history, renames=dict(renames or {}), surfaces=surfaces)
+    grid = Grid(columns, rows, history=history, renames=dict(renames or {}), surfaces=surfaces, sdk=sdk)
     _number_notes(grid)
     return grid
 
@@ -393,11 +398,13 @@ def _number_notes(grid: Grid) -> None:
         note.versions = [grid.columns[i].label for i in sorted(columns[note.number])]
 
 
-def load_dir(reports_dir: Path, renames: Mapping[str, str] | None = None) -> Grid:
+def load_dir(
+    reports_dir: Path, renames: Mapping[str, str] | None = None, reports: list[dict[str, Any]] | None = None
+) -> Grid:
     """Grid of every <version>.json in a folder (on a CLI axis with its SDK's bundled-CLI report,
     see with_bundled), with its history file when there is one, old ids read as `renames` says;
-    ReportError if there are no reports or one is bad."""
-    reports = with_bundled(reports_dir, load_reports(reports_dir))
+    ReportError if there are no reports or one is bad. `reports`: the folder's, already loaded."""
+    reports = with_bundled(reports_dir, reports if reports is not None else load_reports(reports_dir))
     return from_reports(reports, load_history(Path(reports_dir) / HISTORY_PATH), renames)
 
 

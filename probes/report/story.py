@@ -21,6 +21,7 @@ from sdkprobe.report.declared import Declared
 from sdkprobe.report.declared import find as find_declaration
 from sdkprobe.report.errors import ReportError
 from sdkprobe.report.grid import Grid, Row
+from sdkprobe.report.sdks import PYTHON, SDKS, Sdk
 
 PAGES = "behaviours"  # the folder of the pages, beside the matrix
 # Said where the module would be named: a team's own behaviours are declared outside sdkprobe.
@@ -201,18 +202,19 @@ def _e(text: object) -> str:
     return escape(str(text), quote=True)
 
 
-def render_html(s: Story, project: str, matrix: str = "../compatibility.html") -> str:
-    """The story as one self-contained page; `project` is the project's root as a link from its folder."""
+def render_html(s: Story, project: str, matrix: str = "../compatibility.html", sdk: Sdk = SDKS[PYTHON]) -> str:
+    """The story as one self-contained page; `project` is the project's root as a link from its folder,
+    `sdk` the SDK whose matrix it is beside."""
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{_e(s.id)} — claude-agent-sdk compatibility</title>
+<title>{_e(s.id)} — {_e(sdk.package)} compatibility</title>
 <style>{_CSS}</style>
 </head>
 <body>
-<p><a href="{_e(matrix)}#row-{_e(s.id)}">compatibility matrix</a></p>
+<p><a href="{_e(matrix)}#row-{_e(s.id)}">{_e(sdk.package)} compatibility matrix</a></p>
 <h1><code>{_e(s.id)}</code></h1>
 {_facts(s, project)}
 <h2>On {len(s.seen)} reported versions</h2>
@@ -294,4 +296,4 @@ def _declaration(s: Story, project: str) -> str:
 def pages(grid: Grid) -> dict[str, str]:
     """Every row's page by file name (<id>.html), for the folder PAGES beside the matrix."""
     project = ".." if grid.project == "." else f"../{grid.project}"
-    return {f"{row.id}.html": render_html(story(grid, row), project) for row in grid.rows}
+    return {f"{row.id}.html": render_html(story(grid, row), project, sdk=grid.sdk) for row in grid.rows}

@@ -1,0 +1,433 @@
+"""Where the Python SDK and the TypeScript SDK disagree while driving the same Claude Code CLI.
+
+The two SDKs are probed by the same catalogue, so a behaviour that holds on one and differs on
+the other, with the same CLI underneath, is a difference of the SDKs themselves: what this
+view exists to show. A behaviour not applicable on one side (the SDK lacks the option), or
+inconclusive there (error, needs-live), is listed apart, since it says nothing about how the
+two SDKs behave. Written by `sdkprobe report` as SDK-DIFFERENCES.md and sdk-differences.html
+beside the Python matrix when its folder holds the TypeScript reports in ts/, one section per
+CLI version both SDKs bundle; printed for two given reports by `sdkprobe report --sdks`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from sdkprobe.areas import order
+from sdkprobe.behaviour import ERROR, NEEDS_LIVE, NOT_APPLICABLE
+from sdkprobe.releases.versions import version_key
+from sdkprobe.report.cells import SECURITY_MARK, declaration, md, short_claim, symbol, text_table
+from sdkprobe.report.errors import ReportError
+from sdkprobe.report.sdks import PYTHON, SDKS, TS_FOLDER, TYPESCRIPT, sdk_of
+from sdkprobe.report.store import renamed
+
+MD_NAME = "SDK-DIFFERENCES.md"
+HTML_NAME = "sdk-differences.html"
+
+# How a disagreement is grouped, in the order a page lists the groups.
+DIFFERENCE = "difference"  # holds against differs, or the same verdict with a shared sub-check apart
+NOT_APPLICABLE_ON_ONE = "not-applicable"  # not applicable on one side (or both, a sub-check apart)
+INCONCLUSIVE = "inconclusive"  # error or needs-live on a side
+KINDS: dict[str, str] = {
+    DIFFERENCE: "Where the SDKs differ (holds against differs)",
+    NOT_APPLICABLE_ON_ONE: "Not applicable on one side",
+    INCONCLUSIVE: "Inconclusive on one side (error or needs-live)",
+}
+PY, TS = SDKS[PYTHON], SDKS[TYPESCRIPT]
+
+
+@dataclass(frozen=True)
+class Disagreement:
+    id: str
+    kind: str  # a key of KINDS
+    python: Mapping[str, Any]  # the behaviour's entry in the Python report
+    typescript: Mapping[str, Any]  # and in the TypeScript one
+    checks: tuple[tuple[str, str, str], ...]  # each sub-check both have that differs: (name, Python's, TS's)
+
+    @property
+    def summary(self) -> str:
+        return short_claim(self.typescript if self.typescript.get("summary") else self.python)
+
+    @property
+    def security(self) -> bool:
+        return bool(self.python.get("security") or self.typescript.get("security"))
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """One Python report and one TypeScript report on one CLI version, behaviour by behaviour."""
+
+    cli_version: str
+    python_version: str
+    typescript_version: str
+    compared: int  # behaviours both reports have
+    disagreements: tuple[Disagreement, ...]  # by area order, then id
+    only_python: tuple[Mapping[str, Any], ...]  # entries the TypeScript report lacks
+    only_typescript: tuple[Mapping[str, Any], ...]
+
+    def of(self, kind: str) -> list[Disagreement]:
+        return [d for d in self.disagreements if d.kind == kind]
+
+    @property
+    def label(self) -> str:
+        """'CLI 2.1.332: Python 0.2.189, TypeScript 0.3.332'."""
+        return f"CLI {self.cli_version}: {PY.short} {self.python_version}, {TS.short} {self.typescript_version}"
+
+    def count_line(self) -> str:
+        """N compared, M differ, K not-applicable on one side, E inconclusive, O in one report only."""
+        said = [
+            f"{_n(self.compared, 'behaviour')} compared",
+            f"{len(self.of(DIFFERENCE))} differ between the SDKs",
+            f"{len(self.of(NOT_APPLICABLE_ON_ONE))} not applicable on one side",
+            f"{len(self.of(INCONCLUSIVE))} inconclusive on one side",
+        ]
+        one = len(self.only_python) + len(self.only_typescript)
+        return ", ".join(said) + (f"; {one} in one report only" if one else "") + "."
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _area_order(bid: str, area: str) -> tuple[Any, str]:
+    return (order(area), bid)
+
+
+def kind_of(a: str, b: str) -> str:
+    """The group of two verdicts that disagree (or agree, a sub-check apart)."""
+    verdicts = {a, b}
+    if NOT_APPLICABLE in verdicts:
+        return NOT_APPLICABLE_ON_ONE
+    if verdicts & {ERROR, NEEDS_LIVE}:
+        return INCONCLUSIVE
+    return DIFFERENCE
+
+
+def compare(python: Mapping[str, Any], typescript: Mapping[str, Any]) -> Comparison:
+    """Every behaviour both reports have whose verdict, or a sub-check both name, differs;
+    and what only one has. The reports' ids are taken as they are (rename them first)."""
+    py = {b["id"]: b for b in python["behaviours"]}
+    ts = {b["id"]: b for b in typescript["behaviours"]}
+    shared = sorted(set(py) & set(ts), key=lambda i: _area_order(i, py[i]["area"]))
+    out = []
+    for bid in shared:
+        a, b = py[bid], ts[bid]
+        ca, cb = a.get("checks") or {}, b.get("checks") or {}
+        checks = tuple((n, ca[n], cb[n]) for n in sorted(set(ca) & set(cb)) if ca[n] != cb[n])
+        if a["verdict"] != b["verdict"] or checks:
+            out.append(Disagreement(bid, kind_of(a["verdict"], b["verdict"]), a, b, checks))
+
+    def only(mine: Mapping[str, Mapping[str, Any]], theirs: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...]:
+        return tuple(mine[i] for i in sorted(set(mine) - set(theirs), key=lambda i: _area_order(i, mine[i]["area"])))
+
+    return Comparison(
+        str(python["cli_version"]),
+        str(python["sdk_version"]),
+        str(typescript["sdk_version"]),
+        len(shared),
+        tuple(out),
+        only(py, ts),
+        only(ts, py),
+    )
+
+
+def check_pair(
+    a: Mapping[str, Any], b: Mapping[str, Any], names: tuple[str, str]
+) -> tuple[Mapping[str, Any], Mapping[str, Any]]:
+    """(Python report, TypeScript report) of two given reports, in either order; ReportError
+    naming the files (`names`) unless they are one of each SDK on one known CLI version."""
+    kinds = (sdk_of(a).key, sdk_of(b).key)
+    if set(kinds) != {PYTHON, TYPESCRIPT}:
+        raise ReportError(
+            f"{names[0]} and {names[1]} are both {SDKS[kinds[0]].name} reports; "
+            f"--sdks compares one {PY.name} report with one {TS.name} report"
+        )
+    if a["cli_version"] is None or b["cli_version"] is None:
+        unknown = names[0] if a["cli_version"] is None else names[1]
+        raise ReportError(f"{unknown} does not say which CLI it ran; --sdks compares the two SDKs on one CLI")
+    if a["cli_version"] != b["cli_version"]:
+        raise ReportError(
+            f"{names[0]} ran CLI {a['cli_version']}, {names[1]} CLI {b['cli_version']}; "
+            "--sdks compares the two SDKs on one CLI"
+        )
+    return (a, b) if kinds[0] == PYTHON else (b, a)
+
+
+# --- a folder and its ts/ ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Beside:
+    """The Python SDK's reports and the TypeScript SDK's, from a folder and its ts/: each CLI
+    version both bundle, compared; and the CLI versions each side bundles, newest first."""
+
+    comparisons: tuple[Comparison, ...]  # newest CLI first
+    python_clis: tuple[str, ...]
+    typescript_clis: tuple[str, ...]
+
+
+def has_typescript(folder: Path) -> bool:
+    """Whether the folder has a ts/ subfolder holding reports."""
+    ts = Path(folder) / TS_FOLDER
+    return ts.is_dir() and any(ts.glob("*.json"))
+
+
+def load_beside(folder: Path, python_reports: Sequence[Mapping[str, Any]], renames: Mapping[str, str] | None) -> Beside:
+    """The comparisons of the folder's (Python) reports with those in its ts/ (old ids read as
+    `renames` says); ReportError when a report there is broken or is not the TypeScript SDK's."""
+    from sdkprobe.report.grid import load_reports
+
+    ts_dir = Path(folder) / TS_FOLDER
+    ts_reports = load_reports(ts_dir, renames)
+    for r in ts_reports:
+        if sdk_of(r).key != TYPESCRIPT:
+            raise ReportError(
+                f"{ts_dir}: the report of {r['sdk_version']} is a {sdk_of(r).name} report; "
+                f"{TS_FOLDER}/ holds the {TS.name}'s"
+            )
+    py = [renamed(dict(r), renames) if renames else r for r in python_reports]
+    return pair_up(py, ts_reports)
+
+
+def pair_up(python_reports: Sequence[Mapping[str, Any]], ts_reports: Sequence[Mapping[str, Any]]) -> Beside:
+    """For each CLI version a bundled-CLI report of each SDK ran, the newest release of each
+    that bundles it, compared; newest CLI first."""
+    py, ts = _newest_by_cli(python_reports), _newest_by_cli(ts_reports)
+    shared = sorted(set(py) & set(ts), key=version_key, reverse=True)
+    return Beside(
+        tuple(compare(py[cli], ts[cli]) for cli in shared),
+        tuple(sorted(py, key=version_key, reverse=True)),
+        tuple(sorted(ts, key=version_key, reverse=True)),
+    )
+
+
+def _newest_by_cli(reports: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[str, Any]]:
+    """Each CLI version a bundled-CLI report ran, with the newest such report."""
+    out: dict[str, Mapping[str, Any]] = {}
+    for r in sorted(reports, key=lambda r: version_key(str(r["sdk_version"]))):
+        if r["cli"] == "bundled" and r["cli_version"]:
+            out[str(r["cli_version"])] = r
+    return out
+
+
+# --- Markdown ----------------------------------------------------------------------
+
+
+SAME_NOTE = f"the note as on the {PY.short} side"  # said rather than a long note twice in one row
+
+
+def _note(entry: Mapping[str, Any], beside: Mapping[str, Any] | None) -> str:
+    """The entry's note; SAME_NOTE for the TypeScript side when it is the Python side's (`beside`)."""
+    note = str(entry.get("note") or "")
+    return SAME_NOTE if note and beside is not None and note == beside.get("note") else note
+
+
+def _verdict(entry: Mapping[str, Any], beside: Mapping[str, Any] | None = None) -> str:
+    note = _note(entry, beside)
+    return f"{symbol(entry['verdict'])} {md(entry['verdict'])}" + (f": {md(note)}" if note else "")
+
+
+def _link(bid: str, security: bool, project: str) -> str:
+    mark = f" {SECURITY_MARK}" if security else ""
+    return f"[`{md(bid)}`]({declaration(bid, project)}){mark}"
+
+
+def _checks_md(checks: Sequence[tuple[str, str, str]]) -> str:
+    return "; ".join(f"`{md(n)}` {symbol(a)} {md(a)} · {symbol(b)} {md(b)}" for n, a, b in checks)
+
+
+def comparison_markdown(c: Comparison, project: str = "..", level: int = 2) -> str:
+    """One CLI version's section: the count line, each group's table, what one report only has."""
+    sub = "#" * (level + 1)
+    py, ts = f"{PY.short} {c.python_version}", f"{TS.short} {c.typescript_version}"
+    headers = ["behaviour", py, ts, f"sub-checks that differ ({PY.short} · {TS.short})", "claim"]
+    parts = [f"{'#' * level} {md(c.label)}", "", md(c.count_line())]
+    for kind, title in KINDS.items():
+        group = c.of(kind)
+        if not group and kind != DIFFERENCE:
+            continue
+        parts += ["", f"{sub} {title}", ""]
+        if not group:
+            parts.append(f"No behaviour holds on one SDK and differs on the other on CLI {md(c.cli_version)}.")
+            continue
+        rows = [
+            [
+                _link(d.id, d.security, project),
+                _verdict(d.python),
+                _verdict(d.typescript, d.python),
+                _checks_md(d.checks),
+                md(d.summary),
+            ]
+            for d in group
+        ]
+        parts.append(text_table(rows, headers))
+    only = [(e, py) for e in c.only_python] + [(e, ts) for e in c.only_typescript]
+    if only:
+        parts += ["", f"{sub} In one report only", ""]
+        parts += [f"- `{md(e['id'])}` only in {md(side)} ({_verdict(e)})" for e, side in only]
+    return "\n".join(parts) + "\n"
+
+
+def render_markdown(beside: Beside, project: str = "..") -> str:
+    """SDK-DIFFERENCES.md: what the page is, then one section per shared CLI version, newest first."""
+    parts = [
+        f"# {PY.package} and {TS.package} on one CLI",
+        "",
+        f"Where the {PY.name} (`{PY.package}`, the reports in this folder) and the {TS.name} "
+        f"(`{TS.package}`, the reports in `{TS_FOLDER}/`) disagree on a behaviour while running the same "
+        "Claude Code CLI: for each CLI version both bundle, the newest release of each SDK that bundles it. "
+        "A behaviour that holds on one and differs on the other (or whose sub-checks both have differ) is a "
+        "difference of the SDKs; one not applicable, or inconclusive (error, needs-live), on one side is "
+        "listed apart. Generated by `sdkprobe report`.",
+        "",
+        f"The matrices: [COMPATIBILITY.md](COMPATIBILITY.md) ({PY.name}), "
+        f"[{TS_FOLDER}/COMPATIBILITY.md]({TS_FOLDER}/COMPATIBILITY.md) ({TS.name}).",
+    ]
+    if not beside.comparisons:
+        parts += ["", md(no_shared_cli(beside))]
+    for c in beside.comparisons:
+        parts += ["", comparison_markdown(c, project).rstrip("\n")]
+    return "\n".join(parts) + "\n"
+
+
+def no_shared_cli(beside: Beside) -> str:
+    return (
+        f"No CLI version has both a {PY.name} report and a {TS.name} report run with its bundled CLI: "
+        f"the {PY.name}'s reports bundle CLI {_list(beside.python_clis)}; "
+        f"the {TS.name}'s, CLI {_list(beside.typescript_clis)}."
+    )
+
+
+def _list(versions: Sequence[str]) -> str:
+    return ", ".join(versions) if versions else "none (no bundled-CLI report)"
+
+
+def matrix_section(beside: Beside) -> list[str]:
+    """The Python matrix's lines pointing at the TypeScript matrix and at SDK-DIFFERENCES.md."""
+    lines = [
+        "",
+        f"## The {TS.name}",
+        "",
+        f"`{TS.package}` has its own matrix, [{TS_FOLDER}/COMPATIBILITY.md]({TS_FOLDER}/COMPATIBILITY.md); "
+        f"where it and `{PY.package}` disagree on one CLI: [{MD_NAME}]({MD_NAME}).",
+        "",
+    ]
+    if not beside.comparisons:
+        return [*lines, md(no_shared_cli(beside))]
+    return lines + [f"- {md(c.label)}: {md(c.count_line())}" for c in beside.comparisons]
+
+
+def python_above(folder: Path) -> bool:
+    """Whether a TypeScript folder is the ts/ of a folder of (Python) reports."""
+    folder = Path(folder)
+    return folder.name == TS_FOLDER and any(folder.parent.glob("*.json"))
+
+
+def python_above_line() -> str:
+    """The TypeScript matrix's line pointing back at the Python matrix and the differences."""
+    return (
+        f"The {PY.name}'s matrix is [../COMPATIBILITY.md](../COMPATIBILITY.md); where the two SDKs "
+        f"disagree on one CLI: [../{MD_NAME}](../{MD_NAME})."
+    )
+
+
+# --- HTML --------------------------------------------------------------------------
+
+
+def _e(text: object) -> str:
+    return escape(str(text), quote=True)
+
+
+def _verdict_html(entry: Mapping[str, Any], beside: Mapping[str, Any] | None = None) -> str:
+    note = _note(entry, beside)
+    return (
+        f'<td class="v-{_e(entry["verdict"])}">{symbol(entry["verdict"])} {_e(entry["verdict"])}'
+        + (f'<div class="note">{_e(note)}</div>' if note else "")
+        + "</td>"
+    )
+
+
+def comparison_html(c: Comparison) -> str:
+    from sdkprobe.report.html import behaviour_page
+
+    py, ts = f"{PY.short} {c.python_version}", f"{TS.short} {c.typescript_version}"
+    parts = [f"<h2>{_e(c.label)}</h2>", f'<p class="count">{_e(c.count_line())}</p>']
+    for kind, title in KINDS.items():
+        group = c.of(kind)
+        if not group and kind != DIFFERENCE:
+            continue
+        parts.append(f"<h3>{_e(title)}</h3>")
+        if not group:
+            parts.append(f"<p>No behaviour holds on one SDK and differs on the other on CLI {_e(c.cli_version)}.</p>")
+            continue
+        rows = "\n".join(
+            f'<tr><td><a href="{_e(behaviour_page(d.id))}"><code>{_e(d.id)}</code></a>'
+            + (f" {SECURITY_MARK}" if d.security else "")
+            + f'<div class="note">{_e(d.summary)}</div></td>'
+            + _verdict_html(d.python)
+            + _verdict_html(d.typescript, d.python)
+            + "<td>"
+            + "<br>".join(f"<code>{_e(n)}</code> {symbol(a)} {_e(a)} · {symbol(b)} {_e(b)}" for n, a, b in d.checks)
+            + "</td></tr>"
+            for d in group
+        )
+        head = "".join(f"<th>{_e(h)}</th>" for h in ("behaviour", py, ts, "sub-checks that differ"))
+        parts.append(
+            f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>\n{rows}\n</tbody></table></div>'
+        )
+    only = [(e, py) for e in c.only_python] + [(e, ts) for e in c.only_typescript]
+    if only:
+        items = "".join(
+            f"<li><code>{_e(e['id'])}</code> only in {_e(side)} ({_e(e['verdict'])})</li>" for e, side in only
+        )
+        parts += ["<h3>In one report only</h3>", f"<ul>{items}</ul>"]
+    return "\n".join(parts)
+
+
+_CSS = """
+:root { --bg: #fff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --head: #f6f8fa;
+  --holds: #eefbf1; --differs: #ffebe9; --error: #fff8c5; --mark: #0969da; }
+@media (prefers-color-scheme: dark) { :root { --bg: #0d1117; --fg: #e6edf3; --muted: #8d96a0;
+  --line: #30363d; --head: #161b22; --holds: #0f2a1a; --differs: #3d1d20; --error: #3b2e00; --mark: #4493f8; } }
+body { margin: 0 auto; padding: 1rem; max-width: 80rem;
+  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; background: var(--bg); color: var(--fg); }
+h1 { font-size: 1.3rem; } h2 { font-size: 1.1rem; margin-top: 1.4rem; } h3 { font-size: 1rem; }
+a { color: var(--mark); }
+p { color: var(--muted); }
+.scroll { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; }
+table { border-collapse: collapse; width: 100%; }
+th, td { padding: .3rem .5rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
+thead th { background: var(--head); white-space: nowrap; }
+.note { color: var(--muted); font-size: .85em; overflow-wrap: anywhere; }
+td.v-holds { background: var(--holds); } td.v-differs { background: var(--differs); }
+td.v-error { background: var(--error); }
+"""
+
+
+def render_html(beside: Beside) -> str:
+    """sdk-differences.html: the same as SDK-DIFFERENCES.md, ids linked to their behaviour pages."""
+    sections = [comparison_html(c) for c in beside.comparisons] or [f"<p>{_e(no_shared_cli(beside))}</p>"]
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{_e(PY.package)} and {_e(TS.package)} on one CLI</title>
+<style>{_CSS}</style>
+</head>
+<body>
+<h1>{_e(PY.package)} and {_e(TS.package)} on one CLI</h1>
+<p>Where the {_e(PY.name)} (<code>{_e(PY.package)}</code>) and the {_e(TS.name)} (<code>{_e(TS.package)}</code>)
+disagree on a behaviour while running the same Claude Code CLI: for each CLI version both bundle, the newest
+release of each SDK that bundles it. A holds against a differs is a difference of the SDKs; a behaviour not
+applicable, or inconclusive, on one side is listed apart. Generated by <code>sdkprobe report</code>.
+The matrices: <a href="compatibility.html">{_e(PY.name)}</a>,
+<a href="{TS_FOLDER}/compatibility.html">{_e(TS.name)}</a>.</p>
+{chr(10).join(sections)}
+</body>
+</html>
+"""
