@@ -141,8 +141,11 @@ def test_an_in_process_server_is_built_by_the_sdk_and_its_tool_runs_the_python_h
         return {"content": [{"type": "text", "text": str(args["a"] + args["b"])}]}
 
     server = py_sdk.create_sdk_mcp_server("calc", tools=[add])
-    got = seen(run(mcp_servers={"calc": server}))
-    assert got["mcp calc"] == {"type": "sdk", "name": "calc", "has_instance": True}
+    got = seen(run(mcp_servers={"calc": server}))["mcp calc"]
+    assert (got["type"], got["name"], got["version"], got["tool"]) == ("sdk", "calc", "1.0.0", "add")
+    assert got["shape"] == {"a": {"kind": "number", "int": True}, "b": {"kind": "number", "int": True}}
+    assert got["called"] == {"content": [{"type": "text", "text": "5"}], "isError": False}
+    assert calls == [{"a": 2, "b": 3}]
 
 
 def test_an_in_process_tool_call_is_answered_by_the_python_server() -> None:

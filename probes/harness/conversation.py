@@ -136,8 +136,12 @@ class Conversation:
 
         This reaches the SDK's private `_query._send_control_request` (present from 0.1.19
         on): the claims it serves are about the CLI's side of a request Python cannot send.
+        On the TypeScript SDK the Query method that sends the request does it (TsClient.control).
         """
         self.mark(f"control {request.get('subtype')}")
+        if hasattr(type(self._client), "control"):  # the TypeScript SDK: a Query method sends it
+            answer: dict[str, Any] = await self._client.control(dict(request), timeout)
+            return answer
         query = getattr(self._client, "_query", None)
         send = getattr(query, "_send_control_request", None)
         if send is None:

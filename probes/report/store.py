@@ -101,7 +101,8 @@ def renamed_in(report: dict[str, Any], renames: Mapping[str, str]) -> dict[str, 
 def check_mergeable(existing: dict[str, Any], info: dict[str, Any]) -> None:
     """ReportError unless a run of these conditions (a report's header, or `run_info`) may be
     merged into `existing`."""
-    moved = [k for k in ("sdk_version", "cli_version", "cli", "python", "platform") if existing[k] != info[k]]
+    fields = ("sdk", "sdk_version", "cli_version", "cli", "python", "node", "platform")
+    moved = [k for k in fields if existing.get(k) != info.get(k)]
     if moved:
         k = moved[0]
         raise ReportError(

@@ -32,7 +32,11 @@ export function query({ prompt, options }) {
       await new Promise((resolve) => child.on("exit", resolve));
     }
     for (const [name, server] of Object.entries(options.mcpServers || {})) {
-      seen[`mcp ${name}`] = { type: server.type, name: server.name, has_instance: Boolean(server.instance) };
+      const tool = server.instance.tools[0];
+      seen[`mcp ${name}`] = {
+        type: server.type, name: server.name, version: server.instance.version,
+        tool: tool.name, shape: tool.inputSchema, called: await tool.handler({ a: 2, b: 3 }),
+      };
     }
     seen.interrupted = interrupted;
     yield { type: "user", message: { role: "user", content: JSON.stringify(seen) }, parent_tool_use_id: null };
@@ -44,4 +48,12 @@ export function query({ prompt, options }) {
   gen.interrupt = async () => { interrupted += 1; };
   gen.setModel = async (m) => ({ model: m });
   return gen;
+}
+
+export function tool(name, description, inputSchema, handler) {
+  return { name, description, inputSchema, handler };
+}
+
+export function createSdkMcpServer({ name, version, tools }) {
+  return { type: "sdk", name, instance: { version, tools } };
 }

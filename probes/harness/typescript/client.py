@@ -10,11 +10,12 @@ release under test lacking it) is what `api:ClaudeSDKClient.NAME` requirements n
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterable, AsyncIterator
 from typing import Any
 
 from sdkprobe.harness.typescript.messages import neutral
-from sdkprobe.harness.typescript.relay import Relay
+from sdkprobe.harness.typescript.relay import Relay, TsError
 
 # ClaudeSDKClient method -> the TypeScript Query method that does its job.
 METHODS = {
@@ -28,6 +29,12 @@ METHODS = {
     "get_mcp_status": "mcpServerStatus",
     "get_context_usage": "getContextUsage",
     "get_server_info": "initializationResult",
+}
+# Raw control requests a probe sends (Conversation.control) -> the Query method that sends
+# that request, and how the request's fields become its arguments.
+CONTROLS = {
+    "reload_plugins": ("reloadPlugins", lambda r: []),
+    "mcp_set_servers": ("setMcpServers", lambda r: [r.get("servers", {})]),
 }
 # The client's own stream methods, which the streaming prompt and the message stream serve.
 STREAM = ("connect", "query", "receive_messages", "receive_response", "disconnect")
@@ -70,6 +77,22 @@ class TsClient:
 
     async def disconnect(self) -> None:
         self._relay.end_input()
+
+    async def control(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """A raw control request, sent by the Query method that sends it: the CLI's answer
+        as `Conversation.control` gives it. A subtype no Query method sends is a RuntimeError,
+        as a Python client without a control channel gives."""
+        subtype = str(request.get("subtype"))
+        if subtype not in CONTROLS:
+            raise RuntimeError(f"the TypeScript SDK's Query has no method sending a {subtype!r} control request")
+        method, arguments = CONTROLS[subtype]
+        try:
+            response = await asyncio.wait_for(self._relay.call(method, *arguments(request)), timeout)
+        except asyncio.TimeoutError:
+            raise RuntimeError(f"no answer to control request {subtype!r} within {timeout:g} s") from None
+        except TsError as exc:
+            return {"subtype": "error", "error": str(exc)}
+        return {"subtype": "success", "response": dict(response or {})}
 
     def __getattr__(self, name: str) -> Any:
         method = METHODS.get(name)

@@ -3,10 +3,11 @@
 A probe builds its in-process server once, with `create_sdk_mcp_server(name, tools=[...])`.
 For a TypeScript run the driver builds the TypeScript SDK's own server from it —
 `createSdkMcpServer({name, version, tools: [tool(name, description, shape, handler)]})`, a
-zod shape made from each tool's JSON schema — so everything the CLI sees of the server
-(its handshake, its tool list, how a result is framed) is the TypeScript SDK's. Only the
-tool handlers stay in Python: each call is relayed here and run by the probe's own
-handler, through the Python server the probe built (its tools/call).
+zod shape made from each tool's JSON schema — so what the CLI sees of the server (its
+handshake, its tool list and schemas) is the TypeScript SDK's. Only the tool handlers stay
+in Python: each call is relayed here and run by the probe's own handler through the Python
+server the probe built (its tools/call), whose CallToolResult (with its `isError`) the
+TypeScript tool returns as it is.
 """
 
 from __future__ import annotations
