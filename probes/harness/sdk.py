@@ -52,7 +52,7 @@ def sdk_name() -> str:
 def bundled_cli_version() -> str | None:
     ts = under_test.typescript()
     if ts is not None:
-        return ts.cli_version
+        return None if ts.cli_version is None else str(ts.cli_version)
     version = _module_attr("claude_agent_sdk._cli_version", "__cli_version__")
     return None if version is None else str(version)
 
@@ -60,7 +60,7 @@ def bundled_cli_version() -> str | None:
 def bundled_cli_path() -> Path | None:
     ts = under_test.typescript()
     if ts is not None:
-        return ts.bundled_cli
+        return None if ts.bundled_cli is None else Path(ts.bundled_cli)
     path = Path(sdk.__file__).parent / "_bundled" / "claude"
     return path if path.exists() else None
 

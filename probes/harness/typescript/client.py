@@ -11,7 +11,7 @@ release under test lacking it) is what `api:ClaudeSDKClient.NAME` requirements n
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterable, AsyncIterator
+from collections.abc import AsyncIterable, AsyncIterator, Callable
 from typing import Any
 
 from sdkprobe.harness.typescript.messages import neutral
@@ -32,7 +32,7 @@ METHODS = {
 }
 # Raw control requests a probe sends (Conversation.control) -> the Query method that sends
 # that request, and how the request's fields become its arguments.
-CONTROLS = {
+CONTROLS: dict[str, tuple[str, Callable[[dict[str, Any]], list[Any]]]] = {
     "reload_plugins": ("reloadPlugins", lambda r: []),
     "mcp_set_servers": ("setMcpServers", lambda r: [r.get("servers", {})]),
 }

@@ -187,7 +187,7 @@ def _definition(d: Any) -> dict[str, Any]:
     """An AgentDefinition as a TypeScript caller writes one: its fields (already camelCase
     in the Python SDK) without the ones left None; a mapping as it is."""
     if isinstance(d, dict):
-        return _plain(d)
+        return {str(k): _plain(v) for k, v in d.items()}
     return {k: _plain(v) for k, v in vars(d).items() if v is not None}
 
 
@@ -201,10 +201,10 @@ def _mcp_servers(value: Any, out: Translated, name: str) -> Any:
         from sdkprobe.behaviour import NotApplicable
 
         raise NotApplicable("mcp_servers as a file path or JSON text has no counterpart in the TypeScript SDK")
-    servers = {}
+    servers: dict[str, Any] = {}
     for server, config in value.items():
         if isinstance(config, dict) and config.get("type") == "sdk":  # served by mcp.serve before the run starts
-            out.servers[server] = (config.get("name", server), config.get("instance"))
+            out.servers[server] = (str(config.get("name", server)), config.get("instance"))
             servers[server] = None
         else:
             servers[server] = _plain(config)

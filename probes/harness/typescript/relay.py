@@ -45,7 +45,7 @@ class TsError(Exception):
 def ts_exception(error: dict[str, Any]) -> TsError:
     """A TsError whose class name is the thrown error's own, so `Type: message` reads as in Node."""
     name = str(error.get("name") or "Error")
-    cls = type(name if name.isidentifier() else "Error", (TsError,), {})
+    cls: type[TsError] = type(name if name.isidentifier() else "Error", (TsError,), {})
     return cls(name, str(error.get("message", "")))
 
 

@@ -42,11 +42,11 @@ async def run_ts(
     streaming = client or connect_prompt or isinstance(prompt, list)
     servers = await mcp.serve(translated.options, translated.servers, translated.answers)
     try:
-        await relay.start(options.release.entry, None if streaming else (prompt or ""))
+        await relay.start(options.release.entry, None if streaming or isinstance(prompt, list) else (prompt or ""))
         if not streaming:
             await _read_all(relay, out, watch)
         elif not (client or connect_prompt):  # an iterable prompt given to query(): sent, then ended
-            for item in prompt or []:
+            for item in prompt if isinstance(prompt, list) else []:
                 relay.send_user(item)
             relay.end_input()
             await _read_all(relay, out, watch)
