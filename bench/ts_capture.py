@@ -13,9 +13,14 @@ import argparse
 import asyncio
 import os
 import statistics
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from wire_capture import figures
 
 from sdkprobe.harness import sdk, under_test
 from sdkprobe.harness.wire import capture
@@ -32,11 +37,6 @@ async def one(root: Path, typescript: str | None) -> float:
     elapsed = time.perf_counter() - start
     assert run.flag("--tools") == "Bash,Read", (run.argv, run.error)
     return elapsed
-
-
-def figures(name: str, times: list[float]) -> str:
-    median = statistics.median(times)
-    return f"{name:<40} median {median:7.3f} s   min {min(times):.3f}   max {max(times):.3f}   n={len(times)}"
 
 
 async def main() -> None:
@@ -58,8 +58,8 @@ async def main() -> None:
             ts.append(await one(root, typescript))
     ratio = statistics.median(ts) / statistics.median(py)
     print("one wire capture (tools=['Bash','Read']) against the fake CLI")
-    print(figures(f"claude-agent-sdk {python_version}", py))
-    print(figures(f"@anthropic-ai/claude-agent-sdk {args.ts}", ts))
+    print(figures(f"claude-agent-sdk {python_version}", py, 40))
+    print(figures(f"@anthropic-ai/claude-agent-sdk {args.ts}", ts, 40))
     print(f"TypeScript / Python: {ratio:.2f}x (target <= 3x): {'met' if ratio <= 3 else 'NOT met'}")
     mb = 1024 * 1024
     print(

@@ -61,9 +61,9 @@ async def timed(root: Path) -> float:
     return elapsed
 
 
-def figures(name: str, times: list[float]) -> str:
+def figures(name: str, times: list[float], width: int = 22) -> str:
     median = statistics.median(times)
-    return f"{name:<22} median {median:7.3f} s   min {min(times):.3f}   max {max(times):.3f}   n={len(times)}"
+    return f"{name:<{width}} median {median:7.3f} s   min {min(times):.3f}   max {max(times):.3f}   n={len(times)}"
 
 
 async def main() -> None:

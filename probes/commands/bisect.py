@@ -194,13 +194,7 @@ def _ts_axis(args: argparse.Namespace, progress: Callable[[str], None]) -> tuple
     first = args.from_ or next(iter(committed(args.reports, args.id, known)), None)
     if first is None:
         raise UsageError(f"no TypeScript report in {args.reports} to start from; name a release with --from")
-    last = args.to or known[-1]
-    for flag, v in (("--from", first), ("--to", last)):
-        if v not in known:
-            raise UsageError(f"{flag} {v}: no such release of @anthropic-ai/claude-agent-sdk on npm")
-    if version_key(first) > version_key(last):
-        raise UsageError(f"--from {first} comes after --to {last}")
-    chosen = [v for v in known if version_key(first) <= version_key(v) <= version_key(last)]
+    chosen = _npm_range(known, first, args.to or known[-1], "@anthropic-ai/claude-agent-sdk")
     return chosen, [(v, False) for v in known], TsReleaseProber(args.id, progress)
 
 
@@ -216,16 +210,20 @@ def _cli_axis(args: argparse.Namespace, progress: Callable[[str], None]) -> tupl
     first = args.from_ or bundled_cli_version()
     if first is None:
         raise UsageError("the installed SDK bundles no CLI to start from; name one with --from")
-    last = args.to or known[-1]
     if args.from_ is None and first not in known:
         raise UsageError(f"the installed SDK bundles CLI {first}, which is not on npm; name a release with --from")
+    chosen = _npm_range(known, first, args.to or known[-1], "the CLI", " (@anthropic-ai/claude-code)")
+    return chosen, [(v, False) for v in known], CliReleaseProber(args.id, progress)
+
+
+def _npm_range(known: list[str], first: str, last: str, what: str, aside: str = "") -> list[str]:
+    """The npm releases from `first` to `last`; UsageError for an end not on npm or ends reversed."""
     for flag, v in (("--from", first), ("--to", last)):
         if v not in known:
-            raise UsageError(f"{flag} {v}: no such release of the CLI on npm (@anthropic-ai/claude-code)")
+            raise UsageError(f"{flag} {v}: no such release of {what} on npm{aside}")
     if version_key(first) > version_key(last):
         raise UsageError(f"--from {first} comes after --to {last}")
-    chosen = [v for v in known if version_key(first) <= version_key(v) <= version_key(last)]
-    return chosen, [(v, False) for v in known], CliReleaseProber(args.id, progress)
+    return [v for v in known if version_key(first) <= version_key(v) <= version_key(last)]
 
 
 def render(
