@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 import json
 import shutil
 from dataclasses import dataclass
@@ -166,3 +167,12 @@ def test_an_in_process_tool_call_is_answered_by_the_python_server() -> None:
     assert [t["name"] for t in tools] == ["add"]
     assert set(tools[0]["inputSchema"]["properties"]) == {"a", "b"}
     assert result["content"] == [{"type": "text", "text": "5"}]
+
+
+def test_env_is_the_hosts_environment_with_the_probes_variables_over_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Python's env adds to the SDK process's environment; TypeScript's replaces it, so the
+    table passes what a TypeScript caller writes to add variables: {...process.env, ...env}."""
+    monkeypatch.setenv("SDKPROBE_HOST_MARK", "host")
+    sent = table.translate({"env": {"SDKPROBE_FAKE_MARK": "probe", "SDKPROBE_HOST_MARK": "over"}}).options["env"]
+    assert sent["SDKPROBE_FAKE_MARK"] == "probe" and sent["SDKPROBE_HOST_MARK"] == "over"
+    assert sent["PATH"] == os.environ["PATH"]

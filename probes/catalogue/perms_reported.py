@@ -313,11 +313,12 @@ _MODE_RUNS: dict[str, tuple[str, str | None, str]] = {
 async def settings_default_mode_honored(h: Harness) -> dict[str, Any]:
     unset = (await h.wire()).argv
     explicit = (await h.wire(permission_mode="default")).argv
+
+    def flags(argv: list[str]) -> list[str]:  # the flag once per time it was sent, `--x v` or `--x=v`
+        return ["--permission-mode" for t in argv if t == "--permission-mode" or t.startswith("--permission-mode=")]
+
     seen: dict[str, Any] = {
-        "argv": {
-            "unset": [t for t in unset if t == "--permission-mode"],
-            "default": [t for t in explicit if t == "--permission-mode"],
-        },
+        "argv": {"unset": flags(unset), "default": flags(explicit)},
         "runs": {},
     }
     for label, (mode, option, name) in _MODE_RUNS.items():
