@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import os
 import json
 import shutil
 from dataclasses import dataclass
@@ -15,7 +14,7 @@ from typing import Any
 import claude_agent_sdk as py_sdk
 import pytest
 
-from sdkprobe.harness import processes, sdk
+from sdkprobe.harness import processes, sdk, under_test
 from sdkprobe.harness.typescript import callbacks
 from sdkprobe.harness.typescript import options as table
 from sdkprobe.harness.typescript.messages import TsMessage
@@ -169,10 +168,11 @@ def test_an_in_process_tool_call_is_answered_by_the_python_server() -> None:
     assert result["content"] == [{"type": "text", "text": "5"}]
 
 
-def test_env_is_the_hosts_environment_with_the_probes_variables_over_it(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Python's env adds to the SDK process's environment; TypeScript's replaces it, so the
-    table passes what a TypeScript caller writes to add variables: {...process.env, ...env}."""
-    monkeypatch.setenv("SDKPROBE_HOST_MARK", "host")
-    sent = table.translate({"env": {"SDKPROBE_FAKE_MARK": "probe", "SDKPROBE_HOST_MARK": "over"}}).options["env"]
-    assert sent["SDKPROBE_FAKE_MARK"] == "probe" and sent["SDKPROBE_HOST_MARK"] == "over"
-    assert sent["PATH"] == os.environ["PATH"]
+def test_env_passes_as_given_and_a_session_adds_the_hosts_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A probe's env reaches the TypeScript SDK as it is (whose env is the CLI's whole
+    environment); the harness's own sessions give it the host's environment under theirs."""
+    assert table.translate({"env": {"SDKPROBE_FAKE_MARK": "probe"}}).options["env"] == {"SDKPROBE_FAKE_MARK": "probe"}
+    monkeypatch.setenv(under_test.VARIABLE, "ts@0.0.0-fake")
+    assert sdk.env_is_whole()
+    monkeypatch.setenv(under_test.VARIABLE, "python")
+    assert not sdk.env_is_whole()

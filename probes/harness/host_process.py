@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from sdkprobe.behaviour import NotApplicable
-from sdkprobe.harness import processes, real_cli
+from sdkprobe.harness import processes, real_cli, under_test
 from sdkprobe.harness import sdk as sdk_runs
 from sdkprobe.harness.isolation import Space
 from sdkprobe.harness.model_double import ModelDouble, Reply, Script
@@ -77,6 +77,10 @@ async def host_session(
     `cli_gone_within`, if given, for the last one)."""
     if ending not in ENDINGS:
         raise ValueError(f"ending is one of {ENDINGS}, not {ending!r}")
+    if under_test.is_typescript():
+        raise NotApplicable(
+            "sdkprobe's host of its own process runs the Python SDK only; none runs a TypeScript one yet"
+        )
     cli = Path(cli_path) if cli_path else sdk_runs.bundled_cli_path()
     if cli is None:
         raise NotApplicable(f"claude-agent-sdk {sdk_runs.sdk_version()} bundles no CLI; give one with --cli")

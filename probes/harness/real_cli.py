@@ -178,8 +178,11 @@ async def session(
     run = CliRun(sdk_runs.Outcome(), double)
     try:
         env = session_environment(space, double, token, live, options.pop("env", None) or {})
+        drop = dropped_variables(env, live)
+        if sdk_runs.env_is_whole():  # the TypeScript SDK: env is the CLI's whole environment, not an addition
+            env = {**{k: v for k, v in os.environ.items() if k not in drop}, **env}
         launcher, pidfile = processes.write_launcher(
-            space.path("launcher"), cli, token, drop=dropped_variables(env, live), require_loopback=not live
+            space.path("launcher"), cli, token, drop=drop, require_loopback=not live
         )
         recorded = None
         if record_stdout:

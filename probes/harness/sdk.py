@@ -49,6 +49,12 @@ def sdk_name() -> str:
     return "@anthropic-ai/claude-agent-sdk" if under_test.is_typescript() else "claude-agent-sdk"
 
 
+def env_is_whole() -> bool:
+    """Whether the SDK under test takes `env` as the CLI's whole environment (TypeScript)
+    rather than as variables added to its own process's (Python)."""
+    return under_test.is_typescript()
+
+
 def bundled_cli_version() -> str | None:
     ts = under_test.typescript()
     if ts is not None:

@@ -7,10 +7,11 @@ driver turns into a function that asks Python). A Python option with no TypeScri
 counterpart, or one the release under test does not declare in its `Options`, is named by
 `missing`, so the behaviour is `not-applicable` with that reason before anything starts.
 
-`env` is the one option whose meaning differs: Python's adds its variables to the SDK
-process's environment, the TypeScript SDK's `env` is the whole environment of the CLI. A
-TypeScript caller adds variables as `env: {...process.env, ...more}`, so that is what the
-table passes: this process's environment with the probe's variables over it.
+`env` passes as it is too, though its meaning differs: Python's adds its variables to the
+SDK process's environment, the TypeScript SDK's is the CLI's whole environment. What a
+probe's own `env` does is the finding; a session the harness starts gives the TypeScript
+SDK the host's environment with the session's variables over it (real_cli), as a
+TypeScript host adds variables (`{...process.env, ...more}`).
 
 Values are otherwise passed as they are: both SDKs take the same JSON shapes for tools,
 system prompts, MCP server configs, plugins, sandbox and output formats, since both hand
@@ -60,7 +61,7 @@ TABLE: dict[str, Row] = {
     "cli_path": Row("pathToClaudeCodeExecutable", "path"),
     "settings": Row("settings", "path"),
     "add_dirs": Row("additionalDirectories", "paths"),
-    "env": Row("env", "env"),
+    "env": Row("env"),
     "extra_args": Row("extraArgs"),
     "stderr": Row("stderr", "notify"),
     "can_use_tool": Row("canUseTool", "can-use-tool"),
@@ -152,10 +153,6 @@ def _paths(value: Any, out: Translated, name: str) -> Any:
     return [os.fspath(v) for v in value]
 
 
-def _env(value: Any, out: Translated, name: str) -> Any:
-    return {**os.environ, **{str(k): str(v) for k, v in value.items()}}
-
-
 def _notify(value: Any, out: Translated, name: str) -> Any:
     out.notifies[name] = lambda args: value(*args)
     return {"$callback": name, "kind": "notify"}
@@ -242,7 +239,6 @@ _SHAPES: dict[str, Callable[[Any, Translated, str], Any]] = {
     "as-is": _as_is,
     "path": _path,
     "paths": _paths,
-    "env": _env,
     "notify": _notify,
     "can-use-tool": _can_use_tool,
     "hooks": _hooks,
