@@ -51,3 +51,18 @@ def test_the_tools_table_and_the_agent_definition_of_source_003(monkeypatch: pyt
     sent, reviewer = asyncio.run(measure())
     assert sent == TOOLS_SENT
     assert reviewer == AGENT_SENT
+
+
+def test_capture_takes_the_typescript_sdk(capsys: pytest.CaptureFixture[str]) -> None:
+    """`capture --sdk ts@V`: what that release sends for some options, named as that SDK."""
+    import json
+
+    from sdkprobe import commands
+
+    try:
+        assert commands.main(["capture", "--sdk", f"ts@{VERSION}", "--options", '{"tools": []}', "--json"]) == 0
+    finally:
+        os.environ.pop(under_test.VARIABLE, None)  # capture puts the SDK under test for this process
+    out = json.loads(capsys.readouterr().out)
+    assert (out["sdk"], out["sdk_version"]) == ("@anthropic-ai/claude-agent-sdk", VERSION)
+    assert out["added"] == [["--tools", ""]]  # source 003: tools: [] sends an empty value
