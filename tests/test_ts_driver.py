@@ -96,6 +96,21 @@ def test_a_client_streams_turns_and_calls_query_methods() -> None:
     assert got["prompts"] == ["first", "last"] and got["interrupted"] == 1
 
 
+def test_a_raw_control_request_goes_by_the_query_method_that_sends_it() -> None:
+    async def drive(client: Any, outcome: Any) -> None:
+        outcome.messages.append(await client.control({"subtype": "reload_plugins", "add_plugins": ["p"]}, 10))
+        outcome.messages.append(await client.control({"subtype": "reload_plugins"}, 10))
+        with pytest.raises(RuntimeError, match="no method sending a 'mcp_authenticate'"):
+            await client.control({"subtype": "mcp_authenticate"}, 10)
+        await client.query("last")
+
+    out = run(None, client=True, drive=drive)
+    assert out.messages[:2] == [
+        {"subtype": "success", "response": {"got": {"addPlugins": ["p"]}}},
+        {"subtype": "success", "response": {"got": None}},
+    ]
+
+
 def test_what_the_sdk_throws_is_the_runs_exception_named_as_thrown() -> None:
     out = run(model="throw:bad option")
     assert out.error == "TypeError: bad option"

@@ -47,6 +47,7 @@ export function query({ prompt, options }) {
   const gen = run();
   gen.interrupt = async () => { interrupted += 1; };
   gen.setModel = async (m) => ({ model: m });
+  gen.reloadPlugins = async (opts) => ({ got: opts ?? null });
   return gen;
 }
 

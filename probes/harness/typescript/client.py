@@ -15,6 +15,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Callable
 from typing import Any
 
 from sdkprobe.harness.typescript.messages import neutral
+from sdkprobe.harness.typescript.options import camel
 from sdkprobe.harness.typescript.relay import Relay, TsError
 
 # ClaudeSDKClient method -> the TypeScript Query method that does its job.
@@ -33,9 +34,16 @@ METHODS = {
 # Raw control requests a probe sends (Conversation.control) -> the Query method that sends
 # that request, and how the request's fields become its arguments.
 CONTROLS: dict[str, tuple[str, Callable[[dict[str, Any]], list[Any]]]] = {
-    "reload_plugins": ("reloadPlugins", lambda r: []),
+    "reload_plugins": ("reloadPlugins", lambda r: [_fields(r)] if _fields(r) else []),
     "mcp_set_servers": ("setMcpServers", lambda r: [r.get("servers", {})]),
 }
+
+
+def _fields(request: dict[str, Any]) -> dict[str, Any]:
+    """A request's fields other than its subtype, as the method's options spell them (add_plugins -> addPlugins)."""
+    return {camel(k): v for k, v in request.items() if k != "subtype"}
+
+
 # The client's own stream methods, which the streaming prompt and the message stream serve.
 STREAM = ("connect", "query", "receive_messages", "receive_response", "disconnect")
 
