@@ -13,6 +13,7 @@ relay closes, so a run leaves no Node or CLI process behind.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import contextlib
 import json
 import os
@@ -80,6 +81,19 @@ def _spawn(entry: Path) -> subprocess.Popen[bytes]:
 # the SDK's import (about 0.4 s) are then off each run's path. It holds no state of a run:
 # the start line gives it the run's environment and working directory.
 _spares: dict[Path, subprocess.Popen[bytes]] = {}
+
+
+def end_spares() -> None:
+    """Kill the warm drivers waiting for a run (at exit; each would also end once this
+    process's end closes its stdin)."""
+    while _spares:
+        _, spare = _spares.popitem()
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(spare.pid, signal.SIGKILL)
+        spare.wait()
+
+
+atexit.register(end_spares)
 
 
 def _driver(entry: Path) -> subprocess.Popen[bytes]:
