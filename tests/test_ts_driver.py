@@ -191,3 +191,13 @@ def test_env_passes_as_given_and_a_session_adds_the_hosts_environment(monkeypatc
     assert sdk.env_is_whole()
     monkeypatch.setenv(under_test.VARIABLE, "python")
     assert not sdk.env_is_whole()
+
+
+def test_an_answer_that_is_no_permission_result_reaches_the_sdk_as_it_is() -> None:
+    assert callbacks.permission_result(None) is None
+    assert callbacks.permission_result({"behavior": "allow"}) == {"behavior": "allow"}
+    assert callbacks.permission_result(py_sdk.PermissionResultDeny(message="no", interrupt=True)) == {
+        "behavior": "deny",
+        "message": "no",
+        "interrupt": True,
+    }

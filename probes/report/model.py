@@ -16,6 +16,7 @@ from sdkprobe.report.schema import SCHEMA_VERSION, validate
 from sdkprobe.result import REQUIRED_FIELDS, STORED_FIELDS
 
 INFO_FIELDS = ("sdk_version", "cli_version", "cli", "python", "platform")
+OPTIONAL_INFO_FIELDS = ("sdk", "node")
 BEHAVIOUR_FIELDS = STORED_FIELDS  # written down once, in probes/result.py
 
 
@@ -26,6 +27,9 @@ def build(results: Iterable[Mapping[str, Any]], info: Mapping[str, Any]) -> dict
         raise ReportError(f"run info lacks {', '.join(missing)}")
     behaviours = [_behaviour(r.to_dict() if hasattr(r, "to_dict") else dict(r)) for r in results]
     report: dict[str, Any] = {"schema": SCHEMA_VERSION, **{k: info[k] for k in INFO_FIELDS}}
+    for k in OPTIONAL_INFO_FIELDS:  # which SDK, when it is not Python's, and the Node it ran on
+        if info.get(k) is not None:
+            report[k] = info[k]
     report["behaviours"] = sorted(behaviours, key=lambda b: str(b["id"]))
     if info.get("surface") is not None:  # the version's public items, when the run recorded them
         report["surface"] = sorted(info["surface"])

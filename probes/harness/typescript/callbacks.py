@@ -53,8 +53,9 @@ def _permission_context(given: dict[str, Any]) -> Any:
 
 
 def permission_result(result: Any) -> dict[str, Any]:
-    """A PermissionResultAllow/Deny as the TypeScript PermissionResult; a dict as it is."""
-    if isinstance(result, dict):
+    """A PermissionResultAllow/Deny as the TypeScript PermissionResult; anything else (a dict,
+    None) as it is, for the TypeScript SDK to make of it what it makes of such an answer."""
+    if not dataclasses.is_dataclass(result) or isinstance(result, type):
         return result
     behavior = getattr(result, "behavior", None)
     out: dict[str, Any] = {"behavior": behavior}
