@@ -52,7 +52,7 @@ def _permission_context(given: dict[str, Any]) -> Any:
     return sdk.ToolPermissionContext(**kwargs)
 
 
-def permission_result(result: Any) -> dict[str, Any]:
+def permission_result(result: Any) -> Any:
     """A PermissionResultAllow/Deny as the TypeScript PermissionResult; anything else (a dict,
     None) as it is, for the TypeScript SDK to make of it what it makes of such an answer."""
     if not dataclasses.is_dataclass(result) or isinstance(result, type):
