@@ -9,7 +9,7 @@ from pathlib import Path, PureWindowsPath
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.harness import MAIN, Harness, Scenario, allow_every_tool, reply, result_text, tool_use
+from sdkprobe.harness import MAIN, Harness, ProbeTimeout, Scenario, allow_every_tool, reply, result_text, tool_use
 
 _DENIED_WORDING = "is in a directory that is denied by your permission settings"
 
@@ -582,6 +582,10 @@ _MISBEHAVIOURS = {
 }
 
 
+# what a run that hung on an unanswered request records as its answer or its result
+_NEVER = "nothing: the run hung until sdkprobe's timeout"
+
+
 def _misbehaving() -> Any:
     async def callback(name: str, tool_input: dict[str, Any], context: Any) -> Any:
         from claude_agent_sdk import PermissionResultAllow
@@ -647,13 +651,17 @@ async def callback_errors_reach_caller(h: Harness) -> dict[str, Any]:
             request = {"tool_name": "Bash", "input": {"command": f"touch m-{kind}"}, "tool_use_id": "toolu_cb_1"}
             subtype = "can_use_tool"
         scenario = Scenario().wait_for_user().init().request(subtype, **request).result()
-        run = await h.wire(
-            "go",
-            scenario=scenario,
-            client=True,
-            can_use_tool=_misbehaving(),
-            hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[_none_for("m-hook")])]},
-        )
+        try:
+            run = await h.wire(
+                "go",
+                scenario=scenario,
+                client=True,
+                can_use_tool=_misbehaving(),
+                hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[_none_for("m-hook")])]},
+            )
+        except ProbeTimeout:  # an SDK that never answers the request hangs the run: a finding
+            wire[kind] = {"sent to the CLI": _NEVER, "error sent": None, "caller got": None, "result": False}
+            continue
         answer = run.answers.get("fake_req_1") or {}
         wire[kind] = {
             "sent to the CLI": answer.get("subtype"),
@@ -674,13 +682,17 @@ async def callback_errors_reach_caller(h: Harness) -> dict[str, Any]:
         for n, m in enumerate(markers, 1)
     ]
     # a client, not query(str): before 0.2.140 can_use_tool refused a string prompt outright
-    session = await h.session(
-        "mark",
-        script=[reply(*blocks), "done"],
-        client=True,
-        can_use_tool=_misbehaving(),
-        hooks={"PreToolUse": matchers},
-    )
+    try:
+        session = await h.session(
+            "mark",
+            script=[reply(*blocks), "done"],
+            client=True,
+            can_use_tool=_misbehaving(),
+            hooks={"PreToolUse": matchers},
+            timeout=30.0,
+        )
+    except ProbeTimeout:
+        return {"wire": wire, "cli": {"caller got": None, "result": _NEVER}}
     main = session.on(MAIN)
     cli: dict[str, Any] = {"caller got": session.error_line, "result": getattr(session.result, "subtype", None)}
     for n, m in enumerate(markers, 1):
