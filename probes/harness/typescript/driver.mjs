@@ -177,18 +177,23 @@ cp.spawn = function (...args) {
 };
 syncBuiltinESMExports();
 
+// The environment the driver was started with, before the SDK is loaded.
+const launched = { ...process.env };
+
 // The SDK's module named on the command line is loaded at once, before any start line comes.
 const preloaded = process.argv[2] ? import(pathToFileURL(process.argv[2]).href) : null;
 preloaded?.catch(() => {}); // a failed load is reported when a start line uses it
 
 async function start({ sdk, options, prompt, env, cwd }) {
-  // The run's environment and working directory, as the host process has them now.
+  const module = await (sdk === process.argv[2] && preloaded ? preloaded : import(pathToFileURL(sdk).href));
+  // The run's environment and working directory, as the host process has them now, with
+  // what loading the SDK set in process.env kept: as a process started for this run has it.
   if (env) {
-    for (const key of Object.keys(process.env)) if (!(key in env)) delete process.env[key];
-    Object.assign(process.env, env);
+    const loaded = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => launched[k] !== v));
+    for (const key of Object.keys(process.env)) delete process.env[key];
+    Object.assign(process.env, env, loaded);
   }
   if (cwd) process.chdir(cwd);
-  const module = await (sdk === process.argv[2] && preloaded ? preloaded : import(pathToFileURL(sdk).href));
   const revived = revive(options || {});
   if (revived.mcpServers) revived.mcpServers = await inProcessServers(module, sdk, revived.mcpServers);
   query = module.query({ prompt: stream ?? prompt, options: revived });
