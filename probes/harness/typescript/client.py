@@ -84,7 +84,14 @@ class TsClient:
                 return
 
     async def disconnect(self) -> None:
+        """The prompt stream ended and the Query closed (`close()`), then the CLI's end awaited,
+        as the Python client's disconnect() awaits it: what a probe does next follows it by order."""
         self._relay.end_input()
+        try:
+            await self._relay.call("close")
+        except TsError:
+            pass  # a release without close(): the ended prompt stream is all there is
+        await self._relay.children_ended()
 
     async def control(self, request: dict[str, Any], timeout: float) -> dict[str, Any]:
         """A raw control request, sent by the Query method that sends it: the CLI's answer

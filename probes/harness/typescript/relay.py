@@ -116,6 +116,7 @@ class Relay:
         self._stderr: asyncio.Task[None] | None = None
         self.error: TsError | None = None
         self.children: list[dict[str, Any]] = []  # each process the SDK spawned: pid, argv, returncode
+        self._exited = asyncio.Event()
         self.log: list[str] = []  # what the SDK (or Node) wrote to the driver's stderr: its console.warn/error
         self.ended = False
 
@@ -213,6 +214,7 @@ class Relay:
                 if child["pid"] == msg["exited"]:
                     signum = getattr(signal, str(msg.get("signal")), None)
                     child["returncode"] = msg["code"] if msg.get("code") is not None else -int(signum or 0)
+            self._exited.set()
         elif "returned" in msg:
             waiter = self._returns.pop(msg["returned"], None)
             if waiter is not None and not waiter.done():
@@ -238,6 +240,17 @@ class Relay:
         finally:
             self._asked.pop(ask, None)
         self._send({"answer": ask, "value": value})
+
+    async def children_ended(self, ceiling: float = 10.0) -> None:
+        """Wait until every process the SDK spawned has ended (`ceiling` only stops a hang)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + ceiling
+        while any(c["returncode"] is None for c in self.children) and not self.ended:
+            self._exited.clear()
+            try:
+                await asyncio.wait_for(self._exited.wait(), max(0.0, deadline - loop.time()))
+            except asyncio.TimeoutError:
+                return
 
     # --- the end --------------------------------------------------------------------
     async def close(self) -> None:
