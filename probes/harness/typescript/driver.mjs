@@ -236,7 +236,9 @@ lines.on("line", (line) => {
   }
   else if (msg.user) stream?.push(msg.user);
   else if (msg.end_input) stream?.end();
-  else if (msg.call !== undefined) call(msg.call, msg.method, msg.args);
+  // A Query method runs once what the lines before it set going has settled (a prompt message
+  // reaches the SDK in microtasks), whether they came in one read or several: as sent, in order.
+  else if (msg.call !== undefined) setImmediate(() => call(msg.call, msg.method, msg.args));
   else if (msg.answer !== undefined) {
     const waiter = pending.get(msg.answer);
     pending.delete(msg.answer);
