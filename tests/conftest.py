@@ -1,6 +1,9 @@
-"""Suite-wide guard: when the whole test run ends, nothing it started may still run."""
+"""Suite-wide guard: when the whole test run ends, nothing it started may still run; and the
+one lock every test that builds this checkout with pip takes."""
 
+import fcntl
 import os
+from contextlib import contextmanager
 
 import pytest
 
@@ -21,6 +24,21 @@ def pytest_sessionfinish(session, exitstatus):
     if left:
         session.config.get_terminal_writer().line(f"processes left behind by the test run: {left}", red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture(scope="session")
+def checkout_build(tmp_path_factory):
+    """A context in which this test alone builds the checkout: pip builds it in the tree's own
+    build/, and two xdist workers building it at once collide there ("File exists:
+    build/bdist.../sdkprobe-0.1.0.dist-info")."""
+
+    @contextmanager
+    def alone():
+        with open(tmp_path_factory.getbasetemp().parent / "sdkprobe-build.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            yield
+
+    return alone
 
 
 @pytest.fixture

@@ -5,7 +5,6 @@ and a failing gate, the pytest entry point, a shipped baseline, and (slow) a bis
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import re
@@ -30,7 +29,7 @@ def _blocks(language: str) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory):
+def project(tmp_path_factory, checkout_build):
     """myapp: its own venv with sdkprobe installed from this checkout (not editable) and the
     installed SDK version; its own probes/ and fake_cli/ packages; the docs' example module."""
     root = tmp_path_factory.mktemp("myapp")
@@ -44,10 +43,7 @@ def project(tmp_path_factory):
         if uv
         else [str(python), "-m", "pip", "install", "--quiet", *packages]
     )
-    # pip builds the checkout in its own tree (build/): two xdist workers building it at once
-    # collide there ("File exists: build/bdist.../sdkprobe-0.1.0.dist-info"), so one at a time.
-    with open(tmp_path_factory.getbasetemp().parent / "sdkprobe-build.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with checkout_build():
         done = subprocess.run(command, capture_output=True, text=True, timeout=1200)
     assert done.returncode == 0, done.stderr[-2000:]
     for own in ("probes", "fake_cli"):  # the common names sdkprobe must not claim

@@ -398,7 +398,7 @@ def test_sdkprobe_neither_checked_out_nor_installed_says_so_before_installing(tm
     assert not (tmp_path / "envs" / "0.2.150").exists()
 
 
-def test_a_plain_install_is_packed_again_into_a_wheel_of_the_same_files(tmp_path):
+def test_a_plain_install_is_packed_again_into_a_wheel_of_the_same_files(tmp_path, checkout_build):
     """From no checkout, a release's environment gets this sdkprobe's own files as a wheel:
     every package file the distribution installed, its metadata, a RECORD whose hashes match."""
     import base64
@@ -409,22 +409,23 @@ def test_a_plain_install_is_packed_again_into_a_wheel_of_the_same_files(tmp_path
     from sdkprobe.releases.itself import repack
 
     site = tmp_path / "site"  # a plain (non-editable) install of this checkout, as pip makes one
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pip",
-            "install",
-            "-q",
-            "--no-deps",
-            "--target",
-            str(site),
-            ROOT,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    with checkout_build():
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "install",
+                "-q",
+                "--no-deps",
+                "--target",
+                str(site),
+                ROOT,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
     assert done.returncode == 0, done.stderr
     dist = PathDistribution(next(site.glob("sdkprobe-*.dist-info")))
     wheel = repack(dist, tmp_path / "cache")
