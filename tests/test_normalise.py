@@ -53,3 +53,14 @@ json_values = st.recursive(
 def test_normalising_twice_changes_nothing(value):
     once = normalise(value)
     assert normalise(once) == once
+
+
+def test_the_folder_sdkprobe_was_started_from_is_named(tmp_path, monkeypatch):
+    """An SDK that hands its own environment on (the TypeScript one passes PWD) must
+    not write where the checkout lies into a report."""
+    started = tmp_path / "checkout"
+    started.mkdir()
+    monkeypatch.chdir(started)
+    monkeypatch.setenv("PWD", "/srv/elsewhere/link")
+    out = normalise({"PWD": str(started), "shell": "/srv/elsewhere/link/x", "other": "/srv/elsewhere"})
+    assert out == {"PWD": "<INVOKING-DIR>", "shell": "<INVOKING-DIR>/x", "other": "/srv/elsewhere"}

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import json
+import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,9 +118,27 @@ def test_what_the_sdk_throws_is_the_runs_exception_named_as_thrown() -> None:
     assert [type(m).__name__ for m in out.messages] == ["SystemMessage"]
 
 
-def test_the_driver_and_its_spare_end_with_their_host(tmp_path: Path) -> None:
+class _Recorded(set):
+    """processes.hosts that also remembers every pid it was handed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.seen: list[int] = []
+
+    def add(self, pid: int) -> None:
+        self.seen.append(pid)
+        super().add(pid)
+
+
+def test_the_driver_and_its_spare_end_with_their_host(monkeypatch: pytest.MonkeyPatch) -> None:
+    recorded = _Recorded()
+    monkeypatch.setattr(processes, "hosts", recorded)
     run("hi")
-    assert not processes.hosts  # every driver a run took is gone when the run ends
+    assert recorded.seen  # the run went through a Node driver the relay registered
+    assert not recorded  # and unregistered every one when the run ended
+    for pid in recorded.seen:  # and each is really gone, not merely forgotten
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
 
 
 def test_every_option_of_the_installed_python_sdk_has_a_row() -> None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.harness import Harness, ProbeTimeout, Scenario, WireCapture, typed_keys
+from sdkprobe.harness import Harness, ProbeTimeout, Scenario, WireCapture, sdk_version, typed_keys
 
 _TRANSPORT = "claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command"
 
@@ -458,10 +458,8 @@ def _env_seen(run: WireCapture) -> dict[str, Any]:
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.connect",
 )
 async def sdk_set_environment(h: Harness) -> dict[str, Any]:
-    import claude_agent_sdk
-
     seen: dict[str, Any] = {
-        "sdk version": str(getattr(claude_agent_sdk, "__version__", "")),
+        "sdk version": sdk_version(),
         "default": _env_seen(await h.wire()),
         "env overrides": _env_seen(await h.wire(env=dict(_OVERRIDES))),
         "env lower-case state key": _env_seen(await h.wire(env={_STATE.lower(): "0"})),

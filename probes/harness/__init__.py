@@ -117,6 +117,7 @@ __all__ = [
     "redacted_thinking",
     "reply",
     "result_text",
+    "sdk_version",
     "server_tool_use",
     "stream_error",
     "stdio_mcp_server",

@@ -33,11 +33,21 @@ def normalise(value: Any, paths: Iterable[tuple[str | Path, str]] = (), secrets:
     """
     pairs = sorted(((str(p), name) for p, name in paths), key=lambda pn: -len(pn[0]))
     home = os.path.expanduser("~")
+    host = [(d, "<INVOKING-DIR>") for d in _invoking_dirs() if d != home]
     if home not in ("/", "~"):
-        pairs.append((home, "<HOME>"))
+        host.append((home, "<HOME>"))
+    pairs.extend(sorted(host, key=lambda pn: -len(pn[0])))
     user = os.environ.get("USER") or os.environ.get("LOGNAME")
     hidden = [s for s in secrets if s]
     return _walk(value, pairs, hidden, user)
+
+
+def _invoking_dirs() -> list[str]:
+    """The folder sdkprobe was started from, as the process knows it and as its shell
+    told it (PWD): an SDK that hands its own environment on shows it, and where a
+    checkout lies is no fact about the SDK."""
+    found = {os.getcwd(), os.environ.get("PWD", "")}
+    return sorted(d for d in found if len(d) > 1 and d.startswith("/"))
 
 
 def _walk(v: Any, pairs: list[tuple[str, str]], secrets: list[str], user: str | None) -> Any:
