@@ -69,6 +69,18 @@ def test_the_install_is_one_package_that_leaves_the_projects_own_names_alone(pro
     assert "site-packages" in site.stdout, site.stdout  # the plain install, not this checkout
 
 
+def test_the_plain_install_carries_every_node_program_of_the_typescript_harness(project):
+    """A program the package data leaves out would fail only a TypeScript run, far from here."""
+    ours = sorted(p.name for p in (ROOT / "probes" / "harness" / "typescript").glob("*.mjs"))
+    code = (
+        "import pathlib, sdkprobe.harness.typescript as t; "
+        "print(*sorted(p.name for p in pathlib.Path(t.__file__).parent.glob('*.mjs')))"
+    )
+    done = _in(project, "python", "-c", code)
+    assert done.returncode == 0, done.stderr
+    assert ours and done.stdout.split() == ours
+
+
 def test_list_run_and_gate_pick_up_the_teams_behaviours(project):
     own = ("--catalogue", "myapp_behaviours", "--no-builtin")
     listed = _in(project, "sdkprobe", "list", *own, "--json")

@@ -9,7 +9,17 @@ from pathlib import Path
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.harness import MAIN, Conversation, Harness, Scenario, Script, config_dir_env, reply, tool_use_offered
+from sdkprobe.harness import (
+    MAIN,
+    Conversation,
+    Harness,
+    Scenario,
+    Script,
+    config_dir_env,
+    reply,
+    session_functions,
+    tool_use_offered,
+)
 
 _FIRST = {
     "type": "user",
@@ -150,12 +160,13 @@ def _texts(messages: list[Any]) -> list[str]:
     sdk_ref="claude_agent_sdk._internal.sessions.list_sessions",
 )
 async def config_dir_moves_root_only(h: Harness) -> dict[str, Any]:
-    import claude_agent_sdk as sdk
+    import claude_agent_sdk as py_sdk  # project_key_for_directory: Python's alone (requires= says so)
 
+    sdk = session_functions()
     cfg = h.workdir("cfgA")
     run = await h.session("hi", script=["ok"], env={"CLAUDE_CONFIG_DIR": str(cfg)})
     sid = str(run.init.get("session_id") or "")
-    key = sdk.project_key_for_directory(str(h.cwd))
+    key = py_sdk.project_key_for_directory(str(h.cwd))
     # every transcript the CLI wrote under the moved root, ids and key named, not spelled
     files = sorted(
         str(p.relative_to(cfg)).replace(key, "<KEY>").replace(sid, "<SID>") if sid else str(p.relative_to(cfg))
@@ -213,13 +224,11 @@ config_dir_moves_root_only.differs_on(
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.resume",
 )
 async def resume_restores_context_no_history(h: Harness) -> dict[str, Any]:
-    import claude_agent_sdk as sdk
-
     first = await h.session(f"remember {_MARKER}", script=["first-reply"])
     sid = str(first.init.get("session_id") or "")
     second = await h.session("what was it?", script=["second-reply"], resume=sid)
     request = second.first(MAIN)
-    reader = getattr(sdk, "get_session_messages", None)
+    reader = getattr(session_functions(), "get_session_messages", None)
     history = None
     if reader and sid:
         with config_dir_env(h.config_dir):

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.harness import Harness, config_dir_env
+from sdkprobe.harness import Harness, config_dir_env, lacks, session_functions
 
 _SID = "5e551011-1111-4111-8111-111111111111"
 _OTHER_SID = "5e551011-2222-4222-8222-222222222222"  # a session no transcript has
@@ -109,10 +109,9 @@ def _write_transcript(h: Harness) -> Path:
 
 
 def _sdk() -> Any:
-    """The SDK under test, read when the probe runs; untyped, as its functions differ by version."""
-    import claude_agent_sdk
-
-    return claude_agent_sdk
+    """The SDK under test's session functions, read when the probe runs; untyped, as they
+    differ by version."""
+    return session_functions()
 
 
 def _function(name: str) -> Any:
@@ -210,9 +209,7 @@ def _absent(name: str) -> dict[str, str]:
 
 def _has_parent_ids() -> bool:
     """Whether this SDK's SessionMessage carries the subagent's spawning ids (newer versions)."""
-    from claude_agent_sdk import SessionMessage
-
-    return "parent_agent_id" in {f.name for f in dataclasses.fields(SessionMessage)}
+    return lacks("field:SessionMessage.parent_agent_id") is None
 
 
 # --- sessions.transcript-readers -----------------------------------------------------

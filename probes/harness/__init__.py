@@ -67,8 +67,10 @@ from sdkprobe.harness.sdk import (
     ProbeTimeout,
     allow_every_tool,
     config_dir_env,
+    lacks,
     option_fields,
     sdk_version,
+    session_functions,
     typed_keys,
 )
 from sdkprobe.harness.sdk import bundled_cli_path as sdk_bundled_cli
@@ -110,6 +112,7 @@ __all__ = [
     "global_config",
     "http_error",
     "image",
+    "lacks",
     "mcp_oauth_store",
     "option_fields",
     "plugin_folder",
@@ -119,6 +122,7 @@ __all__ = [
     "result_text",
     "sdk_version",
     "server_tool_use",
+    "session_functions",
     "stream_error",
     "stdio_mcp_server",
     "structured_output",

@@ -97,6 +97,28 @@ def typed_keys(name: str) -> list[str] | None:
     return None if typed is None else list(getattr(typed, "__annotations__", {}))
 
 
+def session_functions() -> Any:
+    """The SDK under test's session functions (get_session_info, rename_session, ...), as
+    attributes named as in Python: the claude_agent_sdk module itself, or for a TypeScript
+    release its own functions called through Node. A function the SDK lacks is absent
+    (`getattr(..., name, None)` is None)."""
+    ts = under_test.typescript()
+    if ts is None:
+        return sdk
+    from sdkprobe.harness.typescript.functions import TsFunctions
+
+    return TsFunctions(ts)
+
+
+def lacks(requirement: str) -> str | None:
+    """Why the SDK under test lacks `requirement` (written as a behaviour's `requires`:
+    option:NAME, field:CLASS.NAME, api:NAME, package:NAME), or None when it has it: for a
+    sub-check that needs more than its behaviour does."""
+    from sdkprobe.requirements import Target, parse
+
+    return parse(requirement).unmet(Target(sdk, sdk_version(), None, under_test.typescript()))
+
+
 @contextmanager
 def config_dir_env(config: Path) -> Iterator[None]:
     """CLAUDE_CONFIG_DIR set to `config` in this process while SDK functions that read the

@@ -58,3 +58,28 @@ export function tool(name, description, inputSchema, handler) {
 export function createSdkMcpServer({ name, version, tools }) {
   return { type: "sdk", name, instance: { version, tools } };
 }
+
+// Session functions: each gives back what it was called with, so a test sees the
+// arguments the relay built; "unknown" finds nothing, "throw" throws, "hang" never returns.
+export async function getSessionInfo(sessionId, options) {
+  if (sessionId === "unknown") return undefined;
+  if (sessionId === "throw") throw new TypeError("not a session id");
+  return {
+    sessionId, summary: JSON.stringify(options ?? null), lastModified: 1, fileSize: 12,
+    customTitle: process.env.CLAUDE_CONFIG_DIR ?? null, archived: false,
+  };
+}
+
+export async function getSessionMessages(sessionId, options) {
+  return [{ type: "user", uuid: "u1", session_id: sessionId, message: options ?? null,
+            parent_tool_use_id: null, parent_agent_id: null }];
+}
+
+export async function forkSession(sessionId, options) {
+  return { sessionId: `fork of ${sessionId} ${JSON.stringify(options ?? null)}` };
+}
+
+export async function listSubagents(sessionId) {
+  if (sessionId === "hang") await new Promise(() => setInterval(() => {}, 1000));
+  return [];
+}

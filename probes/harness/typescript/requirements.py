@@ -14,6 +14,7 @@ from typing import Any
 
 from sdkprobe.harness.typescript import options as table
 from sdkprobe.harness.typescript.client import METHODS, STREAM
+from sdkprobe.harness.typescript.functions import TABLE as FUNCTIONS
 
 # Python API names whose TypeScript counterpart the probes reach through the harness.
 _SAME = {
@@ -30,16 +31,12 @@ _SAME = {
 # Python functions a probe calls itself, whose TypeScript counterpart the driver does not call yet.
 _NOT_RELAYED = {
     "InMemorySessionStore": "a sessionStore",
-    "list_sessions": "listSessions()",
-    "get_session_info": "getSessionInfo()",
-    "get_session_messages": "getSessionMessages()",
-    "rename_session": "renameSession()",
-    "tag_session": "tagSession()",
     "fold_session_summary": "the session summary fold",
-    "project_key_for_directory": "the project key of a directory",
     "list_sessions_from_store": "listSessions() over a store",
     "get_session_info_from_store": "getSessionInfo() over a store",
 }
+# Python functions the TypeScript SDK has no counterpart of.
+_NO_COUNTERPART = {"project_key_for_directory"}
 
 
 def unmet(kind: str, name: str, release: Any) -> str | None:
@@ -65,6 +62,11 @@ def unmet(kind: str, name: str, release: Any) -> str | None:
             if ts is None:
                 return f"{sdk}: Query has no counterpart of ClaudeSDKClient.{method}"
             return None if ts in release.query_methods() else f"{sdk}: Query has no method {ts}()"
+        if name in FUNCTIONS:
+            ts_name = FUNCTIONS[name].ts_name
+            return None if ts_name in release.exports() else f"{sdk} exports no {ts_name}()"
+        if name in _NO_COUNTERPART:
+            return f"{sdk} exports no counterpart of {name}"
         if name in _NOT_RELAYED:
             return f"sdkprobe's TypeScript driver does not relay {_NOT_RELAYED[name]} yet ({name})"
         same = _SAME.get(name)

@@ -1,0 +1,133 @@
+"""The TypeScript SDK's session functions, called by their Python names.
+
+A probe calls `get_session_info(sid, directory=d)` as the Python SDK spells it; here that
+becomes `getSessionInfo(sid, {dir: d})` run by the release under test in a Node process of
+its own (call.mjs), with the environment the probe set (CLAUDE_CONFIG_DIR), and what it
+returns comes back as the Python SDK's type (SDKSessionInfo, SessionMessage), its camelCase
+keys in snake_case. Only the arguments the probe gave are passed; what TypeScript throws is
+raised as a TsError named after the thrown error. A function the release does not export
+is absent (`getattr(functions, name, None)` is None), as on a Python version without it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import json
+import os
+import re
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import claude_agent_sdk as py_sdk
+
+from sdkprobe.harness.typescript.relay import DriverError, node, ts_exception
+
+CALL = Path(__file__).with_name("call.mjs")
+_TIMEOUT = 60.0
+
+
+@dataclass(frozen=True)
+class Function:
+    """One relayed function: its TypeScript name, the Python parameters passed in place
+    (the rest go into the options object), and the Python type its result becomes."""
+
+    ts_name: str
+    positional: tuple[str, ...]
+    returns: str | None = None  # a Python SDK dataclass name, for one value or each of a list
+
+
+TABLE = {
+    "list_sessions": Function("listSessions", (), "SDKSessionInfo"),
+    "get_session_info": Function("getSessionInfo", ("session_id",), "SDKSessionInfo"),
+    "get_session_messages": Function("getSessionMessages", ("session_id",), "SessionMessage"),
+    "list_subagents": Function("listSubagents", ("session_id",)),
+    "get_subagent_messages": Function("getSubagentMessages", ("session_id", "agent_id"), "SessionMessage"),
+    "rename_session": Function("renameSession", ("session_id", "title")),
+    "tag_session": Function("tagSession", ("session_id", "tag")),
+    "fork_session": Function("forkSession", ("session_id",), "ForkSessionResult"),
+    "delete_session": Function("deleteSession", ("session_id",)),
+}
+# a Python keyword whose TypeScript option is not its camelCase spelling
+_RENAMED = {"directory": "dir"}
+
+
+def camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)
+
+
+def snake(name: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
+
+
+def ts_arguments(python_name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
+    """The TypeScript call's arguments for a Python call, bound as the Python SDK's own
+    signature binds them (a wrong call raises TypeError as it would there)."""
+    spec = TABLE[python_name]
+    bound = inspect.signature(getattr(py_sdk, python_name)).bind(*args, **kwargs)
+    given = dict(bound.arguments)
+    out = [given.pop(name, None) for name in spec.positional]
+    options = {_RENAMED.get(k, camel(k)): str(v) if isinstance(v, os.PathLike) else v for k, v in given.items()}
+    return [*out, options] if options else out
+
+
+def python_value(python_name: str, value: Any) -> Any:
+    """A TypeScript result as the Python SDK's function returns it."""
+    kind = TABLE[python_name].returns
+    if kind is None or value is None:
+        return value
+    if isinstance(value, list):
+        return [_as(kind, v) for v in value]
+    return _as(kind, value)
+
+
+def _as(kind: str, value: Any) -> Any:
+    cls = getattr(py_sdk, kind)
+    if not isinstance(value, dict):
+        return value
+    known = {f.name for f in dataclasses.fields(cls)}
+    return cls(**{snake(k): v for k, v in value.items() if snake(k) in known})
+
+
+class TsFunctions:
+    """The relayed functions of one TypeScript release, as attributes named as in Python."""
+
+    def __init__(self, release: Any) -> None:
+        self._release = release
+
+    def __getattr__(self, name: str) -> Any:
+        spec = TABLE.get(name)
+        if spec is None or spec.ts_name not in self._release.exports():
+            raise AttributeError(f"@anthropic-ai/claude-agent-sdk {self._release.version} has no relayed {name}")
+
+        def call(*args: Any, **kwargs: Any) -> Any:
+            return python_value(name, _call(self._release.entry, spec.ts_name, ts_arguments(name, args, kwargs)))
+
+        call.__name__ = name
+        return call
+
+
+def _call(entry: Path, ts_name: str, args: list[Any]) -> Any:
+    line = json.dumps({"sdk": str(entry), "name": ts_name, "args": args}) + "\n"
+    try:
+        done = subprocess.run(
+            [node(), str(CALL)],
+            input=line,
+            capture_output=True,
+            text=True,
+            timeout=_TIMEOUT,
+            env=dict(os.environ),
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        raise DriverError(f"{ts_name}() did not return within {_TIMEOUT:.0f} s") from None
+    reply = done.stdout.strip().splitlines()[-1:] if done.stdout.strip() else []
+    if not reply:
+        raise DriverError(f"{ts_name}(): node exited {done.returncode} without a reply: {done.stderr.strip()[-500:]}")
+    got = json.loads(reply[0])
+    if "error" in got:
+        raise ts_exception(got["error"])
+    return None if got.get("undefined") else got.get("value")

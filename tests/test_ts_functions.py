@@ -1,0 +1,87 @@
+"""The TypeScript SDK's session functions called by their Python names, against the
+stand-in SDK module: arguments reach TypeScript as it spells them, results come back as
+the Python SDK's types, throws as named exceptions, and no call outlives its time."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import claude_agent_sdk as py_sdk
+import pytest
+
+from sdkprobe.harness.typescript import functions
+from sdkprobe.harness.typescript.relay import DriverError, TsError
+
+pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
+
+FAKE = Path(__file__).with_name("ts_fake_sdk") / "sdk.mjs"
+
+
+@dataclass(frozen=True)
+class FakeRelease:
+    version: str = "0.0.0-fake"
+    entry: Path = FAKE
+
+    def exports(self) -> tuple[str, ...]:
+        return ("forkSession", "getSessionInfo", "getSessionMessages", "listSubagents", "query")
+
+
+SDK = functions.TsFunctions(FakeRelease())
+
+
+def test_arguments_are_spelled_as_typescript_takes_them_and_the_result_typed_as_in_python(monkeypatch) -> None:
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", "/cfg/probe")
+    info = SDK.get_session_info("s1", directory=Path("/proj"))
+    assert isinstance(info, py_sdk.SDKSessionInfo)
+    assert (info.session_id, info.summary, info.file_size) == ("s1", '{"dir":"/proj"}', 12)
+    assert info.custom_title == "/cfg/probe"  # the environment the probe set reaches Node
+
+
+def test_only_the_options_given_are_passed() -> None:
+    (message,) = SDK.get_session_messages("s1", limit=2, offset=1)
+    assert isinstance(message, py_sdk.SessionMessage)
+    assert message.message == {"limit": 2, "offset": 1}
+    assert SDK.get_session_messages("s1")[0].message is None  # no options object at all
+    assert SDK.fork_session("s1", up_to_message_id="m2").session_id == 'fork of s1 {"upToMessageId":"m2"}'
+
+
+def test_nothing_found_is_none_and_a_throw_is_raised_by_its_name() -> None:
+    assert SDK.get_session_info("unknown") is None
+    with pytest.raises(TsError) as raised:
+        SDK.get_session_info("throw")
+    assert type(raised.value).__name__ == "TypeError" and str(raised.value) == "not a session id"
+
+
+def test_a_wrong_call_is_refused_as_python_refuses_it() -> None:
+    with pytest.raises(TypeError):
+        SDK.get_session_info()  # no session id
+    with pytest.raises(TypeError):
+        SDK.get_session_info("s1", folder="/x")  # no such parameter
+
+
+def test_a_function_the_release_does_not_export_is_absent() -> None:
+    assert getattr(SDK, "rename_session", None) is None  # relayed, but this release lacks it
+    assert getattr(SDK, "InMemorySessionStore", None) is None  # not relayed at all
+
+
+def test_a_call_that_never_returns_ends_at_its_time(monkeypatch) -> None:
+    monkeypatch.setattr(functions, "_TIMEOUT", 2.0)
+    with pytest.raises(DriverError, match="did not return within 2 s"):
+        SDK.list_subagents("hang")
+
+
+def test_a_requirement_on_a_session_function_asks_whether_the_release_exports_it() -> None:
+    from sdkprobe.harness.typescript.requirements import unmet
+
+    release = FakeRelease()
+    assert unmet("api", "get_session_info", release) is None
+    assert (
+        unmet("api", "rename_session", release)
+        == "@anthropic-ai/claude-agent-sdk 0.0.0-fake exports no renameSession()"
+    )
+    assert "exports no counterpart of project_key_for_directory" in str(
+        unmet("api", "project_key_for_directory", release)
+    )
+    assert "does not relay a sessionStore yet" in str(unmet("api", "InMemorySessionStore", release))
