@@ -53,6 +53,35 @@ def test_the_tools_table_and_the_agent_definition_of_source_003(monkeypatch: pyt
     assert reviewer == AGENT_SENT
 
 
+# What source 003 quotes tsc --strict saying of the two misuses ("What TypeScript catches").
+TSC_SAID = {
+    "allowedTools": (
+        "TS2561",
+        "'allowedTools' does not exist in type 'AgentDefinition'. Did you mean to write 'disallowedTools'?",
+    ),
+    "tools preset": ("TS2353", "'type' does not exist in type 'string[]'."),
+}
+
+
+def test_what_the_compiler_catches_of_source_003(monkeypatch: pytest.MonkeyPatch) -> None:
+    from sdkprobe.catalogue.agents import ts_compiler_catches_misuse
+    from sdkprobe.releases import ts_compiler
+
+    ts_sdk.install(VERSION)
+    ts_compiler.install()
+    monkeypatch.setenv(under_test.VARIABLE, f"ts@{VERSION}")
+
+    async def measure() -> Any:
+        with Space.create() as space:
+            return await ts_compiler_catches_misuse.behaviour.probe(Harness(space, tier="wire"))
+
+    said = asyncio.run(measure())["tsc --strict"]
+    for misuse, (code, words) in TSC_SAID.items():
+        assert [d["code"] for d in said[misuse]] == [code], said
+        assert said[misuse][0]["message"].endswith(words), said
+    assert ts_compiler_catches_misuse.behaviour.judge({"tsc --strict": said}).verdict == "holds"
+
+
 def test_capture_takes_the_typescript_sdk(capsys: pytest.CaptureFixture[str]) -> None:
     """`capture --sdk ts@V`: what that release sends for some options, named as that SDK."""
     import json

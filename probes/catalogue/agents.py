@@ -740,6 +740,16 @@ unknown_fields_ignored_by_cli.differs_on(
 )
 
 
+# The misuse as a user writes it, one definition a line; a wrongly typed description on the
+# last line must fail too, showing AgentDefinition is the SDK's checked type, not `any`.
+_MISUSE = """import type { AgentDefinition } from "@anthropic-ai/claude-agent-sdk";
+const approving: AgentDefinition = { description: "d", prompt: "p", allowedTools: ["Bash"] };
+const preset: AgentDefinition = { description: "d", prompt: "p", tools: { type: "preset", preset: "claude_code" } };
+const typed: AgentDefinition = { description: 1, prompt: "p" };
+"""
+_MISUSE_LINES = {"allowedTools": 2, "tools preset": 3, "typed": 4}
+
+
 @behaviour(
     id="agents.ts-compiler-catches-misuse",
     claim=(
@@ -758,16 +768,22 @@ unknown_fields_ignored_by_cli.differs_on(
         "python-types-reject-preset-on-agent-tools",
     ),
     sdk_ref="claude_agent_sdk.types.AgentDefinition",
-    cannot_decide=("tsc-rejects-allowed-tools", "tsc-rejects-preset-on-agent-tools"),
     # the Python analogues stand in for the compiler's verdict; they never decide the claim
     controls=("python-rejects-allowed-tools", "python-types-reject-preset-on-agent-tools"),
 )
 async def ts_compiler_catches_misuse(h: Harness) -> dict[str, Any]:
+    # On a TypeScript SDK the compiler itself is asked (h.type_check); on the Python SDK no
+    # compiler runs, so the tsc sub-checks stay not-applicable and only the Python analogues
+    # are observed, as controls: the verdict is not-applicable unless one of them differs.
+    said = await h.type_check(_MISUSE)
+    if said is not None:
+        stray = [d for d in said if d["line"] not in _MISUSE_LINES.values()]
+        if stray or not any(d["line"] == _MISUSE_LINES["typed"] for d in said):
+            # the module did not check against the SDK's own AgentDefinition: no finding either way
+            raise RuntimeError(f"tsc could not check the module against the SDK's types: {said}")
+        return {"tsc --strict": {name: [d for d in said if d["line"] == at] for name, at in _MISUSE_LINES.items()}}
     from claude_agent_sdk import AgentDefinition
 
-    # No TypeScript compiler runs against a Python SDK: the tsc sub-checks are declared
-    # cannot_decide and stay not-applicable; only the Python analogues are observed, as
-    # controls, so the verdict is not-applicable unless one of them differs.
     seen: dict[str, Any] = {}
     try:
         AgentDefinition(description="d", prompt="p", allowedTools=["Bash"])  # type: ignore[call-arg]
@@ -787,6 +803,22 @@ async def ts_compiler_catches_misuse(h: Harness) -> dict[str, Any]:
 
 @ts_compiler_catches_misuse.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
+    if "tsc --strict" in seen:
+        said = seen["tsc --strict"]
+        analogue = undecidable("the Python analogue; the TypeScript SDK is under test and its compiler was asked")
+        allowed, preset = said["allowedTools"], said["tools preset"]
+        return {
+            "tsc-rejects-allowed-tools": check(
+                any(d["code"] == "TS2561" and "disallowedTools" in d["message"] for d in allowed),
+                f"tsc --strict said of allowedTools on an AgentDefinition: {allowed or 'nothing'}",
+            ),
+            "tsc-rejects-preset-on-agent-tools": check(
+                any(d["code"] == "TS2353" for d in preset),
+                f"tsc --strict said of the tools preset on an AgentDefinition: {preset or 'nothing'}",
+            ),
+            "python-rejects-allowed-tools": analogue,
+            "python-types-reject-preset-on-agent-tools": analogue,
+        }
     allowed, declared = seen["AgentDefinition(allowedTools=...)"], seen["AgentDefinition.tools declared as"]
     no_tsc = undecidable("a TypeScript compiler check; nothing runs tsc against the Python SDK")
     admits_preset = any(word in declared for word in ("dict", "Dict", "Mapping", "Preset", "Any", "object"))
@@ -807,6 +839,16 @@ ts_compiler_catches_misuse.differs_on(
         "AgentDefinition(allowedTools=...)": {"raised": None},
         "AgentDefinition.tools declared as": "list[str] | ToolsPreset | None",
         "AgentDefinition(tools=<preset>) at runtime": "accepted",
+    }
+)
+# the compiler's own verdict: allowedTools accepted, the preset refused under another code
+ts_compiler_catches_misuse.differs_on(
+    {
+        "tsc --strict": {
+            "allowedTools": [],
+            "tools preset": [{"line": 3, "column": 82, "code": "TS2322", "message": "Type '{...}' is not assignable"}],
+            "typed": [{"line": 4, "column": 42, "code": "TS2322", "message": "Type 'number' is not assignable"}],
+        }
     }
 )
 

@@ -105,7 +105,8 @@ def choose_catalogue(args: argparse.Namespace) -> None:
 
 def choose_sdk(choice: str | None) -> bool:
     """Put the SDK named by --sdk under test for this run and its workers; True for TypeScript.
-    A TypeScript release is installed into the cache first (a failure is one line, exit 2)."""
+    A TypeScript release, and the compiler its type behaviours use, are installed into the
+    cache first (a failure is one line, exit 2)."""
     from sdkprobe.harness import under_test
 
     if choice is None:
@@ -120,7 +121,13 @@ def choose_sdk(choice: str | None) -> bool:
     from sdkprobe.releases import ts_sdk
 
     assert version is not None
-    ts_sdk.install(version, lambda line: print(f"sdkprobe: {line}", file=sys.stderr, flush=True))
+    from sdkprobe.releases import ts_compiler
+
+    def say(line: str) -> None:
+        print(f"sdkprobe: {line}", file=sys.stderr, flush=True)
+
+    ts_sdk.install(version, say)
+    ts_compiler.install(say)
     os.environ[under_test.VARIABLE] = f"ts@{version}"
     return True
 

@@ -26,7 +26,7 @@ from sdkprobe.fake_cli.blocks import (
     web_search_tool_result,
 )
 from sdkprobe.fake_cli.scenario import Scenario
-from sdkprobe.harness import cli_text, host_process, processes, real_cli, wire
+from sdkprobe.harness import cli_text, host_process, processes, real_cli, under_test, wire
 from sdkprobe.harness.context_files import (
     auto_memory,
     claude_md,
@@ -282,6 +282,18 @@ class Harness:
         if cli is None:
             raise NotApplicable(f"claude-agent-sdk {sdk_version()} bundles no CLI; give one with --cli")
         return await cli_text.cli_output(self.space, cli, args, timeout=timeout)
+
+    async def type_check(self, source: str, timeout: float = 60.0) -> list[dict[str, Any]] | None:
+        """What `tsc --strict` says of `source`, a TypeScript module that may import the SDK
+        under test by its package name: its errors as {line, column, code, message} rows
+        (none when it compiles). None when the SDK under test is not a TypeScript one: no
+        compiler checks Python code."""
+        release = under_test.typescript()
+        if release is None:
+            return None
+        from sdkprobe.harness.typescript.compiler import type_check
+
+        return await type_check(self.space, release, source, timeout)
 
     def children_in(self, cwd: str | Path) -> int | None:
         """How many live processes this host started run in `cwd` (a client's CLI given
