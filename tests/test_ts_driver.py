@@ -8,12 +8,11 @@ import dataclasses
 import json
 import os
 import shutil
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import claude_agent_sdk as py_sdk
 import pytest
+from ts_fake_release import FakeRelease
 
 from sdkprobe.harness import processes, sdk, under_test
 from sdkprobe.harness.typescript import callbacks
@@ -22,14 +21,6 @@ from sdkprobe.harness.typescript.messages import TsMessage
 from sdkprobe.harness.typescript.run import TsOptions
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
-
-FAKE = Path(__file__).with_name("ts_fake_sdk") / "sdk.mjs"
-
-
-@dataclass(frozen=True)
-class FakeRelease:
-    version: str = "0.0.0-fake"
-    entry: Path = FAKE
 
 
 def run(prompt: Any = "hi", *, client: bool = False, drive: Any = None, **options: Any) -> sdk.Outcome:
@@ -220,3 +211,12 @@ def test_an_answer_that_is_no_permission_result_reaches_the_sdk_as_it_is() -> No
         "message": "no",
         "interrupt": True,
     }
+
+
+def test_a_session_store_is_called_through_python_with_keys_and_listings_as_each_sdk_spells_them() -> None:
+    store = py_sdk.InMemorySessionStore()
+    got = seen(run(session_store=store))["store"]
+    assert got["loaded"] == [{"type": "user", "uuid": "u1"}]  # appended, then loaded, by the TypeScript side
+    assert asyncio.run(store.load({"project_key": "p", "session_id": "s1"})) == got["loaded"]  # into the Python store
+    assert [sorted(row) for row in got["listed"]] == [["mtime", "sessionId"]]  # a listing in TypeScript's keys
+    assert {"append", "load", "listSessions", "delete", "listSubkeys"} <= set(got["methods"])

@@ -5,28 +5,16 @@ the Python SDK's types, throws as named exceptions, and no call outlives its tim
 from __future__ import annotations
 
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 
 import claude_agent_sdk as py_sdk
 import pytest
+from ts_fake_release import FakeRelease
 
 from sdkprobe.harness.typescript import functions
 from sdkprobe.harness.typescript.relay import DriverError, TsError
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
-
-FAKE = Path(__file__).with_name("ts_fake_sdk") / "sdk.mjs"
-
-
-@dataclass(frozen=True)
-class FakeRelease:
-    version: str = "0.0.0-fake"
-    entry: Path = FAKE
-
-    def exports(self) -> tuple[str, ...]:
-        return ("forkSession", "getSessionInfo", "getSessionMessages", "listSubagents", "query")
-
 
 SDK = functions.TsFunctions(FakeRelease())
 
@@ -84,4 +72,11 @@ def test_a_requirement_on_a_session_function_asks_whether_the_release_exports_it
     assert "exports no counterpart of project_key_for_directory" in str(
         unmet("api", "project_key_for_directory", release)
     )
-    assert "does not relay a sessionStore yet" in str(unmet("api", "InMemorySessionStore", release))
+    assert "does not relay the session summary fold yet" in str(unmet("api", "fold_session_summary", release))
+
+
+def test_a_store_function_the_release_has_but_sdkprobe_cannot_call_makes_the_probe_not_applicable() -> None:
+    from sdkprobe.behaviour import NotApplicable
+
+    with pytest.raises(NotApplicable, match=r"does not relay forkSession\(\) with a sessionStore yet"):
+        getattr(SDK, "fork_session_via_store", None)  # not merely absent: that would read "this SDK has none"

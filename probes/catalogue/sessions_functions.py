@@ -642,12 +642,18 @@ def _key(h: Harness, subpath: str | None = None) -> dict[str, str]:
     return {**key, "subpath": subpath} if subpath else key
 
 
+def _new_store() -> Any:
+    """The probe's own store: the Python SDK's InMemorySessionStore, which a TypeScript SDK
+    under test is handed as its sessionStore."""
+    import claude_agent_sdk
+
+    return claude_agent_sdk.InMemorySessionStore()
+
+
 async def _stored(h: Harness) -> Any:
     """An InMemorySessionStore holding the transcript as the SDK mirrors it: the main
     entries, and the subagent's under its subpath with its metadata entry."""
-    sdk = _sdk()
-
-    store = sdk.InMemorySessionStore()
+    store = _new_store()
     cwd = str(h.cwd)
     await store.append(_key(h), _main_lines(cwd))
     await store.append(_key(h, _SUBPATH), [*_sub_lines(cwd), {**_META, "type": "agent_metadata"}])
@@ -737,11 +743,11 @@ async def _imported(h: Harness) -> dict[str, Any]:
     """What import_session_to_store put into a fresh store, with and without subagents."""
     sdk = _sdk()
 
-    whole, main_only = sdk.InMemorySessionStore(), sdk.InMemorySessionStore()
+    whole, main_only = _new_store(), _new_store()
     with config_dir_env(h.config_dir):  # read from disk across the awaits: no other probe runs in this process
         await sdk.import_session_to_store(_SID, whole, directory=str(h.cwd))
         await sdk.import_session_to_store(_SID, main_only, directory=str(h.cwd), include_subagents=False)
-        missing = await _raised_async(lambda: sdk.import_session_to_store(_OTHER_SID, sdk.InMemorySessionStore()))
+        missing = await _raised_async(lambda: sdk.import_session_to_store(_OTHER_SID, _new_store()))
     sub = await whole.load(_key(h, _SUBPATH))
     return {
         "sessions": sorted(

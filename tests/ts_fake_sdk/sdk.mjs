@@ -38,6 +38,12 @@ export function query({ prompt, options }) {
         tool: tool.name, shape: tool.inputSchema, called: await tool.handler({ a: 2, b: 3 }),
       };
     }
+    if (options.sessionStore) {
+      const store = options.sessionStore, key = { projectKey: "p", sessionId: "s1" };
+      await store.append(key, [{ type: "user", uuid: "u1" }]);
+      seen.store = { methods: Object.keys(store).sort(), loaded: await store.load(key),
+                     listed: await store.listSessions("p") };
+    }
     seen.interrupted = interrupted;
     yield { type: "user", message: { role: "user", content: JSON.stringify(seen) }, parent_tool_use_id: null };
     yield { type: "made_up_type", detail: 1 };

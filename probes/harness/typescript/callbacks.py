@@ -1,9 +1,10 @@
 """A probe's Python callbacks, answering what the TypeScript SDK asks through the driver.
 
-The TypeScript SDK calls `canUseTool(toolName, input, options)` and a hook callback
-`(input, toolUseID, {signal})`; the driver relays each call's JSON here. A probe's callback
-is the same function it gives the Python SDK, so its arguments are built as the Python API
-spells them (a ToolPermissionContext, a HookContext) and its answer is written back as the
+The TypeScript SDK calls `canUseTool(toolName, input, options)`, a hook callback
+`(input, toolUseID, {signal})` and a sessionStore's methods; the driver relays each call's
+JSON here. A probe's callback is the same function it gives the Python SDK (its store the
+same object), so its arguments are built as the Python API spells them (a
+ToolPermissionContext, a HookContext, a SessionKey) and its answer is written back as the
 TypeScript SDK expects it (`{behavior: 'allow', updatedInput}`, a hook output whose
 `async_`/`continue_` are the JSON keys `async`/`continue`). Nothing is added or defaulted:
 an answer the probe leaves out is left out.
@@ -12,6 +13,7 @@ an answer the probe leaves out is left out.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 from typing import Any
 
 from sdkprobe.harness.typescript.options import Answer, camel
@@ -108,3 +110,38 @@ def hook_output(output: Any) -> Any:
     if not isinstance(output, dict):
         return output
     return {{"async_": "async", "continue_": "continue"}.get(k, k): v for k, v in output.items()}
+
+
+# A SessionStore's methods: the TypeScript SDK's name -> the Python SDK's.
+STORE_METHODS = {
+    "append": "append",
+    "load": "load",
+    "listSessions": "list_sessions",
+    "listSessionSummaries": "list_session_summaries",
+    "delete": "delete",
+    "listSubkeys": "list_subkeys",
+}
+_KEY = {"projectKey": "project_key", "sessionId": "session_id", "subpath": "subpath"}
+
+
+def store_method(store: Any, ts_method: str) -> Answer:
+    """One method of a probe's session store, called as the TypeScript SDK calls it: a
+    SessionKey `{projectKey, sessionId, subpath}` reaches the store as the Python SDK's
+    `{project_key, session_id, subpath}`; entries pass as they are (both are the CLI's
+    transcript lines); a listing comes back with its keys camelCased."""
+    method = getattr(store, STORE_METHODS[ts_method])
+
+    async def answer(args: list[Any]) -> Any:
+        given = [_python_key(a) if isinstance(a, dict) and "sessionId" in a else a for a in args]
+        result = method(*given)
+        if inspect.isawaitable(result):
+            result = await result
+        if ts_method in ("listSessions", "listSessionSummaries") and isinstance(result, list):
+            return [{camel(k): v for k, v in row.items()} if isinstance(row, dict) else row for row in result]
+        return result
+
+    return answer
+
+
+def _python_key(key: dict[str, Any]) -> dict[str, Any]:
+    return {_KEY.get(k, k): v for k, v in key.items()}

@@ -4,7 +4,7 @@
 // Python -> driver (stdin), the first line:
 //   {"start": {"sdk": "/abs/sdk.mjs", "options": {...}, "prompt": "text" | null, "env": {...}, "cwd": "/dir"}}
 //   options are the TypeScript SDK's own; a value {"$callback": NAME} becomes a function
-//   that asks Python (canUseTool, a hook, stderr), an mcpServers entry
+//   that asks Python (canUseTool, a hook, a sessionStore method, stderr), an mcpServers entry
 //   {"type": "sdk", "$tools": [...]} an in-process server whose tools ask Python. prompt null: the prompt is
 //   a stream fed by the lines below.
 // then any of:
@@ -62,6 +62,8 @@ const CALLBACKS = {
   canUseTool: (name) => (toolName, input, options) => ask(name, [toolName, input, options], options?.signal),
   // a hook callback(input, toolUseID, {signal})
   hook: (name) => (input, toolUseID, options) => ask(name, [input, toolUseID ?? null], options?.signal),
+  // a sessionStore method: append(key, entries), load(key), listSessions(projectKey), ...
+  store: (name) => (...args) => ask(name, args),
   // stderr(data): its return value is ignored by the SDK
   notify: (name) => (...args) => out({ notify: name, args }),
 };

@@ -23,6 +23,8 @@ from typing import Any
 
 import claude_agent_sdk as py_sdk
 
+from sdkprobe.behaviour import NotApplicable
+from sdkprobe.harness.typescript.options import camel
 from sdkprobe.harness.typescript.relay import DriverError, node, ts_exception
 
 CALL = Path(__file__).with_name("call.mjs")
@@ -50,13 +52,24 @@ TABLE = {
     "fork_session": Function("forkSession", ("session_id",), "ForkSessionResult"),
     "delete_session": Function("deleteSession", ("session_id",)),
 }
+# Python functions over a SessionStore: TypeScript takes the store as an option of the
+# functions above ({sessionStore}), which a call in a process of its own cannot hand over yet.
+_WITH_STORE = "() with a sessionStore"
+UNRELAYED = {
+    "list_sessions_from_store": "listSessions" + _WITH_STORE,
+    "get_session_info_from_store": "getSessionInfo" + _WITH_STORE,
+    "get_session_messages_from_store": "getSessionMessages" + _WITH_STORE,
+    "list_subagents_from_store": "listSubagents" + _WITH_STORE,
+    "get_subagent_messages_from_store": "getSubagentMessages" + _WITH_STORE,
+    "rename_session_via_store": "renameSession" + _WITH_STORE,
+    "tag_session_via_store": "tagSession" + _WITH_STORE,
+    "fork_session_via_store": "forkSession" + _WITH_STORE,
+    "delete_session_via_store": "deleteSession" + _WITH_STORE,
+    "import_session_to_store": "importSessionToStore()",
+    "fold_session_summary": "foldSessionSummary()",
+}
 # a Python keyword whose TypeScript option is not its camelCase spelling
 _RENAMED = {"directory": "dir"}
-
-
-def camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part.title() for part in rest)
 
 
 def snake(name: str) -> str:
@@ -99,6 +112,8 @@ class TsFunctions:
         self._release = release
 
     def __getattr__(self, name: str) -> Any:
+        if name in UNRELAYED:  # the release has it; sdkprobe cannot call it: the probe is not-applicable
+            raise NotApplicable(f"sdkprobe does not relay {UNRELAYED[name]} yet ({name})")
         spec = TABLE.get(name)
         if spec is None or spec.ts_name not in self._release.exports():
             raise AttributeError(f"@anthropic-ai/claude-agent-sdk {self._release.version} has no relayed {name}")

@@ -90,7 +90,7 @@ TABLE: dict[str, Row] = {
     "debug_stderr": Row(None, why="the TypeScript SDK has no debug_stderr file option"),
     "user": Row(None, why="the TypeScript SDK cannot run its CLI as another OS user"),
     "client_app": Row(None, why="the TypeScript SDK has no client_app option"),
-    "session_store": Row(None, why="sdkprobe's TypeScript driver does not relay a Python SessionStore yet"),
+    "session_store": Row("sessionStore", "session-store"),
 }
 
 
@@ -185,6 +185,20 @@ def _hooks(value: Any, out: Translated, name: str) -> Any:
     return hooks
 
 
+def _session_store(value: Any, out: Translated, name: str) -> Any:
+    """A SessionStore as the object the TypeScript SDK calls: each method the Python store
+    has becomes one that asks it (callbacks.store_method)."""
+    from sdkprobe.harness.typescript import callbacks
+
+    store: dict[str, Any] = {}
+    for ts_method, py_method in callbacks.STORE_METHODS.items():
+        if callable(getattr(value, py_method, None)):
+            key = f"store:{ts_method}"
+            out.answers[key] = callbacks.store_method(value, ts_method)
+            store[ts_method] = {"$callback": key, "kind": "store"}
+    return store
+
+
 def _agents(value: Any, out: Translated, name: str) -> Any:
     return {agent: _definition(d) for agent, d in value.items()}
 
@@ -243,6 +257,7 @@ _SHAPES: dict[str, Callable[[Any, Translated, str], Any]] = {
     "can-use-tool": _can_use_tool,
     "hooks": _hooks,
     "agents": _agents,
+    "session-store": _session_store,
     "thinking": _thinking,
     "mcp-servers": _mcp_servers,
 }

@@ -21,6 +21,8 @@ _SAME = {
     "AgentDefinition": ("type", "AgentDefinition"),
     "ClaudeSDKClient": ("function", "query"),
     "HookMatcher": ("option", "hooks"),
+    # the Python SDK's own store serves as the probe's store; the release takes it as sessionStore
+    "InMemorySessionStore": ("option", "sessionStore"),
     "PermissionResultAllow": ("option", "canUseTool"),
     "PermissionResultDeny": ("option", "canUseTool"),
     "PermissionUpdate": ("option", "canUseTool"),
@@ -30,7 +32,6 @@ _SAME = {
 }
 # Python functions a probe calls itself, whose TypeScript counterpart the driver does not call yet.
 _NOT_RELAYED = {
-    "InMemorySessionStore": "a sessionStore",
     "fold_session_summary": "the session summary fold",
     "list_sessions_from_store": "listSessions() over a store",
     "get_session_info_from_store": "getSessionInfo() over a store",
