@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 from sdkprobe.fake_cli.blocks import tool_use
 from sdkprobe.fake_cli.scenario import Scenario
 from sdkprobe.harness import sdk, wire
+from sdkprobe.harness.sdk import Outcome
+from sdkprobe.harness.wire import EVERY_HOST_VARIABLE, WireCapture
 
 FAST = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 tool_names = st.lists(st.from_regex(r"[A-Z][A-Za-z]{0,11}", fullmatch=True), min_size=1, max_size=5)
@@ -319,3 +321,17 @@ def test_a_fake_that_started_too_late_to_record_its_start_is_killed_with_the_res
         for p in (late, other):
             p.kill()
             p.wait()
+
+
+@pytest.mark.parametrize(
+    "cli_env, removed",
+    [
+        ({"A": "1", "X": "y"}, ["B"]),  # A inherited: the names of what was dropped
+        ({"X": "y"}, [EVERY_HOST_VARIABLE]),  # nothing of the host's: whatever the host had
+        ({"A": "other"}, [EVERY_HOST_VARIABLE]),  # A set anew is not inherited either
+        ({"A": "1", "B": "2"}, []),
+    ],
+)
+def test_removed_variables_are_named_unless_the_cli_got_none_of_the_hosts(cli_env, removed):
+    run = WireCapture([{"event": "start", "argv": [], "env": cli_env}], Outcome(), {"A": "1", "B": "2"})
+    assert run.env_removed == removed

@@ -17,6 +17,8 @@ from sdkprobe.fake_cli.launcher import install
 from sdkprobe.fake_cli.scenario import Scenario
 from sdkprobe.harness import sdk
 
+EVERY_HOST_VARIABLE = "<every variable of the SDK's process>"
+
 
 @dataclass
 class WireCapture(sdk.OutcomeView):
@@ -55,7 +57,12 @@ class WireCapture(sdk.OutcomeView):
 
     @property
     def env_removed(self) -> list[str]:
-        return sorted(k for k in self.parent_env if k not in self.env)
+        """The SDK process's variables the CLI did not get, by name; when it got none of
+        them at all, [EVERY_HOST_VARIABLE]: which variables a host has is no fact about the SDK,
+        and a report must not change with the shell it was run from."""
+        removed = sorted(k for k in self.parent_env if k not in self.env)
+        inherited = [k for k, v in self.parent_env.items() if self.env.get(k) == v]
+        return [EVERY_HOST_VARIABLE] if removed and not inherited else removed
 
     @property
     def cwd(self) -> str:
