@@ -64,3 +64,14 @@ def test_the_folder_sdkprobe_was_started_from_is_named(tmp_path, monkeypatch):
     monkeypatch.setenv("PWD", "/srv/elsewhere/link")
     out = normalise({"PWD": str(started), "shell": "/srv/elsewhere/link/x", "other": "/srv/elsewhere"})
     assert out == {"PWD": "<INVOKING-DIR>", "shell": "<INVOKING-DIR>/x", "other": "/srv/elsewhere"}
+
+
+def test_started_from_the_temporary_folder_its_paths_stay_temporary(monkeypatch):
+    """Run from /tmp itself, naming the start folder would turn every temporary path into a
+    random one under it: a report would differ from run to run."""
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", "/tmp")
+    monkeypatch.chdir("/tmp")
+    monkeypatch.setenv("PWD", "/tmp")
+    assert normalise("/tmp/pytest-9/x") == "<TMP>/x"

@@ -15,7 +15,7 @@ import pytest
 from ts_fake_release import FakeRelease
 
 from sdkprobe.harness import processes, sdk, under_test
-from sdkprobe.harness.typescript import callbacks
+from sdkprobe.harness.typescript import callbacks, relay
 from sdkprobe.harness.typescript import options as table
 from sdkprobe.harness.typescript.messages import TsMessage
 from sdkprobe.harness.typescript.run import TsOptions
@@ -128,6 +128,12 @@ def test_the_driver_and_its_spare_end_with_their_host(monkeypatch: pytest.Monkey
     assert recorded.seen  # the run went through a Node driver the relay registered
     assert not recorded  # and unregistered every one when the run ended
     for pid in recorded.seen:  # and each is really gone, not merely forgotten
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
+    spares = [proc.pid for proc in relay._spares.values()]
+    assert spares  # a warm driver waits for the next run ...
+    relay.end_spares()  # ... until its host ends (at exit)
+    for pid in spares:
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
 

@@ -118,10 +118,9 @@ def choose_sdk(choice: str | None) -> bool:
     if kind == under_test.PYTHON:
         os.environ.pop(under_test.VARIABLE, None)
         return False
-    from sdkprobe.releases import ts_sdk
+    from sdkprobe.releases import ts_compiler, ts_sdk
 
     assert version is not None
-    from sdkprobe.releases import ts_compiler
 
     def say(line: str) -> None:
         print(f"sdkprobe: {line}", file=sys.stderr, flush=True)

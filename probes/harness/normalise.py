@@ -11,6 +11,7 @@ import dataclasses
 import enum
 import os
 import re
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -46,8 +47,10 @@ def _invoking_dirs() -> list[str]:
     """The folder sdkprobe was started from, as the process knows it and as its shell
     told it (PWD): an SDK that hands its own environment on shows it, and where a
     checkout lies is no fact about the SDK."""
+    tmp = tempfile.gettempdir()
     found = {os.getcwd(), os.environ.get("PWD", "")}
-    return sorted(d for d in found if len(d) > 1 and d.startswith("/"))
+    # a folder holding the temporary one is left out: the probes' own paths are named there
+    return sorted(d for d in found if len(d) > 1 and d.startswith("/") and not f"{tmp}/".startswith(f"{d}/"))
 
 
 def _walk(v: Any, pairs: list[tuple[str, str]], secrets: list[str], user: str | None) -> Any:

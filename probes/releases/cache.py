@@ -1,15 +1,18 @@
-"""The one cache folder every installed release lives under, and the lock that keeps two
-installs of one release from building it at once.
+"""The one cache folder every installed release lives under, the lock that keeps two
+installs of one release from building it at once, and the hidden folder each is built in.
 
 `$SDKPROBE_CACHE` (default `~/.cache/sdkprobe`) holds `envs/` (SDK releases' Python
 environments, releases/envcache.py), `cli/` (Claude Code CLI releases, releases/claude_code.py)
-and `ts/` (TypeScript SDK releases, releases/ts_sdk.py).
+`ts/` (TypeScript SDK releases, releases/ts_sdk.py) and `tsc/` (the TypeScript compiler,
+releases/ts_compiler.py).
 """
 
 from __future__ import annotations
 
 import fcntl
 import os
+import shutil
+import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -31,3 +34,21 @@ def locked(path: Path) -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@contextmanager
+def work_folder(root: Path, name: str, *, clear_interrupted: bool = False) -> Iterator[Path]:
+    """A hidden folder `root/.NAME-...` to build the install of NAME in, readable by all
+    (mkdtemp makes it private; an install is no secret), removed on the way out unless the
+    build renamed it into place. With `clear_interrupted` (only while holding NAME's lock),
+    the folders that interrupted builds of NAME left are removed first, never reused."""
+    root.mkdir(parents=True, exist_ok=True)
+    if clear_interrupted:
+        for stale in root.glob(f".{name}-*"):
+            shutil.rmtree(stale, ignore_errors=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=root))
+    work.chmod(0o755)
+    try:
+        yield work
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

@@ -24,7 +24,6 @@ import shlex
 import shutil
 import subprocess
 import tarfile
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
@@ -133,10 +132,7 @@ def install_cli(version: str, progress: Progress | None = None) -> Path:
     build = build_for(registry_metadata(version), version, platform_key())
     node = _node() if build.kind == "node" else None
     root = cache_root()
-    root.mkdir(parents=True, exist_ok=True)
-    work = Path(tempfile.mkdtemp(prefix=f".{version}-", dir=root))
-    work.chmod(0o755)  # mkdtemp makes it private; the release is no secret
-    try:
+    with cache.work_folder(root, version) as work:  # no lock here: another install's folder is left be
         what = "native build" if build.kind == "native" else "cli.js (runs on Node)"
         say(f"CLI {version}: fetching {build.spec}, {what}")
         tarball = _pack(build.spec, work, say)
@@ -169,8 +165,6 @@ def install_cli(version: str, progress: Progress | None = None) -> Path:
         except OSError:  # another install of the same release finished first: use that one
             if cached(version) is None:
                 raise CliReleaseError(f"CLI version {version}: {final} is there but incomplete; remove it") from None
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
     path = cached(version)
     if path is None:
         raise CliReleaseError(f"CLI version {version}: the install in {root / version} is incomplete")

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, Protocol
 
 from sdkprobe.errors import UsageError
@@ -71,6 +72,11 @@ def run(
                     raise error(f"npm {args[0]} did not finish within {timeout:g} s") from None
                 if tick is not None:
                     tick(elapsed)
+
+
+def install_args(prefix: Path, spec: str) -> list[str]:
+    """`npm install` of exactly `spec` into `prefix`, with no package's install script run."""
+    return ["install", "--prefix", str(prefix), "--no-audit", "--no-fund", "--ignore-scripts", "--save-exact", spec]
 
 
 def view(spec: str, npm: Runner, error: type[UsageError]) -> Any:

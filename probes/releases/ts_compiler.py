@@ -11,9 +11,7 @@ renamed into place with its record written last, under a file lock, as a release
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -62,22 +60,18 @@ def install(progress: Callable[[str], None] | None = None) -> Path:
         final = base / VERSION
         if final.exists():
             raise TsReleaseError(f"the TypeScript compiler: {final} is there but incomplete; remove it")
-        for stale in base.glob(f".{VERSION}-*"):  # an install that was interrupted
-            shutil.rmtree(stale, ignore_errors=True)
-        work = Path(tempfile.mkdtemp(prefix=f".{VERSION}-", dir=base))
-        work.chmod(0o755)
         spec = f"{PACKAGE}@{VERSION}"
-        try:
+        with cache.work_folder(base, VERSION, clear_interrupted=True) as work:
             say(f"npm install {spec} (the compiler TypeScript behaviours check types with)")
-            args = ["install", "--prefix", str(work), "--no-audit", "--no-fund", "--ignore-scripts"]
-            args += ["--save-exact", spec]
-            done = _npm(args, INSTALL_TIMEOUT, tick=lambda s: say(f"  still installing {spec} ({s:.0f} s)"))
+            done = _npm(
+                npm.install_args(work, spec),
+                INSTALL_TIMEOUT,
+                tick=lambda s: say(f"  still installing {spec} ({s:.0f} s)"),
+            )
             if done.returncode != 0:
                 raise TsReleaseError(f"npm install {spec} failed: {npm.last_line(done.stderr)}")
             (work / _MARKER).write_text(json.dumps({"package": PACKAGE, "version": VERSION}, indent=2) + "\n")
             work.rename(final)
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
     found = installed()
     if found is None:
         raise TsReleaseError(f"the TypeScript compiler: npm install {spec} left no lib/tsc.js in {final}")

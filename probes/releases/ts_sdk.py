@@ -24,7 +24,6 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -271,25 +270,20 @@ def _build(version: str, native: str | None, node: str, root: Path, say: Callabl
     final = root / version
     if final.exists():
         raise TsReleaseError(f"TS SDK {version}: {final} is there but incomplete; remove it")
-    for stale in root.glob(f".{version}-*"):  # an install of this release that was interrupted
-        shutil.rmtree(stale, ignore_errors=True)
     start = time.monotonic()
-    work = Path(tempfile.mkdtemp(prefix=f".{version}-", dir=root))
-    work.chmod(0o755)  # mkdtemp makes it private; the release is no secret
-    try:
+    with cache.work_folder(root, version, clear_interrupted=True) as work:
         what = f"its peers and {native}" if native else "its peers (its CLI is the package's cli.js)"
         say(f"TS SDK {version}: npm install {PACKAGE}@{version} with {what}")
         spec = f"{PACKAGE}@{version}"
-        args = ["install", "--prefix", str(work), "--no-audit", "--no-fund", "--ignore-scripts", "--save-exact", spec]
-        done = _npm(args, INSTALL_TIMEOUT, tick=lambda s: say(f"  still installing {spec} ({s:.0f} s)"))
+        done = _npm(
+            npm.install_args(work, spec), INSTALL_TIMEOUT, tick=lambda s: say(f"  still installing {spec} ({s:.0f} s)")
+        )
         if done.returncode != 0:
             raise TsReleaseError(f"npm install {spec} failed: {npm.last_line(done.stderr)}")
         release = TsRelease(version, work)
         record = _record(release, native, node)
         (work / _MARKER).write_text(json.dumps(record, indent=2, sort_keys=True) + "\n")
         work.rename(final)
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
     done_release = installed(version)
     if done_release is None:
         raise TsReleaseError(f"TS SDK {version}: the install in {final} is incomplete")

@@ -16,7 +16,7 @@ import dataclasses
 import inspect
 from typing import Any
 
-from sdkprobe.harness.typescript.options import Answer, camel
+from sdkprobe.harness.typescript.options import Answer, camel, snake
 
 # TypeScript's name for each field of the context canUseTool gets -> the Python SDK's.
 _CONTEXT = {
@@ -121,7 +121,6 @@ STORE_METHODS = {
     "delete": "delete",
     "listSubkeys": "list_subkeys",
 }
-_KEY = {"projectKey": "project_key", "sessionId": "session_id", "subpath": "subpath"}
 
 
 def store_method(store: Any, ts_method: str) -> Answer:
@@ -144,4 +143,4 @@ def store_method(store: Any, ts_method: str) -> Answer:
 
 
 def _python_key(key: dict[str, Any]) -> dict[str, Any]:
-    return {_KEY.get(k, k): v for k, v in key.items()}
+    return {snake(k): v for k, v in key.items()}

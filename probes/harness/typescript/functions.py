@@ -15,7 +15,6 @@ import dataclasses
 import inspect
 import json
 import os
-import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -24,7 +23,7 @@ from typing import Any
 import claude_agent_sdk as py_sdk
 
 from sdkprobe.behaviour import NotApplicable
-from sdkprobe.harness.typescript.options import camel
+from sdkprobe.harness.typescript.options import camel, snake
 from sdkprobe.harness.typescript.relay import DriverError, node, ts_exception
 
 CALL = Path(__file__).with_name("call.mjs")
@@ -70,10 +69,6 @@ UNRELAYED = {
 }
 # a Python keyword whose TypeScript option is not its camelCase spelling
 _RENAMED = {"directory": "dir"}
-
-
-def snake(name: str) -> str:
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
 def ts_arguments(python_name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
@@ -139,10 +134,10 @@ def _call(entry: Path, ts_name: str, args: list[Any]) -> Any:
         )
     except subprocess.TimeoutExpired:
         raise DriverError(f"{ts_name}() did not return within {_TIMEOUT:.0f} s") from None
-    reply = done.stdout.strip().splitlines()[-1:] if done.stdout.strip() else []
-    if not reply:
+    lines = done.stdout.strip().splitlines()
+    if not lines:
         raise DriverError(f"{ts_name}(): node exited {done.returncode} without a reply: {done.stderr.strip()[-500:]}")
-    got = json.loads(reply[0])
+    got = json.loads(lines[-1])
     if "error" in got:
         raise ts_exception(got["error"])
     return None if got.get("undefined") else got.get("value")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -234,6 +235,11 @@ def _mcp_servers(value: Any, out: Translated, name: str) -> Any:
 def camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(p.title() for p in rest)
+
+
+def snake(name: str) -> str:
+    """camel's inverse: sessionId -> session_id."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
 def _plain(value: Any) -> Any:
