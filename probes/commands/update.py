@@ -221,12 +221,7 @@ def _settle(p: Plan, jobs: int) -> list[str]:
     recorded = sorted(p.recorded, key=version_key)
     if not recorded:
         return []
-    times = published.load(t.reports)
-    on_index = {a.version: a.published for a in t.available()}
-    for v in _report_versions(t.reports):
-        stamp = on_index.get(v)
-        if v not in times and stamp:
-            times[v] = published.normalised(stamp)
+    times = published.dated(t.reports, {a.version: a.published for a in t.available()})
     published.save(t.reports, times)
     for v in recorded:
         if v not in t.listed:
@@ -249,11 +244,6 @@ def _settle(p: Plan, jobs: int) -> list[str]:
         cli = next((c.cli_version for c in grid.columns if c.sdk_version == v and c.cli == "bundled"), None)
         add_listed(t.list_name, v, f"recorded by sdkprobe update (CLI {cli or '?'})")
     return notes
-
-
-def _report_versions(folder: Path) -> list[str]:
-    """The versions of the SDK's own reports in a folder (a custom CLI's are not releases of it)."""
-    return [p.stem for p in folder.glob("*.json") if "+" not in p.stem]
 
 
 def _render_matrices() -> None:

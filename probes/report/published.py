@@ -45,6 +45,17 @@ def load(reports_dir: Path) -> dict[str, str]:
     return data
 
 
+def dated(reports_dir: Path, on_index: Mapping[str, str | None]) -> dict[str, str]:
+    """The folder's publish times, with the index's (version -> its stamp) added for each of the
+    SDK's own reports that has none yet (a custom CLI's report, 0.2.189+cli-2.1.300, is no release)."""
+    times = load(reports_dir)
+    for path in Path(reports_dir).glob("*.json"):
+        stamp = on_index.get(path.stem)
+        if "+" not in path.stem and path.stem not in times and stamp:
+            times[path.stem] = normalised(stamp)
+    return times
+
+
 def save(reports_dir: Path, times: Mapping[str, str]) -> Path:
     """Write the mapping, oldest release first (so a new release is one added line in a diff)."""
     path = Path(reports_dir) / PUBLISHED_PATH
