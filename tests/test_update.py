@@ -266,3 +266,24 @@ def test_published_times_file_is_checked(tmp_path):
 
     with pytest.raises(ReportError, match="not a mapping"):
         published.load(tmp_path)
+
+
+def test_a_note_names_what_was_seen_differently_but_not_the_version_numbers():
+    from sdkprobe.report.grid import from_reports
+    from sdkprobe.report.release_note import release_note
+
+    def one(version: str, observed: dict) -> dict:
+        run = {**info(version, f"2.1.{version.rsplit('.', 1)[1]}"), "sdk": "typescript", "node": "20.19.1"}
+        entries = [
+            result(BID, "holds", observed=observed),
+            result(OTHER, "holds", observed={"cli": f"CLI {run['cli_version']}"}),
+        ]
+        return sample.report(entries, run)
+
+    grid = from_reports([one("0.3.333", {"again": None}), one("0.3.334", {"again": "Error"})])
+    note = release_note(grid, "0.3.334", {})
+    assert "## Seen differently, same verdict" in note
+    assert f'- `{BID}` (still holds): observed.again: null → "Error"' in note
+    assert OTHER not in note  # only its CLI's version number changed
+    same = release_note(from_reports([one("0.3.333", {"a": 1}), one("0.3.334", {"a": 1})]), "0.3.334", {})
+    assert "Seen differently" not in same
