@@ -287,3 +287,23 @@ def test_a_note_names_what_was_seen_differently_but_not_the_version_numbers():
     assert OTHER not in note  # only its CLI's version number changed
     same = release_note(from_reports([one("0.3.333", {"a": 1}), one("0.3.334", {"a": 1})]), "0.3.334", {})
     assert "Seen differently" not in same
+
+
+def test_report_writes_a_note_per_release_and_removes_a_stale_one(tmp_path, capsys):
+    folder = tmp_path / "ts"
+    write(ts_report("0.3.333", "differs"), folder)
+    write(ts_report("0.3.334", "holds"), folder)
+    (folder / "notes").mkdir()
+    (folder / "notes" / "0.3.100.md").write_text("a release whose report is gone\n")
+    assert commands.main(["report", str(folder)]) == 0
+    assert sorted(p.name for p in (folder / "notes").iterdir()) == ["0.3.333.md", "0.3.334.md"]
+    assert "nothing to compare with" in (folder / "notes" / "0.3.333.md").read_text()
+    assert f"`{BID}`: ❌ differs on 0.3.333 → ✅ holds on 0.3.334" in (folder / "notes" / "0.3.334.md").read_text()
+    assert f"wrote {folder / 'notes'}/ (a release note per release)" in capsys.readouterr().out
+
+
+def test_a_cli_axis_gets_no_release_notes(tmp_path):
+    axis = tmp_path / "reports" / "cli-axis"
+    write(sample.report([result(BID, "holds")], info("0.2.189", "2.1.300", custom=True)), axis)
+    assert commands.main(["report", str(axis)]) == 0
+    assert not (axis / "notes").exists()

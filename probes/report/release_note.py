@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
+from sdkprobe.releases.versions import version_key
 from sdkprobe.report import upgrade
 from sdkprobe.report.cells import md
 from sdkprobe.report.diff import differences
@@ -76,6 +78,31 @@ def _seen_differently(grid: Grid, before: int, after: int) -> list[str]:
     if not lines:
         return []
     return ["", "## Seen differently, same verdict", "", *lines]
+
+
+def write_notes(reports_dir: Path, grid: Grid) -> list[Path]:
+    """DIR/notes/<version>.md for every release of the folder's SDK with a report (a note whose
+    report is gone is removed); none on a CLI axis, whose columns are CLI releases. Like the
+    matrix, the notes are drawn from the reports, so `sdkprobe report` writes them again."""
+    from sdkprobe.report import published
+    from sdkprobe.report.files import check_folder_writable, write_atomic
+    from sdkprobe.report.grid import cli_axis_sdk
+
+    if cli_axis_sdk(grid.columns) is not None:
+        return []
+    folder = Path(reports_dir) / published.NOTES
+    check_folder_writable(folder)
+    times = published.load(reports_dir)
+    texts = {
+        folder / f"{c.sdk_version}.md": release_note(grid, c.sdk_version, times).encode("utf-8")
+        for c in grid.columns
+        if c.cli == "bundled"
+    }
+    for path, text in texts.items():
+        write_atomic(path, text)
+    for stale in set(folder.glob("*.md")) - set(texts):
+        stale.unlink()
+    return sorted(texts, key=lambda p: version_key(p.stem))
 
 
 def _previous(grid: Grid, index: int) -> int | None:
