@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -307,3 +309,18 @@ def test_a_cli_axis_gets_no_release_notes(tmp_path):
     write(sample.report([result(BID, "holds")], info("0.2.189", "2.1.300", custom=True)), axis)
     assert commands.main(["report", str(axis)]) == 0
     assert not (axis / "notes").exists()
+
+
+def test_a_recorded_release_prints_its_table_to_stderr_not_stdout(capfd):
+    """A release's run shows its progress and table, but update's stdout stays the notes alone."""
+    from sdkprobe import scope
+
+    with scope.entered():
+        done = scope.run(
+            [sys.executable, "-c", "print('the table'); import sys; print('progress', file=sys.stderr)"],
+            env=dict(os.environ),
+            capture=False,
+            stdout_to_stderr=True,
+        )
+    out, err = capfd.readouterr()
+    assert done.returncode == 0 and out == "" and "the table" in err and "progress" in err

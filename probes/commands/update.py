@@ -207,7 +207,9 @@ def _record_all(p: Plan, jobs: int) -> None:
 
 def record(t: Tracked, version: str, jobs: int) -> int:
     """Run the catalogue on one release, in a process of its own; its exit status."""
-    done = scope.run([*sdkprobe_command(), *t.run_args(version, jobs)], env=dict(os.environ), capture=False)
+    done = scope.run(
+        [*sdkprobe_command(), *t.run_args(version, jobs)], env=dict(os.environ), capture=False, stdout_to_stderr=True
+    )  # its table goes with the progress: stdout is for the release notes
     if done.returncode == 130:
         raise KeyboardInterrupt
     return done.returncode
