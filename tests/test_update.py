@@ -324,3 +324,14 @@ def test_a_recorded_release_prints_its_table_to_stderr_not_stdout(capfd):
         )
     out, err = capfd.readouterr()
     assert done.returncode == 0 and out == "" and "the table" in err and "progress" in err
+
+
+def test_a_second_update_of_one_checkout_is_refused_while_the_first_runs(workspace, capsys):
+    key = hashlib.sha256(str(Path("reports").resolve()).encode()).hexdigest()[:12]
+    from sdkprobe.releases import cache
+
+    with cache.held_alone(cache.base() / ".locks" / f"update-{key}", "held by this test"):
+        assert commands.main(["update", "--sdk", "ts"]) == 2
+    assert "another sdkprobe update is running on" in capsys.readouterr().err
+    assert workspace["recorded"] == []
+    assert commands.main(["update", "--sdk", "ts"]) == 0  # once it is free

@@ -111,6 +111,23 @@ def cmd_update(args: argparse.Namespace) -> int:
         _say("nothing new: every release on the indexes is recorded; nothing written")
         return 0
     _check_can_write(work, args.note)
+    with _alone():
+        return _update(work, args)
+
+
+def _alone() -> contextlib.AbstractContextManager[None]:
+    """One update at a time per checkout: a second would record the same releases into the same
+    folders. The lock is in the cache, keyed by the checkout, so the work tree stays clean."""
+    import hashlib
+
+    from sdkprobe.releases import cache
+
+    key = hashlib.sha256(str(REPORTS.resolve()).encode()).hexdigest()[:12]
+    busy = f"another sdkprobe update is running on {REPORTS.resolve()}; wait for it to finish"
+    return cache.held_alone(cache.base() / ".locks" / f"update-{key}", busy)
+
+
+def _update(work: list[Plan], args: argparse.Namespace) -> int:
     for p in work:
         _record_all(p, args.jobs)
     for p in work:
