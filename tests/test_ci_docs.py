@@ -34,6 +34,7 @@ def commands(path: Path) -> list[str]:
 def as_argv(command: str) -> list[str]:
     """The command's arguments, each shell or Actions expansion replaced by a sample value."""
     text = re.sub(r"\$\{TO:\+--to \"\$TO\"\}", "--to 0.2.189", command)
+    text = text.replace('"$WHICH_SDK"', "all")  # update's --sdk python|ts|all
     text = re.sub(r"\$\{\{[^}]*\}\}|\"?\$\{?[A-Za-z_]+\}?\"?|<[^>]*>", "0.2.140", text)
     text = text.replace("parts/*.json", "parts/a.json")
     return shlex.split(text)[1:]

@@ -14,8 +14,8 @@ from sdkprobe.releases.versions import DEFAULT_SDK, PINS, SDK_VERSIONS, requirem
 
 ROOT = Path(__file__).resolve().parent.parent
 
-# The newest release on PyPI when the list was last surveyed; raise both together.
-NEWEST_SURVEYED = "0.2.189"
+# The newest release when the list was surveyed by hand; `sdkprobe update` lists newer ones after it.
+SURVEYED = "0.2.189"
 # Older wheels carry no CLI (`claude_agent_sdk/_bundled/claude`), so nothing to probe.
 OLDEST_BUNDLING_CLI = "0.1.19"
 
@@ -34,7 +34,16 @@ def test_versions_span_both_series_from_the_first_bundled_cli_to_the_newest():
     assert len(SDK_VERSIONS) >= 8
     assert {v.rsplit(".", 1)[0] for v in SDK_VERSIONS} >= {"0.1", "0.2"}
     assert SDK_VERSIONS[0] == OLDEST_BUNDLING_CLI
-    assert SDK_VERSIONS[-1] == NEWEST_SURVEYED == DEFAULT_SDK
+    assert SDK_VERSIONS[-1] == DEFAULT_SDK and version_key(DEFAULT_SDK) >= version_key(SURVEYED)
+
+
+def test_every_listed_version_has_its_committed_report():
+    from sdkprobe.releases.versions import TS_VERSIONS
+
+    assert TS_VERSIONS == sorted(TS_VERSIONS, key=version_key)
+    for folder, listed in ((ROOT / "reports", SDK_VERSIONS), (ROOT / "reports" / "ts", TS_VERSIONS)):
+        missing = [v for v in listed if not (folder / f"{v}.json").is_file()]
+        assert not missing, f"listed without a report in {folder}: {missing}"
 
 
 def test_every_pinned_version_is_listed():

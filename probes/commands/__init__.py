@@ -31,6 +31,7 @@ SUBCOMMANDS = (
     "bisect",
     "history",
     "releases",
+    "update",
     "site",
 )
 

@@ -33,6 +33,9 @@ class Release:
     yanked: bool
     # Whether a wheel for this machine bundles the CLI: a pure `none-any` wheel never does.
     bundles_cli: bool
+    # When its first file reached the index (ISO 8601, the index's `upload-time`); None when
+    # the index does not say.
+    published: str | None = None
 
 
 def fetch_index(index_url: str = INDEX_URL, timeout: float = 30) -> dict[str, Any]:
@@ -62,7 +65,12 @@ def parse(page: dict[str, Any], machine: str | None = None) -> list[Release]:
     for version in page.get("versions", []):
         files.setdefault(str(version), [])
     return [
-        Release(version=v, yanked=bool(fs) and all(bool(f.get("yanked")) for f in fs), bundles_cli=_bundles(fs, arch))
+        Release(
+            version=v,
+            yanked=bool(fs) and all(bool(f.get("yanked")) for f in fs),
+            bundles_cli=_bundles(fs, arch),
+            published=min((str(f["upload-time"]) for f in fs if f.get("upload-time")), default=None),
+        )
         for v, fs in sorted(files.items(), key=lambda item: version_key(item[0]))
     ]
 

@@ -80,6 +80,18 @@ def releases(*, since: str | None = None, until: str | None = None) -> list[str]
     return known[first : last + 1]
 
 
+def published() -> dict[str, str]:
+    """When each release reached npm (ISO 8601), from `npm view PACKAGE time --json`."""
+    done = _npm(["view", PACKAGE, "time", "--json"], timeout=120)
+    try:
+        times = json.loads(done.stdout) if done.stdout.strip() else None
+    except ValueError:
+        times = None
+    if done.returncode != 0 or not isinstance(times, dict):
+        raise TsReleaseError(f"npm view {PACKAGE} time failed: {npm.last_line(done.stderr or done.stdout)}")
+    return {str(v): str(t) for v, t in times.items() if _RELEASE.fullmatch(str(v))}
+
+
 def native_package(meta: dict[str, Any], version: str, plat: str) -> str | None:
     """The platform package holding the release's `claude` binary for `plat`, None for a release
     that ships cli.js instead; TsReleaseError when it has binaries but none for `plat`."""

@@ -32,6 +32,7 @@ Keep it sorted oldest first; the last entry is the newest release and the defaul
 
 from __future__ import annotations
 
+import os
 import re
 from typing import Any
 
@@ -108,3 +109,25 @@ def requirements(version: str) -> list[str]:
     if not is_release(version):
         raise ValueError(f"{version!r} is not a release number like 0.2.190")
     return [f"claude-agent-sdk=={version}", *pins(version)]
+
+
+def add_listed(name: str, version: str, why: str, path: str | None = None) -> bool:
+    """Append `version` to the list called `name` (SDK_VERSIONS or TS_VERSIONS) in this file's
+    text, with `why` as its comment: how `sdkprobe update` lists a release it recorded, so that
+    nox, the history and CI see it as the newest. False when it is listed already.
+
+    The file is edited, not regenerated: every other line and comment stays as written."""
+    from pathlib import Path
+
+    file = Path(path or __file__)
+    text = file.read_text(encoding="utf-8")
+    block = re.search(rf"^{name}: list\[str\] = \[\n(?P<body>.*?)^\]", text, re.S | re.M)
+    if block is None:
+        raise ValueError(f"{file} has no list {name}")
+    if re.search(rf'^\s*"{re.escape(version)}",', block["body"], re.M):
+        return False
+    line = f'    "{version}",  # {why}\n'
+    temp = file.with_name(f".{file.name}.tmp")  # whole or not at all, as every file sdkprobe writes
+    temp.write_text(text[: block.end("body")] + line + text[block.end("body") :], encoding="utf-8")
+    os.replace(temp, file)
+    return True

@@ -1,64 +1,64 @@
-"""What `sdkprobe update` keeps beside a folder's reports about each release: when its index
-published it (released.json) and its release note (notes/<version>.md).
+"""When each recorded release was published, kept beside its reports (DIR/notes/published.json).
 
-Read by the site: a release's page shows its note, and the Atom feed dates each entry by
-the publish time, never by the clock of the build, so two builds are the same bytes. Both
-files are optional: a folder recorded before `update` existed has neither.
+A report says what a release does, not when it came out; the release notes, the site's pages
+and its feed date a release by when its registry first had it, never by when sdkprobe ran, so
+two builds of the same reports are the same bytes. `sdkprobe update` adds the date of each
+release it records (and of any recorded release that lacks one).
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 
+from sdkprobe.releases.versions import version_key
 from sdkprobe.report.errors import ReportError
+from sdkprobe.report.files import write_atomic
 
-RELEASED = "released.json"  # {"<version>": "<ISO 8601 publish time>", ...}
-NOTES = "notes"  # notes/<version>.md
-
-
-@dataclass(frozen=True)
-class Published:
-    times: dict[str, datetime]  # version -> when its index published it (aware, UTC)
-    notes: dict[str, str]  # version -> its release note (Markdown)
-
-    def when(self, version: str) -> str | None:
-        """The publish time as RFC 3339 in UTC ('2026-12-03T18:12:15Z'), None when not recorded."""
-        time = self.times.get(version)
-        return time.strftime("%Y-%m-%dT%H:%M:%SZ") if time else None
+NOTES = Path("notes")  # inside a reports folder: <version>.md, one release note each
+PUBLISHED_PATH = NOTES / "published.json"
 
 
-def load(folder: Path) -> Published:
-    """What the folder records; ReportError naming the file when released.json is not an object
-    of versions to ISO 8601 times with their offset, or a note cannot be read."""
-    folder = Path(folder)
-    path = folder / RELEASED
-    times: dict[str, datetime] = {}
-    if path.is_file():
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ReportError(f"{path}: cannot be read as JSON: {exc}") from None
-        if not isinstance(data, dict):
-            raise ReportError(f"{path}: not an object of versions to publish times")
-        times = {str(version): _time(path, str(version), value) for version, value in data.items()}
-    notes: dict[str, str] = {}
-    for note in sorted((folder / NOTES).glob("*.md")):
-        try:
-            notes[note.stem] = note.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ReportError(f"{note}: cannot be read: {exc}") from None
-    return Published(times, notes)
+def normalised(stamp: str) -> str:
+    """An index's time stamp (PyPI's `2025-09-01T12:00:00.123456Z`, npm's `...+00:00`) as
+    `YYYY-MM-DDTHH:MM:SSZ` in UTC, the one form sdkprobe writes."""
+    moment = datetime.fromisoformat(stamp.strip().replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _time(path: Path, version: str, value: object) -> datetime:
+def load(reports_dir: Path) -> dict[str, str]:
+    """Version -> publish time for a reports folder ({} when it records none); ReportError when
+    the file is not such a mapping."""
+    path = Path(reports_dir) / PUBLISHED_PATH
+    if not path.is_file():
+        return {}
     try:
-        # "Z" as well as "+00:00": Python 3.10's fromisoformat takes only the latter
-        time = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-    except ValueError:
-        time = None
-    if not isinstance(value, str) or time is None or time.tzinfo is None:
-        raise ReportError(f"{path}: {version}'s publish time {value!r} is not an ISO 8601 time with its offset")
-    return time.astimezone(timezone.utc)
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:
+        raise ReportError(f"{path}: not JSON ({exc})") from None
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        raise ReportError(f"{path}: not a mapping of version to publish time")
+    return data
+
+
+def dated(reports_dir: Path, on_index: Mapping[str, str | None]) -> dict[str, str]:
+    """The folder's publish times, with the index's (version -> its stamp) added for each of the
+    SDK's own reports that has none yet (a custom CLI's report, 0.2.189+cli-2.1.300, is no release)."""
+    times = load(reports_dir)
+    for path in Path(reports_dir).glob("*.json"):
+        stamp = on_index.get(path.stem)
+        if "+" not in path.stem and path.stem not in times and stamp:
+            times[path.stem] = normalised(stamp)
+    return times
+
+
+def save(reports_dir: Path, times: Mapping[str, str]) -> Path:
+    """Write the mapping, oldest release first (so a new release is one added line in a diff)."""
+    path = Path(reports_dir) / PUBLISHED_PATH
+    ordered = {v: times[v] for v in sorted(times, key=version_key)}
+    write_atomic(path, (json.dumps(ordered, indent=2) + "\n").encode("utf-8"))
+    return path
