@@ -18,7 +18,7 @@ axis; behaviours/<id>.html tells a behaviour's story on every version of both SD
 releases/<version>.html (ts/releases/ for the TypeScript SDK) holds a release's note
 (DIR/notes/<version>.md, written by `sdkprobe update`; without one, what moved since the
 release recorded before it) and its report; feed.xml is an Atom feed with an entry per
-recorded release, dated by its publish time in DIR/released.json (a release missing there
+recorded release, dated by its publish time in DIR/notes/published.json (a release missing there
 is named and left out of the feed). Links are relative: the site reads from the file
 system and under any URL. Nothing in it depends on the clock: two builds are the same
 bytes.
@@ -28,7 +28,7 @@ Links to the project's own files (a behaviour's declaration, a source's page) le
 https://github.com/OWNER/REPO/blob/COMMIT), else to the checkout, relative to OUT."""
 
 SITE_EPILOG = """\
-exit status: 0 written, 2 DIR holding no usable report, a broken released.json, or OUT a
+exit status: 0 written, 2 DIR holding no usable report, a broken notes/published.json, or OUT a
 file or a folder holding files no `sdkprobe site` wrote (nothing is then written)."""
 
 
@@ -61,13 +61,14 @@ def cmd_site(args: argparse.Namespace) -> int:
 
     if args.repository is not None and not args.repository.startswith("https://"):
         raise UsageError(f"--repository takes an https:// URL, not {args.repository}")
+    site.check_out(args.out)
     built = site.build(args.reports, args.out, args.repository, catalogue.renames(), catalogue.coverage())
     site.write(args.out, built)
     pages = sum(1 for name in built.files if name.endswith(".html"))
     print(f"wrote {args.out}/ ({pages} pages and the Atom feed)")
     if built.undated:
         print(
-            f"sdkprobe site: no publish time in released.json for {', '.join(built.undated)}: not in the feed",
+            f"sdkprobe site: no publish time in notes/published.json for {', '.join(built.undated)}: not in the feed",
             file=sys.stderr,
         )
     return 0

@@ -1,7 +1,7 @@
 """The site's Atom feed (RFC 4287): one entry per recorded release, so a reader subscribed to
 it hears of each release sdkprobe has recorded, with what moved in it.
 
-An entry's `updated` is the release's publish time on its index (released.json), the feed's
+An entry's `updated` is the release's publish time on its index (notes/published.json), the feed's
 the newest of them: nothing is dated by the build, so two builds are the same bytes. Ids are
 name-based UUIDs of the package and version, the same on every build and every copy of the
 site. Links are relative to the feed, as the pages' are, so the site can live under any URL.

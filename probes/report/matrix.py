@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from sdkprobe.report import sdkdiff, upgrade
 from sdkprobe.report.cells import (
@@ -52,7 +52,7 @@ def render_matrix(
     from sdkprobe.report.story import PAGES, pages
 
     reports_dir = Path(reports_dir)
-    grid, beside, python_above = load_folder(reports_dir, renames, coverage)
+    grid, beside, python_above, _ = load_folder(reports_dir, renames, coverage)
     md_path, html_path = reports_dir / MD_NAME, reports_dir / HTML_NAME
     diff_paths = (reports_dir / sdkdiff.MD_NAME, reports_dir / sdkdiff.HTML_NAME) if beside else ()
     for path in (md_path, html_path, *diff_paths):
@@ -70,12 +70,13 @@ def render_matrix(
 
 class Folder(NamedTuple):
     """A folder's matrix as data: its grid (links to the project from the folder), the TypeScript
-    reports of its ts/ compared with its own when it holds the Python SDK's, and whether it is the
-    ts/ of a folder of Python reports (its pages then point back up)."""
+    reports of its ts/ compared with its own when it holds the Python SDK's, whether it is the
+    ts/ of a folder of Python reports (its pages then point back up), and its reports as read."""
 
     grid: Grid
     beside: sdkdiff.Beside | None
     python_above: bool
+    reports: list[dict[str, Any]]
 
 
 def load_folder(
@@ -94,7 +95,7 @@ def load_folder(
     beside = None
     if grid.sdk.key == PYTHON and sdkdiff.has_typescript(reports_dir):
         beside = sdkdiff.load_beside(reports_dir, reports, renames)
-    return Folder(grid, beside, grid.sdk.key == TYPESCRIPT and sdkdiff.python_above(reports_dir))
+    return Folder(grid, beside, grid.sdk.key == TYPESCRIPT and sdkdiff.python_above(reports_dir), reports)
 
 
 def column_header(grid: Grid, i: int) -> str:

@@ -14,14 +14,14 @@ Laid out as reports/ is, so each matrix's own relative links hold there:
 Every page is rendered by the renderers `sdkprobe report` uses; this module only places them
 and writes the few pages of its own (index, releases). Links are relative, so the site reads
 from the file system and under any URL prefix. Nothing depends on the clock: a release is
-dated by released.json, and two builds are the same bytes.
+dated by notes/published.json, and two builds are the same bytes.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -30,10 +30,11 @@ from sdkprobe.report import feed, published, sdkdiff, story, upgrade
 from sdkprobe.report.cells import counts, project_from
 from sdkprobe.report.errors import ReportError
 from sdkprobe.report.files import check_folder_writable, replace_folder
-from sdkprobe.report.grid import Grid, cli_axis_sdk, load_reports
+from sdkprobe.report.grid import Grid, cli_axis_sdk
 from sdkprobe.report.html import render_html
 from sdkprobe.report.markdown import to_html
 from sdkprobe.report.matrix import HTML_NAME, load_folder
+from sdkprobe.report.release_note import release_note
 from sdkprobe.report.render import render_page
 from sdkprobe.report.sdks import PYTHON, SDKS, TS_FOLDER, TYPESCRIPT
 from sdkprobe.report.store import file_stem
@@ -68,8 +69,10 @@ class Shelf:
     beside: sdkdiff.Beside | None
     python_above: bool
     reports: Mapping[str, Mapping[str, Any]]  # by file stem
-    published: published.Published
+    times: Mapping[str, str]  # version -> its publish time, RFC 3339 in UTC (notes/published.json)
+    notes: Mapping[str, str]  # file stem -> its release note (notes/<stem>.md), as Markdown
     is_sdk: bool  # a shelf of one SDK's releases (not the CLI axis): it has release pages and feed entries
+    said: dict[tuple[str, int], str] = field(default_factory=dict, compare=False)  # what note() and count() worked out
 
     def path(self, name: str) -> str:
         return f"{self.folder}/{name}" if self.folder else name
@@ -83,6 +86,28 @@ class Shelf:
 
     def release_page(self, i: int) -> str:
         return self.path(f"{RELEASES}/{self.stem(i)}.html")
+
+    def note(self, i: int) -> str:
+        """Release column i's note as Markdown: the one `update` wrote (notes/<version>.md), else
+        the one it would write, from the reports (worked out once: a page, the index and the
+        feed show it)."""
+        if ("note", i) not in self.said:
+            written = self.notes.get(self.stem(i))
+            self.said["note", i] = (
+                written
+                if written is not None
+                else f"_No release note was recorded for {self.stem(i)}; from the reports:_\n\n"
+                + release_note(self.grid, self.grid.columns[i].sdk_version, self.times)
+            )
+        return self.said["note", i]
+
+    def count(self, i: int) -> str:
+        """How many behaviours moved in release column i since the release recorded before it."""
+        if ("count", i) not in self.said:
+            releases = self.releases()
+            k = releases.index(i)
+            self.said["count", i] = _moved_since(self, releases[k - 1], i) if k else "the first recorded release"
+        return self.said["count", i]
 
 
 @dataclass(frozen=True)
@@ -140,13 +165,32 @@ def _shelf(
     renames: Mapping[str, str] | None,
     coverage: Mapping[str, Sequence[str]] | None,
 ) -> Shelf:
-    grid, beside, python_above = load_folder(folder, renames, coverage)
+    grid, beside, python_above, loaded = load_folder(folder, renames, coverage)
     grid = dataclasses.replace(grid, project=project(where))
     axis = cli_axis_sdk(grid.columns)
     title = f"{grid.sdk.package} {axis} on other CLI releases" if axis else grid.sdk.package
     key = CLI_AXIS if axis else grid.sdk.key
-    reports = {file_stem(r): r for r in load_reports(folder, renames)}
-    return Shelf(where, key, title, grid, beside, python_above, reports, published.load(folder), axis is None)
+    reports = {file_stem(r): r for r in loaded}
+    return Shelf(where, key, title, grid, beside, python_above, reports, _times(folder), _notes(folder), axis is None)
+
+
+def _times(folder: Path) -> dict[str, str]:
+    """The folder's publish times, each checked to be a time an Atom feed can carry."""
+    times = published.load(folder)
+    try:
+        return {version: published.normalised(stamp) for version, stamp in times.items()}
+    except ValueError as exc:
+        raise ReportError(f"{folder / published.PUBLISHED_PATH}: a publish time is not ISO 8601: {exc}") from None
+
+
+def _notes(folder: Path) -> dict[str, str]:
+    notes = {}
+    for path in sorted((folder / published.NOTES).glob("*.md")):
+        try:
+            notes[path.stem] = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ReportError(f"{path}: cannot be read: {exc}") from None
+    return notes
 
 
 def _e(text: object) -> str:
@@ -193,49 +237,22 @@ def _nav(shelves: Sequence[Shelf], folder: str) -> str:
 # --- what moved in a release ---------------------------------------------------------
 
 
-def _moved(shelf: Shelf, i: int, below: int) -> str:
-    """What moved in release column i, as HTML with headings `below` levels lower: its release
-    note when `update` wrote one, else what moved against the release before it, as `sdkprobe
-    report --from A --to B` says it."""
-    note = shelf.published.notes.get(shelf.stem(i))
-    if note is not None:
-        return to_html(note, below + 1)
-    releases = shelf.releases()
-    k = releases.index(i)
-    if k == 0:
-        return f"<p>The first recorded release of <code>{_e(shelf.grid.sdk.package)}</code>: nothing before it.</p>\n"
-    u = upgrade.between(shelf.grid, releases[k - 1], i)
-    said = (
-        f'<p class="meta">No release note was recorded for {_e(shelf.stem(i))}: what moved since '
-        f"{_e(shelf.stem(releases[k - 1]))}, the release recorded before it.</p>\n"
-    )
-    return said + to_html(upgrade.render_markdown(u, level=1), below + 1)
-
-
 def _summary(shelf: Shelf, i: int) -> str:
     """One line for a release: its CLI, how much moved in it and its verdicts."""
     c = shelf.grid.columns[i]
-    return f"{c.cli_label}; {_count(shelf, i)}; {counts(r.verdicts[i] for r in shelf.grid.rows)}."
+    return f"{c.cli_label}; {shelf.count(i)}; {counts(r.verdicts[i] for r in shelf.grid.rows)}."
 
 
-def _count(shelf: Shelf, i: int) -> str:
-    """How many behaviours moved in release column i since the release recorded before it."""
-    releases = shelf.releases()
-    k = releases.index(i)
-    if k == 0:
-        return "the first recorded release"
-    u = upgrade.between(shelf.grid, releases[k - 1], i)
+def _moved_since(shelf: Shelf, before: int, i: int) -> str:
+    u = upgrade.between(shelf.grid, before, i)
     moved = len(u.moved) + len(u.added) + len(u.dropped)
-    before = shelf.stem(releases[k - 1])
-    return (
-        f"{moved} behaviour{'' if moved == 1 else 's'} moved since {before}"
-        if moved
-        else f"nothing moved since {before}"
-    )
+    if not moved:
+        return f"nothing moved since {shelf.stem(before)}"
+    return f"{moved} behaviour{'' if moved == 1 else 's'} moved since {shelf.stem(before)}"
 
 
 def _published(shelf: Shelf, i: int) -> str:
-    when = shelf.published.when(shelf.grid.columns[i].sdk_version)
+    when = shelf.times.get(shelf.grid.columns[i].sdk_version)
     registry = shelf.grid.sdk.registry
     return f"published on {registry} {when}" if when else f"publish time on {registry} not recorded"
 
@@ -260,7 +277,7 @@ def _release_page(shelves: Sequence[Shelf], shelf: Shelf, i: int, project: Calla
     body = (
         f"<h1>{_e(shelf.grid.sdk.package)} {_e(c.sdk_version)}</h1>\n"
         f'<p class="meta">{" · ".join(meta + around)}</p>\n'
-        f'<div class="moved-in">\n{_moved(shelf, i, 0)}</div>\n'
+        f'<div class="moved-in">\n{to_html(shelf.note(i), 1)}</div>\n'
         f"{to_html(report, 1)}"
     )
     return _page(f"{shelf.grid.sdk.package} {c.sdk_version}", _nav(shelves, folder), body)
@@ -301,7 +318,7 @@ def _index_section(shelf: Shelf) -> str:
     newest = releases[-1]
     every = "".join(
         f'<li><a href="{_e(shelf.release_page(i))}">{_e(shelf.stem(i))}</a> '
-        f'<span class="meta">{_e(shelf.published.when(shelf.grid.columns[i].sdk_version) or "")}</span></li>'
+        f'<span class="meta">{_e(shelf.times.get(shelf.grid.columns[i].sdk_version) or "")}</span></li>'
         for i in reversed(releases)
     )
     return f"""<section class="sdk" id="{_e(sdk.key)}">
@@ -309,8 +326,8 @@ def _index_section(shelf: Shelf) -> str:
 <p>Newest recorded release: <a href="{_e(shelf.release_page(newest))}"><strong>{_e(shelf.stem(newest))}</strong></a>,
 {_e(_published(shelf, newest))}; {_e(_summary(shelf, newest))}
 <a href="{_e(shelf.path(HTML_NAME))}">The matrix</a> has every release.</p>
-<details class="moved-in"><summary>What moved in {_e(shelf.stem(newest))}: {_e(_count(shelf, newest))}</summary>
-{_moved(shelf, newest, 2)}</details>
+<details class="moved-in"><summary>What moved in {_e(shelf.stem(newest))}: {_e(shelf.count(newest))}</summary>
+{to_html(shelf.note(newest), 2)}</details>
 <details><summary>Every recorded release ({len(releases)})</summary>
 <ul class="releases">{every}</ul>
 </details>
@@ -323,12 +340,12 @@ def _feed_entries(shelves: Sequence[Shelf]) -> tuple[list[feed.Entry], list[str]
     for shelf in shelves:
         for i in shelf.releases():
             package, version = shelf.grid.sdk.package, shelf.grid.columns[i].sdk_version
-            when = shelf.published.when(version)
+            when = shelf.times.get(version)
             if when is None:
                 undated.append(f"{package} {version}")
                 continue
             entries.append(
-                feed.Entry(package, version, when, shelf.release_page(i), _summary(shelf, i), _moved(shelf, i, 1))
+                feed.Entry(package, version, when, shelf.release_page(i), _summary(shelf, i), to_html(shelf.note(i), 1))
             )
     return entries, undated
 
@@ -371,14 +388,18 @@ def _lead(href: str) -> str:
 """
 
 
-def write(out: Path, site: Site) -> None:
-    """The site into `out`, replacing it whole (a reader sees the old site or the new, never a
-    mix); ReportError, before anything is written, when `out` is a file or a folder holding
-    other things than a site this command wrote."""
+def check_out(out: Path) -> None:
+    """ReportError unless `out` can take the site: new, empty, or a site this command wrote
+    (replaced whole), never a file or a folder of other things. Checked before any work."""
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise ReportError(f"{out} is a file; the site is written into a folder")
     if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file():
         raise ReportError(f"{out} holds files no `sdkprobe site` wrote; give a new or empty folder")
     check_folder_writable(out)
-    replace_folder(out, site.files)
+
+
+def write(out: Path, site: Site) -> None:
+    """The site into `out`, replacing it whole: a reader sees the old site or the new, never a mix."""
+    check_out(out)
+    replace_folder(Path(out), site.files)
