@@ -202,6 +202,11 @@ def test_a_behaviour_page_joins_both_sdks(site, reports):
     bid = next(b["id"] for b in both if b["id"] in ts)
     page = parsed(site / "behaviours" / f"{bid}.html")
     assert {"python", "typescript", "declaration"} <= page.ids
+    newest = {b["id"]: b["verdict"] for b in both}[bid]
+    assert (
+        f'<li><a href="#python">claude-agent-sdk</a> {versions(reports)[-1]}: {newest}</li>'
+        in (site / "behaviours" / f"{bid}.html").read_text()
+    )
     lead = (site / "ts" / "behaviours" / f"{bid}.html").read_text()
     assert f'url=../../behaviours/{bid}.html#typescript"' in lead
     assert f"{REPOSITORY}/probes/catalogue/" in (site / "behaviours" / f"{bid}.html").read_text()

@@ -222,8 +222,8 @@ def _nav(shelves: Sequence[Shelf], folder: str) -> str:
     """The site's links, first on every page."""
     up = _up(folder)
     links = [("index.html", "sdkprobe")]
-    links += [(s.path(HTML_NAME), s.title) for s in shelves]
-    links += [(sdkdiff.HTML_NAME, "where the SDKs differ") for s in shelves if s.beside]
+    links += [(s.path(HTML_NAME), s.grid.sdk.name if s.is_sdk else "other CLI releases") for s in shelves]
+    links += [(sdkdiff.HTML_NAME, "SDK differences") for s in shelves if s.beside]
     links.append((feed.NAME, "Atom feed"))
     items = "".join(f'<a href="{_e(up + href)}">{_e(text)}</a>' for href, text in links)
     style = (
@@ -254,7 +254,9 @@ def _moved_since(shelf: Shelf, before: int, i: int) -> str:
 def _published(shelf: Shelf, i: int) -> str:
     when = shelf.times.get(shelf.grid.columns[i].sdk_version)
     registry = shelf.grid.sdk.registry
-    return f"published on {registry} {when}" if when else f"publish time on {registry} not recorded"
+    return (
+        f"published on {registry} {when[:10]} {when[11:16]} UTC" if when else f"publish time on {registry} not recorded"
+    )
 
 
 # --- the pages of its own --------------------------------------------------------------
@@ -318,7 +320,7 @@ def _index_section(shelf: Shelf) -> str:
     newest = releases[-1]
     every = "".join(
         f'<li><a href="{_e(shelf.release_page(i))}">{_e(shelf.stem(i))}</a> '
-        f'<span class="meta">{_e(shelf.times.get(shelf.grid.columns[i].sdk_version) or "")}</span></li>'
+        f'<span class="meta">{_e((shelf.times.get(shelf.grid.columns[i].sdk_version) or "")[:10])}</span></li>'
         for i in reversed(releases)
     )
     return f"""<section class="sdk" id="{_e(sdk.key)}">
@@ -363,7 +365,7 @@ def _behaviour_pages(shelves: Sequence[Shelf], project: Callable[[str], str]) ->
     files = {}
     for bid in ids:
         parts = [
-            story.Part(s.key, s.title, story.story(s.grid, rows[s.key][bid]), up + s.path(HTML_NAME))
+            story.Part(s.key, s.title, story.story(s.grid, rows[s.key][bid]), up + s.path(HTML_NAME), not s.is_sdk)
             for s in shelves
             if bid in rows[s.key]
         ]

@@ -304,6 +304,7 @@ class Part:
     title: str  # what the reports are of: "claude-agent-sdk", "claude-agent-sdk 0.2.189 on other CLIs"
     story: Story
     matrix: str  # the behaviour's row in that matrix, as a link from the page
+    by_cli: bool = False  # its versions differ by CLI release, not SDK release (the CLI axis)
 
 
 def render_joined_html(parts: Sequence[Part], project: str, top: str = "") -> str:
@@ -317,8 +318,8 @@ def render_joined_html(parts: Sequence[Part], project: str, top: str = "") -> st
         f"{_versions(p.story, f'{p.key}-note')}\n<h3>What moved on {_e(p.title)}</h3>\n{_moved(p.story)}"
         for p in parts
     )
-    newest = " · ".join(
-        f'<a href="#{_e(p.key)}">{_e(p.title)} {_e(v.version)}</a>: {_e(v.verdict)}'
+    newest = "".join(
+        f'<li><a href="#{_e(p.key)}">{_e(p.title)}</a> {_e(v.cli if p.by_cli else v.version)}: {_e(v.verdict)}</li>'
         for p in parts
         for v in [next(v for v in reversed(p.story.seen) if v.verdict)]
     )
@@ -332,7 +333,8 @@ def render_joined_html(parts: Sequence[Part], project: str, top: str = "") -> st
 </head>
 <body>
 {top}<h1><code>{_e(first.id)}</code></h1>
-<p>On the newest version of each: {newest}.</p>
+<p>On the newest version of each:</p>
+<ul class="newest">{newest}</ul>
 {_facts(first, project)}
 {sections}
 <h2 id="declaration">Declaration</h2>
