@@ -16,19 +16,14 @@ import html
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 import sample_reports as sample
+from chromium import browser, in_frame, needs_chromium
 
 from sdkprobe.areas import AREAS
 from sdkprobe.report import render_matrix, write
-
-CHROMIUM = next((p for p in map(shutil.which, ("chromium", "chromium-browser", "google-chrome")) if p), None)
-needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None, reason="chromium not installed (apt-get install -y chromium fonts-noto-color-emoji)"
-)
 
 # Fifteen versions (as many as are listed) and 110 rows (more than the catalogue holds), so
 # the phone and laptop checks below bound what the real matrix needs.
@@ -245,29 +240,6 @@ def test_areas_in_declared_order_with_their_titles(page):
 # --- in a browser -----------------------------------------------------------------------
 
 
-def browser(tmp_path: Path, *args: str) -> subprocess.CompletedProcess:
-    profile = tmp_path / "profile"
-    profile.mkdir(exist_ok=True)
-    return subprocess.run(
-        [
-            CHROMIUM,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            f"--user-data-dir={profile}",
-            *args,
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-    )
-
-
 def visible_rows(tmp_path: Path, url: str) -> tuple[list[str], str]:
     """Ids of the rows the page's script left visible, and the row count it shows."""
     dom = browser(tmp_path, "--dump-dom", url).stdout
@@ -277,31 +249,6 @@ def visible_rows(tmp_path: Path, url: str) -> tuple[list[str], str]:
     shown = [rid for rid, area, rest in rows if " hidden" not in rest and area not in hidden_areas]
     count = re.search(r'id="count"[^>]*>([^<]*)<', dom).group(1)
     return shown, count
-
-
-def in_frame(tmp_path: Path, page: Path, width: int, height: int, script: str) -> dict:
-    """Load the page in a width x height iframe and return what `script` put in `out`
-    (run with `w`, `d` the frame's window and document, once the frame has loaded)."""
-    harness = page.with_name(f"harness-{width}-{len(list(page.parent.glob('harness-*')))}.html")
-    harness.write_text(
-        f"""<!DOCTYPE html><meta charset="utf-8"><body style="margin:0">
-<iframe id="f" src="{page.name}" style="width:{width}px;height:{height}px;border:0"></iframe>
-<pre id="out">not loaded</pre>
-<script>
-document.getElementById('f').addEventListener('load', function () {{
-  var w = this.contentWindow, d = w.document, out = {{}};
-  try {{ {script} }} catch (e) {{ out = {{error: String(e)}}; }}
-  document.getElementById('out').textContent = JSON.stringify(out);
-}});
-</script>""",
-        encoding="utf-8",
-    )
-    dom = browser(tmp_path, "--allow-file-access-from-files", "--dump-dom", harness.resolve().as_uri()).stdout
-    found = re.search(r'<pre id="out">(.*?)</pre>', dom, re.DOTALL)
-    assert found, "chromium did not dump the harness"
-    out = json.loads(html.unescape(found.group(1)))
-    assert "error" not in out, out
-    return out
 
 
 @needs_chromium

@@ -32,6 +32,7 @@ SUBCOMMANDS = (
     "history",
     "releases",
     "update",
+    "site",
 )
 
 

@@ -95,7 +95,7 @@ def check_folder_writable(folder: Path) -> None:
 
 
 def replace_folder(folder: Path, files: Mapping[str, bytes]) -> None:
-    """`folder` holding exactly `files` (name -> data), whole: they are written into a new
+    """`folder` holding exactly `files` (path in it -> data), whole: they are written into a new
     folder beside it, which then takes its place, so a reader sees the old pages or the new,
     never a mix, and no page of a behaviour gone stays behind."""
     folder = Path(folder)
@@ -107,6 +107,7 @@ def replace_folder(folder: Path, files: Mapping[str, bytes]) -> None:
     old = new.with_suffix(".old")
     try:
         for name, data in files.items():
+            (new / name).parent.mkdir(parents=True, exist_ok=True)
             (new / name).write_bytes(data)  # a new folder: no reader sees it before it is whole
         os.chmod(new, _mode_for(folder, 0o777))
         if folder.is_dir():

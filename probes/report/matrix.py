@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from sdkprobe.report import sdkdiff, upgrade
 from sdkprobe.report.cells import (
@@ -54,14 +55,7 @@ def render_matrix(
     from sdkprobe.report.story import PAGES, pages
 
     reports_dir = Path(reports_dir)
-    reports = load_reports(reports_dir)
-    grid = dataclasses.replace(
-        load_dir(reports_dir, renames, reports), project=project_from(reports_dir), coverage=coverage
-    )
-    # The TypeScript SDK's reports in ts/, compared with these on each CLI both bundle.
-    beside = None
-    if grid.sdk.key == PYTHON and sdkdiff.has_typescript(reports_dir):
-        beside = sdkdiff.load_beside(reports_dir, reports, renames)
+    grid, beside, python_above, _ = load_folder(reports_dir, renames, coverage)
     md_path, html_path = reports_dir / MD_NAME, reports_dir / HTML_NAME
     diff_paths = (reports_dir / sdkdiff.MD_NAME, reports_dir / sdkdiff.HTML_NAME) if beside else ()
     for path in (md_path, html_path, *diff_paths):
@@ -69,7 +63,6 @@ def render_matrix(
     check_folder_writable(reports_dir / PAGES)
     check_folder_writable(reports_dir / NOTES)
     behaviour_pages = {name: text.encode("utf-8") for name, text in pages(grid).items()}
-    python_above = grid.sdk.key == TYPESCRIPT and sdkdiff.python_above(reports_dir)
     write_atomic(md_path, render_markdown(grid, beside, python_above).encode("utf-8"))
     write_atomic(html_path, render_html(grid, beside, python_above).encode("utf-8"))
     replace_folder(reports_dir / PAGES, behaviour_pages)
@@ -78,6 +71,36 @@ def render_matrix(
         write_atomic(reports_dir / sdkdiff.MD_NAME, sdkdiff.render_markdown(beside, grid.project).encode("utf-8"))
         write_atomic(reports_dir / sdkdiff.HTML_NAME, sdkdiff.render_html(beside).encode("utf-8"))
     return md_path, html_path
+
+
+class Folder(NamedTuple):
+    """A folder's matrix as data: its grid (links to the project from the folder), the TypeScript
+    reports of its ts/ compared with its own when it holds the Python SDK's, whether it is the
+    ts/ of a folder of Python reports (its pages then point back up), and its reports as read."""
+
+    grid: Grid
+    beside: sdkdiff.Beside | None
+    python_above: bool
+    reports: list[dict[str, Any]]
+
+
+def load_folder(
+    reports_dir: Path,
+    renames: Mapping[str, str] | None = None,
+    coverage: Mapping[str, Sequence[str]] | None = None,
+) -> Folder:
+    """What `render_matrix` renders from a folder (and `sdkprobe site` too); ReportError when it
+    holds no usable report."""
+    reports_dir = Path(reports_dir)
+    reports = load_reports(reports_dir)
+    grid = dataclasses.replace(
+        load_dir(reports_dir, renames, reports), project=project_from(reports_dir), coverage=coverage
+    )
+    # The TypeScript SDK's reports in ts/, compared with these on each CLI both bundle.
+    beside = None
+    if grid.sdk.key == PYTHON and sdkdiff.has_typescript(reports_dir):
+        beside = sdkdiff.load_beside(reports_dir, reports, renames)
+    return Folder(grid, beside, grid.sdk.key == TYPESCRIPT and sdkdiff.python_above(reports_dir), reports)
 
 
 def column_header(grid: Grid, i: int) -> str:

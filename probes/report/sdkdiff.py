@@ -408,8 +408,9 @@ td.v-error { background: var(--error); }
 """
 
 
-def render_html(beside: Beside) -> str:
-    """sdk-differences.html: the same as SDK-DIFFERENCES.md, ids linked to their behaviour pages."""
+def render_html(beside: Beside, top: str = "") -> str:
+    """sdk-differences.html: the same as SDK-DIFFERENCES.md, ids linked to their behaviour pages;
+    `top`: HTML put first in the body (the site's links to its other pages)."""
     sections = [comparison_html(c) for c in beside.comparisons] or [f"<p>{_e(no_shared_cli(beside))}</p>"]
     return f"""<!DOCTYPE html>
 <html lang="en">
@@ -420,7 +421,7 @@ def render_html(beside: Beside) -> str:
 <style>{_CSS}</style>
 </head>
 <body>
-<h1>{_e(PY.package)} and {_e(TS.package)} on one CLI</h1>
+{top}<h1>{_e(PY.package)} and {_e(TS.package)} on one CLI</h1>
 <p>Where the {_e(PY.name)} (<code>{_e(PY.package)}</code>) and the {_e(TS.name)} (<code>{_e(TS.package)}</code>)
 disagree on a behaviour while running the same Claude Code CLI: for each CLI version both bundle, the newest
 release of each SDK that bundles it. A holds against a differs is a difference of the SDKs; a behaviour not

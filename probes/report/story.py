@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import textwrap
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from html import escape
 from typing import Any
@@ -165,7 +165,8 @@ def render_text(s: Story) -> str:
 
 # --- the page ----------------------------------------------------------------------
 
-_CSS = """
+# The look of a page of prose and tables: a behaviour's, and the site's own pages.
+PAGE_CSS = """
 :root { --bg: #fff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --head: #f6f8fa;
   --holds: #eefbf1; --differs: #ffebe9; --error: #fff8c5; --mark: #0969da; --target: #fff8c5; }
 @media (prefers-color-scheme: dark) { :root { --bg: #0d1117; --fg: #e6edf3; --muted: #8d96a0;
@@ -211,7 +212,7 @@ def render_html(s: Story, project: str, matrix: str = "../compatibility.html", s
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{_e(s.id)} — {_e(sdk.package)} compatibility</title>
-<style>{_CSS}</style>
+<style>{PAGE_CSS}</style>
 </head>
 <body>
 <p><a href="{_e(matrix)}#row-{_e(s.id)}">{_e(sdk.package)} compatibility matrix</a></p>
@@ -252,24 +253,26 @@ def _facts(s: Story, project: str) -> str:
     return f'<dl class="facts">\n{items}\n</dl>'
 
 
-def _versions(s: Story) -> str:
+def _versions(s: Story, notes_id: str = "note") -> str:
+    """The table of versions and its numbered notes (ids `<notes_id>-N`: one page may hold
+    several SDKs' tables)."""
     rows = "\n".join(
         f"<tr><td>{_e(v.version)}</td><td>{_e(v.cli)}</td>"
         f'<td class="v-{_e(v.verdict or "absent")}">{_e(v.verdict or "—")}</td>'
-        f"<td>{_e(v.checks_words())}</td><td>{_note_ref(v.ref)}</td></tr>"
+        f"<td>{_e(v.checks_words())}</td><td>{_note_ref(v.ref, notes_id)}</td></tr>"
         for v in s.seen
     )
     head = "".join(f'<th scope="col">{h}</th>' for h in ("version", "CLI", "verdict", "sub-checks", "note"))
     notes = "\n".join(
-        f'<li id="note-{n.number}" value="{n.number}">on {_e(", ".join(n.versions))}: {_e(n.text)}</li>'
+        f'<li id="{notes_id}-{n.number}" value="{n.number}">on {_e(", ".join(n.versions))}: {_e(n.text)}</li>'
         for n in s.notes
     )
     table = f'<div class="scroll"><table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n{rows}\n</tbody>\n</table></div>'
     return table + (f'\n<ol class="notes">\n{notes}\n</ol>' if notes else "")
 
 
-def _note_ref(ref: int | None) -> str:
-    return f'<a href="#note-{ref}">[{ref}]</a>' if ref else ""
+def _note_ref(ref: int | None, notes_id: str) -> str:
+    return f'<a href="#{notes_id}-{ref}">[{ref}]</a>' if ref else ""
 
 
 def _moved(s: Story) -> str:
@@ -291,6 +294,54 @@ def _declaration(s: Story, project: str) -> str:
         "the declaration up to the next one.</p>\n"
         f'<div class="scroll"><pre class="code"><code>{lines}</code></pre></div>'
     )
+
+
+@dataclass(frozen=True)
+class Part:
+    """One SDK's story of a behaviour, as a section of the page that joins them (the site's)."""
+
+    key: str  # the section's id: a link to the page can go straight to it
+    title: str  # what the reports are of: "claude-agent-sdk", "claude-agent-sdk 0.2.189 on other CLIs"
+    story: Story
+    matrix: str  # the behaviour's row in that matrix, as a link from the page
+    by_cli: bool = False  # its versions differ by CLI release, not SDK release (the CLI axis)
+
+
+def render_joined_html(parts: Sequence[Part], project: str, top: str = "") -> str:
+    """One behaviour's stories on every SDK as one page: what it claims and where it comes from
+    (from the first part's newest report), then each part's versions and what moved there, then
+    its declaration; `top`: HTML put first in the body."""
+    first = parts[0].story
+    sections = "\n".join(
+        f'<h2 id="{_e(p.key)}">{_e(p.title)}: on {len(p.story.seen)} reported versions</h2>\n'
+        f'<p><a href="{_e(p.matrix)}#row-{_e(first.id)}">its row in the {_e(p.title)} matrix</a></p>\n'
+        f"{_versions(p.story, f'{p.key}-note')}\n<h3>What moved on {_e(p.title)}</h3>\n{_moved(p.story)}"
+        for p in parts
+    )
+    newest = "".join(
+        f'<li><a href="#{_e(p.key)}">{_e(p.title)}</a> {_e(v.cli if p.by_cli else v.version)}: {_e(v.verdict)}</li>'
+        for p in parts
+        for v in [next(v for v in reversed(p.story.seen) if v.verdict)]
+    )
+    return f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{_e(first.id)} — what holds on each SDK release</title>
+<style>{PAGE_CSS}</style>
+</head>
+<body>
+{top}<h1><code>{_e(first.id)}</code></h1>
+<p>On the newest version of each:</p>
+<ul class="newest">{newest}</ul>
+{_facts(first, project)}
+{sections}
+<h2 id="declaration">Declaration</h2>
+{_declaration(first, project)}
+</body>
+</html>
+"""
 
 
 def pages(grid: Grid) -> dict[str, str]:
