@@ -50,8 +50,14 @@ KINDS = (
     "agent",
     "message",
     "error",
+    # the TypeScript SDK's own (sdkprobe.ts_surface)
+    "query",
+    "class",
+    "hook-input",
+    "value",
 )
-_ITEM = re.compile(r"^(?P<kind>[a-z]+(?:-[a-z]+)*):(?P<name>[A-Za-z_][\w.=-]*)$")
+# a name is one line, no space at either end (a union member may be '/login managed key')
+_ITEM = re.compile(r"^(?P<kind>[a-z]+(?:-[a-z]+)*):(?P<name>\S(?:[^\n]*\S)?)$")
 
 # The keys that only route a hook output (its event's name, the slot of the specific
 # output): they are the event and the specific output's own items, not contracts of their own.
