@@ -38,11 +38,15 @@ from typing import Any
 
 from sdkprobe.requirements import Requirement
 
+# in listing order; query, class, hook-input and value are the TypeScript SDK's own (ts_surface.py)
 KINDS = (
     "option",
     "client",
+    "query",
     "function",
+    "class",
     "hook-event",
+    "hook-input",
     "hook-output",
     "hook-matcher",
     "permission",
@@ -50,10 +54,6 @@ KINDS = (
     "agent",
     "message",
     "error",
-    # the TypeScript SDK's own (sdkprobe.ts_surface)
-    "query",
-    "class",
-    "hook-input",
     "value",
 )
 # a name is one line, no space at either end (a union member may be '/login managed key')

@@ -40,27 +40,10 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from sdkprobe.releases.declarations import Declarations
-from sdkprobe.surface import Item
+from sdkprobe.surface import KINDS, Item
 
 # a hook output's keys that only route it: its event's name, the slot of the specific output
 _ROUTING = ("hookEventName", "hookSpecificOutput")
-# the kinds in the order a listing shows them
-ORDER = (
-    "option",
-    "query",
-    "function",
-    "class",
-    "error",
-    "hook-event",
-    "hook-input",
-    "hook-output",
-    "hook-matcher",
-    "permission",
-    "permission-update",
-    "agent",
-    "message",
-    "value",
-)
 # unions whose members are already items of a kind of their own
 _UNIONS_ELSEWHERE = ("HookEvent",)
 
@@ -71,7 +54,7 @@ def surface(decls: Declarations) -> list[Item]:
     for finder in _FINDERS:
         for item in finder(decls):
             found.setdefault(str(item), item)
-    return sorted(found.values(), key=lambda i: (ORDER.index(i.kind), i.name))
+    return sorted(found.values(), key=lambda i: (KINDS.index(i.kind), i.name))
 
 
 def names(decls: Declarations) -> list[str]:

@@ -24,6 +24,7 @@ from sdkprobe.harness.typescript.coverage import covering, python_item
 from sdkprobe.releases import declarations, ts_sdk
 from sdkprobe.releases.declarations import Declarations
 from sdkprobe.releases.ts_sdk import PACKAGE, TsRelease, TsReleaseError
+from sdkprobe.surface import KINDS
 
 EXCERPTS = Path(__file__).with_name("ts_declarations")
 REGISTRY = Path(__file__).with_name("npm_registry")
@@ -268,7 +269,7 @@ def _cached(cache: Path, version: str) -> TsRelease:
 @needs_compiler
 def test_a_releases_surface_has_every_kind(cache):
     items = ts_surface.surface(_cached(cache, "0.3.333").declarations())
-    assert sorted({i.kind for i in items}) == sorted(ts_surface.ORDER)
+    assert {i.kind for i in items} == set(KINDS) - {"client"}  # every kind but the Python client's
     named = [str(i) for i in items]
     for item in (
         "option:additionalDirectories",
@@ -282,7 +283,7 @@ def test_a_releases_surface_has_every_kind(cache):
     ):
         assert item in named
     assert "query:sessionId" not in named and "message:system/init.subtype" not in named
-    assert [i.kind for i in items] == sorted((i.kind for i in items), key=ts_surface.ORDER.index)
+    assert [i.kind for i in items] == sorted((i.kind for i in items), key=KINDS.index)
 
 
 def _ts_report(version: str) -> dict:
@@ -348,3 +349,19 @@ def test_surface_of_a_release_not_on_npm_is_one_line_and_exit_2(choice, message,
     [line] = captured.err.strip().splitlines()
     assert line.startswith("sdkprobe surface: error: ")
     assert re.search(message, line)
+
+
+@needs_compiler
+def test_a_typescript_runs_report_records_its_releases_own_surface(cache, monkeypatch):
+    from sdkprobe.harness import under_test
+    from sdkprobe.runner import RunSettings, run_info
+
+    release = _cached(cache, "0.3.336")
+    monkeypatch.setenv(under_test.VARIABLE, "ts@0.3.336")
+    under_test._release.cache_clear()
+    try:
+        recorded = run_info(RunSettings(cli_path="/bin/true"))
+    finally:
+        under_test._release.cache_clear()
+    assert recorded["sdk"] == "typescript" and recorded["surface"] == ts_surface.names(release.declarations())
+    assert "hook-event:Interrupt" in recorded["surface"]
