@@ -263,7 +263,8 @@ def test_a_declaration_file_that_cannot_be_read_is_one_line(tmp_path, monkeypatc
 
 
 def _cached(cache: Path, version: str) -> TsRelease:
-    return _release(cache / "ts" / version, (EXCERPTS / f"{version}.d.ts").read_text(), version)
+    shared = {"shared.d.ts": (EXCERPTS / "shared.d.ts").read_text()}
+    return _release(cache / "ts" / version, (EXCERPTS / f"{version}.d.ts").read_text(), version, shared)
 
 
 @needs_compiler

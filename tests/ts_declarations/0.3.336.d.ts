@@ -1,57 +1,13 @@
-// Excerpts of @anthropic-ai/claude-agent-sdk 0.3.336's sdk.d.ts (one or two members of each
-// union, comments dropped): what the surface of a release is read from.
-export declare class AbortError extends Error {
-}
-
-export declare type AgentDefinition = {
-    description: string;
-    prompt: string;
-    maxTurns?: number;
-};
-
-export declare type AsyncHookJSONOutput = {
-    async: true;
-    asyncTimeout?: number;
-};
-
-export declare type BaseHookInput = {
-    session_id: string;
-    transcript_path: string;
-    cwd: string;
-    permission_mode?: string;
-};
-
-export declare type CanUseTool = (toolName: string, input: Record<string, unknown>, options: {
-    signal: AbortSignal;
-    suggestions?: PermissionUpdate[];
-    toolUseID: string;
-}) => Promise<PermissionResult>;
-
-export declare function createSdkMcpServer(_options: { name: string }): unknown;
+// What @anthropic-ai/claude-agent-sdk 0.3.336's sdk.d.ts declares of what differs from the other
+// excerpted release (comments dropped); the rest is shared.d.ts, read through `export *`.
+export * from './shared.js';
+import type { BaseHookInput, PreToolUseHookInput, StopFailureHookInput, SubagentStartHookInput } from './shared.js';
 
 export declare const HOOK_EVENTS: readonly ['PreToolUse', 'StopFailure', 'Interrupt', 'SubagentStart'];
-
-export declare interface HookCallbackMatcher {
-    matcher?: string;
-    timeout?: number;
-}
 
 export declare type HookEvent = 'PreToolUse' | 'StopFailure' | 'Interrupt' | 'SubagentStart';
 
 export declare type HookInput = PreToolUseHookInput | StopFailureHookInput | InterruptHookInput | SubagentStartHookInput;
-
-export declare type HookJSONOutput = AsyncHookJSONOutput | SyncHookJSONOutput;
-
-export declare class InMemorySessionStore {
-    append(key: string, entries: unknown[]): Promise<void>;
-}
-
-export declare type Options = {
-    abortController?: AbortController;
-    additionalDirectories?: string[];
-    canUseTool?: CanUseTool;
-    permissionMode?: PermissionMode;
-};
 
 export declare type InterruptHookInput = BaseHookInput & {
     hook_event_name: 'Interrupt';
@@ -61,98 +17,3 @@ export declare type InterruptHookInput = BaseHookInput & {
 };
 
 export declare type PermissionDecisionClassification = 'user_temporary' | 'user_permanent' | 'user_reject' | 'config';
-
-export declare type PermissionMode = 'default' | 'acceptEdits' | 'bypassPermissions' | 'plan' | 'dontAsk' | 'auto';
-
-export declare type PermissionResult = {
-    behavior: 'allow';
-    updatedInput?: Record<string, unknown>;
-    decisionClassification?: PermissionDecisionClassification;
-} | {
-    behavior: 'deny';
-    message: string;
-    decisionClassification?: PermissionDecisionClassification;
-};
-
-export declare type PermissionUpdate = {
-    type: 'addRules';
-    rules: string[];
-    behavior: 'allow' | 'deny' | 'ask';
-} | {
-    type: 'setMode';
-    mode: PermissionMode;
-};
-
-export declare type PreToolUseHookInput = BaseHookInput & {
-    hook_event_name: 'PreToolUse';
-    tool_name: string;
-    tool_input: unknown;
-};
-
-export declare type PreToolUseHookSpecificOutput = {
-    hookEventName: 'PreToolUse';
-    permissionDecision?: 'allow' | 'deny' | 'ask' | 'defer';
-};
-
-export declare function query(_params: { prompt: string; options?: Options }): Query;
-
-export declare interface Query extends AsyncGenerator<SDKMessage, void> {
-    interrupt(): Promise<void>;
-    setPermissionMode(mode: PermissionMode): Promise<void>;
-    readonly sessionId: string;
-}
-
-export declare type SDKAssistantMessage = {
-    type: 'assistant';
-    message: unknown;
-    parent_tool_use_id: string | null;
-    uuid: string;
-    session_id: string;
-};
-
-export declare type SDKMessage = SDKAssistantMessage | SDKResultMessage | SDKSystemMessage;
-
-export declare type SDKResultError = {
-    type: 'result';
-    subtype: 'error_during_execution' | 'error_max_turns';
-    is_error: true;
-    session_id: string;
-};
-
-export declare type SDKResultMessage = SDKResultSuccess | SDKResultError;
-
-export declare type SDKResultSuccess = {
-    type: 'result';
-    subtype: 'success';
-    result: string;
-    session_id: string;
-};
-
-export declare type SDKStartupFailureReason = 'org_pin_api_key_conflict' | 'cwd_unavailable';
-
-export declare type SDKSystemMessage = {
-    type: 'system';
-    subtype: 'init';
-    model: string;
-    permissionMode: PermissionMode;
-    session_id: string;
-};
-
-export declare type StopFailureHookInput = BaseHookInput & {
-    hook_event_name: 'StopFailure';
-    error: string;
-};
-
-export declare type SubagentStartHookInput = BaseHookInput & {
-    hook_event_name: 'SubagentStart';
-    agent_id: string;
-    agent_type: string;
-};
-
-export declare type SyncHookJSONOutput = {
-    continue?: boolean;
-    systemMessage?: string;
-    hookSpecificOutput?: PreToolUseHookSpecificOutput;
-};
-
-export { }
