@@ -9,6 +9,7 @@ that run the compiler use the one in the cache (ts_compiler_at_hand) and never t
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -317,7 +318,10 @@ def test_the_gate_notes_the_interrupt_hook_event_and_the_config_classification_3
 
 
 @needs_compiler
-def test_surface_of_a_typescript_release_lists_its_items_with_coverage(cache, capsys):
+def test_surface_of_a_typescript_release_lists_its_items_with_coverage(cache, capsys, monkeypatch):
+    from sdkprobe.harness import under_test
+
+    monkeypatch.delenv(under_test.VARIABLE, raising=False)
     _cached(cache, "0.3.336")
     assert main(["surface", "--sdk", "ts@0.3.336"]) == 0
     out = capsys.readouterr().out
@@ -330,6 +334,7 @@ def test_surface_of_a_typescript_release_lists_its_items_with_coverage(cache, ca
     data = json.loads(capsys.readouterr().out)
     assert data["sdk"] == PACKAGE and data["sdk_version"] == "0.3.336"
     assert data["totals"]["overall"]["items"] == 80 and all(not i["covered_by"] for i in data["items"])
+    assert under_test.VARIABLE not in os.environ  # only read: nothing was put under test for what follows
 
 
 @pytest.mark.parametrize(

@@ -100,15 +100,15 @@ def _python() -> tuple[str, str, list[Item], Mapping[str, Sequence[str]]]:
 
 def _typescript(choice: str) -> tuple[str, str, list[Item], Mapping[str, Sequence[str]]]:
     """A TypeScript release's own surface (installed into the cache first) and what covers each item;
-    Python's when --sdk names Python."""
+    Python's when --sdk names Python. Nothing is put under test: the surface is only read."""
     from sdkprobe import catalogue, ts_surface
-    from sdkprobe.commands.shared import choose_sdk
-    from sdkprobe.harness import under_test
+    from sdkprobe.commands.shared import install_typescript, typescript_choice
     from sdkprobe.harness.typescript.coverage import covering
 
-    if not choose_sdk(choice):
+    version = typescript_choice(choice)
+    if version is None:
         return _python()
-    release = under_test.typescript()
+    release = install_typescript(version)
     found = ts_surface.surface(release.declarations())
     return PACKAGE, release.version, found, covering(catalogue.coverage(), (str(i) for i in found))
 
