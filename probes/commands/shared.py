@@ -111,24 +111,37 @@ def choose_sdk(choice: str | None) -> bool:
 
     if choice is None:
         return under_test.is_typescript()
+    version = typescript_choice(choice)
+    if version is None:
+        os.environ.pop(under_test.VARIABLE, None)
+        return False
+    install_typescript(version)
+    os.environ[under_test.VARIABLE] = f"ts@{version}"
+    return True
+
+
+def typescript_choice(choice: str) -> str | None:
+    """The TypeScript release an --sdk value names, None for Python; UsageError for neither."""
+    from sdkprobe.harness import under_test
+
     try:
         kind, version = under_test.parse(choice)
     except under_test.SdkChoiceError as exc:
         raise UsageError(str(exc)) from None
-    if kind == under_test.PYTHON:
-        os.environ.pop(under_test.VARIABLE, None)
-        return False
-    from sdkprobe.releases import ts_compiler, ts_sdk
+    return None if kind == under_test.PYTHON else version
 
-    assert version is not None
+
+def install_typescript(version: str) -> Any:
+    """TypeScript release `version` (a ts_sdk.TsRelease) and the pinned compiler, installed into
+    the cache when they are not there, progress on stderr; a failure is one line, exit 2."""
+    from sdkprobe.releases import ts_compiler, ts_sdk
 
     def say(line: str) -> None:
         print(f"sdkprobe: {line}", file=sys.stderr, flush=True)
 
-    ts_sdk.install(version, say)
+    release = ts_sdk.install(version, say)
     ts_compiler.install(say)
-    os.environ[under_test.VARIABLE] = f"ts@{version}"
-    return True
+    return release
 
 
 SDK_HELP = (

@@ -93,9 +93,12 @@ def load_folder(
     holds no usable report."""
     reports_dir = Path(reports_dir)
     reports = load_reports(reports_dir)
-    grid = dataclasses.replace(
-        load_dir(reports_dir, renames, reports), project=project_from(reports_dir), coverage=coverage
-    )
+    grid = load_dir(reports_dir, renames, reports)
+    if coverage is not None and grid.sdk.key == TYPESCRIPT:  # a TypeScript item is covered by its Python twin's too
+        from sdkprobe.harness.typescript.coverage import covering
+
+        coverage = covering(coverage, {i for s in grid.surfaces if s for i in s})
+    grid = dataclasses.replace(grid, project=project_from(reports_dir), coverage=coverage)
     # The TypeScript SDK's reports in ts/, compared with these on each CLI both bundle.
     beside = None
     if grid.sdk.key == PYTHON and sdkdiff.has_typescript(reports_dir):

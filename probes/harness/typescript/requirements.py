@@ -83,10 +83,8 @@ def unmet(kind: str, name: str, release: Any) -> str | None:
 
 
 def surface_names(release: Any) -> list[str]:
-    """The release's public items as a report records them: `option:` its Options keys,
-    `query:` its Query methods, `function:` its exported functions (TypeScript names)."""
-    return sorted(
-        [f"option:{n}" for n in release.options()]
-        + [f"query:{n}" for n in release.query_methods()]
-        + [f"function:{n}" for n in release.exports()]
-    )
+    """The release's public items as a report records them, read from its own declarations
+    (sdkprobe.ts_surface: options, Query methods, functions, hook events and inputs, messages...)."""
+    from sdkprobe import ts_surface
+
+    return ts_surface.names(release.declarations())
