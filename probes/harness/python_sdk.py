@@ -12,7 +12,7 @@ from collections.abc import AsyncIterable
 from pathlib import Path
 from typing import Any
 
-from sdkprobe.harness.under_test import Drive, SdkUnderTest, Watch
+from sdkprobe.harness.under_test import Drive, RunSpec, SdkUnderTest, Watch
 
 
 class PythonSdk(SdkUnderTest):
@@ -56,24 +56,13 @@ class PythonSdk(SdkUnderTest):
 
     # --- running --------------------------------------------------------------------------
 
-    async def run(
-        self,
-        options: Any,
-        prompt: str | list[dict[str, Any]] | None,
-        *,
-        client: bool,
-        drive: Drive | None,
-        timeout: float,
-        connect_prompt: bool,
-        watch: Watch | None,
-        out: Any,
-    ) -> None:
-        if connect_prompt:
-            await self._run_connected(options, prompt, drive, out)
-        elif not client:
-            await self._query(options, prompt, out, watch)
+    async def run(self, options: Any, spec: RunSpec, out: Any) -> None:
+        if spec.connect_prompt:
+            await self._run_connected(options, spec.prompt, spec.drive, out)
+        elif not spec.client:
+            await self._query(options, spec.prompt, out, spec.watch)
         else:
-            await self._client(options, prompt, drive, out)
+            await self._client(options, spec.prompt, spec.drive, out)
 
     async def _query(self, options: Any, prompt: Any, out: Any, watch: Watch | None) -> None:
         stream: Any = self.module.query(prompt=_as_prompt(prompt), options=options)  # an async generator

@@ -26,7 +26,7 @@ import claude_agent_sdk as sdk
 from sdkprobe.harness import processes, under_test
 from sdkprobe.harness.under_test import Drive as Drive
 from sdkprobe.harness.under_test import OptionMissing as OptionMissing
-from sdkprobe.harness.under_test import SdkUnderTest
+from sdkprobe.harness.under_test import RunSpec, SdkUnderTest
 from sdkprobe.harness.under_test import Watch as Watch
 
 
@@ -222,16 +222,8 @@ async def run_sdk(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                run = under.run(
-                    options,
-                    prompt,
-                    client=client,
-                    drive=drive,
-                    timeout=timeout,
-                    connect_prompt=connect_prompt,
-                    watch=watch,
-                    out=out,
-                )
+                spec = RunSpec(prompt, client=client, drive=drive, connect_prompt=connect_prompt, watch=watch)
+                run = under.run(options, spec, out)
                 await _within(run, timeout)
             except asyncio.TimeoutError:
                 raise ProbeTimeout(

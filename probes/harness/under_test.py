@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -87,6 +88,17 @@ Drive = Callable[[Any, Any], Awaitable[None]]  # (client, sdk.Outcome) -> None
 Watch = Callable[[Any], None]  # called with each message a query() run yields, as it is yielded
 
 
+@dataclass(frozen=True)
+class RunSpec:
+    """One run as sdk.run_sdk was asked for it (see there)."""
+
+    prompt: str | list[dict[str, Any]] | None
+    client: bool = False
+    drive: Drive | None = None
+    connect_prompt: bool = False
+    watch: Watch | None = None
+
+
 class SdkUnderTest(ABC):
     """One SDK as the harness drives it. Probes speak the Python SDK's terms (option and
     method names, PermissionResultAllow, HookMatcher); an implementation takes them to its
@@ -151,20 +163,9 @@ class SdkUnderTest(ABC):
     # --- running --------------------------------------------------------------------------
 
     @abstractmethod
-    async def run(
-        self,
-        options: Any,
-        prompt: str | list[dict[str, Any]] | None,
-        *,
-        client: bool,
-        drive: Drive | None,
-        timeout: float,
-        connect_prompt: bool,
-        watch: Watch | None,
-        out: Any,
-    ) -> None:
-        """One query() or client session, filling `out` (an sdk.Outcome) with what it yields;
-        the caller bounds it by `timeout`. See sdk.run_sdk."""
+    async def run(self, options: Any, spec: RunSpec, out: Any) -> None:
+        """One query() or client session with options from this SDK's make_options, filling
+        `out` (an sdk.Outcome) with what it yields; the caller bounds its time."""
 
     def host_process_gap(self) -> str | None:
         """Why sdkprobe cannot run this SDK in a host process of its own; None when it can."""

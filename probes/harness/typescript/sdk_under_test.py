@@ -16,7 +16,7 @@ from sdkprobe.harness.typescript.compiler import type_check
 from sdkprobe.harness.typescript.functions import TsFunctions
 from sdkprobe.harness.typescript.relay import node_version
 from sdkprobe.harness.typescript.run import TsOptions, run_ts
-from sdkprobe.harness.under_test import Drive, SdkUnderTest, Watch
+from sdkprobe.harness.under_test import RunSpec, SdkUnderTest
 
 
 class TypeScriptSdk(SdkUnderTest):
@@ -49,28 +49,8 @@ class TypeScriptSdk(SdkUnderTest):
 
     # --- running --------------------------------------------------------------------------
 
-    async def run(
-        self,
-        options: Any,
-        prompt: str | list[dict[str, Any]] | None,
-        *,
-        client: bool,
-        drive: Drive | None,
-        timeout: float,
-        connect_prompt: bool,
-        watch: Watch | None,
-        out: Any,
-    ) -> None:
-        await run_ts(
-            options,
-            prompt,
-            client=client,
-            drive=drive,
-            timeout=timeout,
-            connect_prompt=connect_prompt,
-            watch=watch,
-            out=out,
-        )
+    async def run(self, options: Any, spec: RunSpec, out: Any) -> None:
+        await run_ts(options, spec, out)
 
     def host_process_gap(self) -> str | None:
         return "sdkprobe's host of its own process runs the Python SDK only; none runs a TypeScript one yet"
