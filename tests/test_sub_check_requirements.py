@@ -1,6 +1,6 @@
 """An option only some sub-checks need makes only those not-applicable on an SDK without it
-(the TypeScript SDK has no `user` and no `debug_stderr`): the behaviour's other sub-checks
-are still decided, as they are on the SDK that has it."""
+(the TypeScript SDK has no `user`, `debug_stderr` or `max_buffer_size`): the behaviour's
+other sub-checks are still decided, as they are on the SDK that has it."""
 
 from __future__ import annotations
 
@@ -34,15 +34,24 @@ def stored(bid: str) -> dict:
             {"own-user-starts-the-cli", "unknown-user-fails-the-start"},
         ),
         ("wire.store-and-stderr-options", ("debug_stderr got",), {"debug-stderr-not-written"}),
+        (
+            "process.oversized-stdout-line-delivered",
+            ("wire/max_buffer_size 4 MiB",),
+            {"raised-max-buffer-size-delivers-it"},
+        ),
     ],
 )
 def test_only_the_sub_checks_needing_the_option_are_not_applicable(bid: str, absent: tuple, lacking: set) -> None:
     b = catalogue.by_id(bid)
-    assert not any(str(r) in ("option:user", "option:debug_stderr") for r in b.requires)
+    assert not any(str(r) in ("option:user", "option:debug_stderr", "option:max_buffer_size") for r in b.requires)
     seen = stored(bid)
     having = b.judge(seen).checks
-    for key in absent:
-        seen[key] = {"absent": LACKING}
+    for path in absent:
+        *parents, key = path.split("/")
+        holder = seen
+        for parent in parents:
+            holder = holder[parent]
+        holder[key] = {"absent": LACKING}
     without = b.judge(seen)
     assert {c for c, v in without.checks.items() if v == NOT_APPLICABLE} == lacking
     assert {c: v for c, v in without.checks.items() if c not in lacking} == {
