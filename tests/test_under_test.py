@@ -73,7 +73,7 @@ def test_the_choice_is_made_once_from_the_environment(monkeypatch: pytest.Monkey
 
 @pytest.mark.parametrize(
     "sdk, lacking",
-    zip(SDKS, [("zz_unknown",), ("debug_stderr", "zz_unknown")], strict=True),
+    list(zip(SDKS, [("zz_unknown",), ("debug_stderr", "zz_unknown")], strict=True)),
     ids=["python", "typescript"],
 )
 def test_an_option_is_checked_in_one_place_with_one_error(sdk: under_test.SdkUnderTest, lacking: tuple[str]) -> None:
