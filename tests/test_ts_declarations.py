@@ -20,7 +20,8 @@ from sample_reports import info, report, result
 from ts_compiler_at_hand import link_into, needs_compiler
 
 from sdkprobe import catalogue, ts_surface
-from sdkprobe.commands import gate, main
+from sdkprobe.commands import main
+from sdkprobe.commands.shared import coverage_of
 from sdkprobe.harness.typescript.coverage import covering, python_item
 from sdkprobe.releases import declarations, ts_sdk
 from sdkprobe.releases.declarations import Declarations
@@ -135,11 +136,11 @@ def test_an_item_is_covered_by_the_behaviours_naming_it_or_its_twin():
     }
 
 
-def test_the_gate_looks_up_a_typescript_reports_items_by_their_python_twins():
-    found = gate._coverage("typescript", {"surface": ["option:maxTurns"]}, {"surface": ["hook-event:Stop"]})
+def test_a_typescript_reports_items_are_looked_up_by_their_python_twins():
+    found = coverage_of("typescript", ["option:maxTurns", "hook-event:Stop"])
     assert found["option:maxTurns"] == catalogue.coverage()["option:max_turns"]
     assert found["hook-event:Stop"] == catalogue.coverage()["hook-event:Stop"]
-    assert gate._coverage("python", {}) == catalogue.coverage()
+    assert coverage_of("python", []) == catalogue.coverage()
 
 
 # --- the compiler's reading -------------------------------------------------------------------------------
@@ -364,10 +365,10 @@ def test_a_typescript_runs_report_records_its_releases_own_surface(cache, monkey
 
     release = _cached(cache, "0.3.336")
     monkeypatch.setenv(under_test.VARIABLE, "ts@0.3.336")
-    under_test._release.cache_clear()
+    under_test._for.cache_clear()
     try:
         recorded = run_info(RunSettings(cli_path="/bin/true"))
     finally:
-        under_test._release.cache_clear()
+        under_test._for.cache_clear()
     assert recorded["sdk"] == "typescript" and recorded["surface"] == ts_surface.names(release.declarations())
     assert "hook-event:Interrupt" in recorded["surface"]

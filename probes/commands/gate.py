@@ -10,7 +10,7 @@ from typing import Any
 
 from sdkprobe import catalogue
 from sdkprobe.commands import shared  # shared.probe_installed: one seam for tests
-from sdkprobe.commands.shared import SDK_HELP, catalogue_options, choose_sdk, release_cli
+from sdkprobe.commands.shared import SDK_HELP, catalogue_options, choose_sdk, coverage_of, release_cli
 from sdkprobe.errors import UsageError
 from sdkprobe.runner import RunSettings
 
@@ -144,16 +144,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
             f"the baseline is a {sdks[0]} SDK report and the candidate a {sdks[1]} one: the gate compares "
             "versions of one SDK (`sdkprobe report --sdks A B` shows what differs between the two SDKs)"
         )
-    result = compare(baseline, candidate, relied_on, args.strict, renames, _coverage(sdks[0], baseline, candidate))
+    items = {i for r in (baseline, candidate) for i in r.get("surface") or ()}
+    result = compare(baseline, candidate, relied_on, args.strict, renames, coverage_of(sdks[0], items))
     sys.stdout.write(result.render())
     return result.exit_code
-
-
-def _coverage(sdk: str, *reports: dict[str, Any]) -> dict[str, list[str]]:
-    """Surface item -> the behaviours covering it; a TypeScript item also by its Python counterpart's."""
-    coverage = catalogue.coverage()
-    if sdk != "typescript":
-        return coverage
-    from sdkprobe.harness.typescript.coverage import covering
-
-    return covering(coverage, {i for r in reports for i in r.get("surface") or ()})

@@ -7,6 +7,7 @@ import argparse
 import fnmatch
 import os
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 from sdkprobe import catalogue
@@ -154,3 +155,14 @@ SDK_HELP = (
 def sdk_name(info: dict[str, Any]) -> str:
     """The package a report's header is about, as its users name it."""
     return "@anthropic-ai/claude-agent-sdk" if info.get("sdk") == "typescript" else "claude-agent-sdk"
+
+
+def coverage_of(sdk: str, items: Iterable[str]) -> dict[str, list[str]]:
+    """Surface item -> the behaviours covering it, for a surface of `sdk` (a report's `sdk` key)
+    holding `items`: a TypeScript item is covered by what covers its Python counterpart too."""
+    coverage = catalogue.coverage()
+    if sdk != "typescript":
+        return coverage
+    from sdkprobe.harness.typescript.coverage import covering
+
+    return covering(coverage, items)

@@ -9,7 +9,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sdkprobe.commands.shared import SDK_HELP, catalogue_options
+from sdkprobe.commands.shared import SDK_HELP, catalogue_options, coverage_of
 
 SURFACE_HELP = """\
 List every public item of the installed claude-agent-sdk, found by introspecting it
@@ -101,16 +101,15 @@ def _python() -> tuple[str, str, list[Item], Mapping[str, Sequence[str]]]:
 def _typescript(choice: str) -> tuple[str, str, list[Item], Mapping[str, Sequence[str]]]:
     """A TypeScript release's own surface (installed into the cache first) and what covers each item;
     Python's when --sdk names Python. Nothing is put under test: the surface is only read."""
-    from sdkprobe import catalogue, ts_surface
+    from sdkprobe import ts_surface
     from sdkprobe.commands.shared import install_typescript, typescript_choice
-    from sdkprobe.harness.typescript.coverage import covering
 
     version = typescript_choice(choice)
     if version is None:
         return _python()
     release = install_typescript(version)
     found = ts_surface.surface(release.declarations())
-    return PACKAGE, release.version, found, covering(catalogue.coverage(), (str(i) for i in found))
+    return PACKAGE, release.version, found, coverage_of("typescript", (str(i) for i in found))
 
 
 def coverage_totals(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
