@@ -283,6 +283,10 @@ class Harness:
         compiler checks Python code."""
         return await under_test.current().type_check(self.space, source, timeout)
 
+    def hook_inputs(self) -> dict[str, list[str]]:
+        """Each hook event the SDK under test lists, with the fields its input type declares."""
+        return under_test.current().hook_inputs()
+
     def children_in(self, cwd: str | Path) -> int | None:
         """How many live processes this host started run in `cwd` (a client's CLI given
         that cwd); None on a host that cannot tell (no /proc)."""

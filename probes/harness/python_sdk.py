@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import typing
 from collections.abc import AsyncIterable
 from pathlib import Path
 from typing import Any
@@ -105,6 +106,23 @@ class PythonSdk(SdkUnderTest):
         types = importlib.import_module(self.module.__name__ + ".types")
         typed = getattr(types, name, None)
         return None if typed is None else list(getattr(typed, "__annotations__", {}))
+
+    def hook_inputs(self) -> dict[str, list[str]]:
+        """The values of types.HookEvent (a union of Literals), each with the keys of its
+        `<Event>HookInput` TypedDict (BaseHookInput's alone when this version has none)."""
+        types = importlib.import_module(self.module.__name__ + ".types")
+
+        def values(tp: Any) -> list[str]:
+            if typing.get_origin(tp) is typing.Literal:
+                return [str(v) for v in typing.get_args(tp)]
+            return [v for member in typing.get_args(tp) for v in values(member)]
+
+        base = getattr(types, "BaseHookInput", None)
+        inputs = {}
+        for event in values(getattr(types, "HookEvent", None)):
+            typed = getattr(types, f"{event}HookInput", base)
+            inputs[event] = sorted(getattr(typed, "__annotations__", {}))
+        return inputs
 
     def unmet(self, kind: str, name: str) -> str | None:
         sdk = f"{self.name} {self.version}"

@@ -183,6 +183,11 @@ class SdkUnderTest(ABC):
         """The keys the typed dict NAME declares, in order; None when it has no such type."""
 
     @abstractmethod
+    def hook_inputs(self) -> dict[str, list[str]]:
+        """Each hook event this SDK lists (Python's HookEvent, TypeScript's HOOK_EVENTS), with
+        the fields its input type declares (the common ones included), sorted."""
+
+    @abstractmethod
     def unmet(self, kind: str, name: str) -> str | None:
         """Why this SDK lacks a requirement `kind:name` (option, field or api), in one clause;
         None when it has it."""

@@ -68,6 +68,18 @@ class TypeScriptSdk(SdkUnderTest):
 
         return PythonSdk(claude_agent_sdk).typed_keys(name)
 
+    def hook_inputs(self) -> dict[str, list[str]]:
+        """HOOK_EVENTS's members, each with BaseHookInput's fields and its own input's, as the
+        release's declarations give them (its surface's hook-event and hook-input items)."""
+        names = requirements.surface_names(self.release)
+        base = [n.split(":", 1)[1] for n in names if n.startswith("hook-input:") and "." not in n]
+        inputs = {n.split(":", 1)[1]: list(base) for n in names if n.startswith("hook-event:")}
+        for n in names:
+            if n.startswith("hook-input:") and "." in n:
+                event, _, field = n.split(":", 1)[1].partition(".")
+                inputs.setdefault(event, list(base)).append(field)
+        return {event: sorted(set(fields)) for event, fields in sorted(inputs.items())}
+
     def unmet(self, kind: str, name: str) -> str | None:
         if kind == "option":
             return self.missing_options([name])
