@@ -310,7 +310,7 @@ def test_the_gate_notes_the_interrupt_hook_event_and_the_config_classification_3
     notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note:")]
     assert code == 0
     assert notes == [
-        "note: 0.3.336 adds hook-event:Interrupt: no behaviour covers it",
+        "note: 0.3.336 adds hook-event:Interrupt: covered by hooks.every-listed-event-answered",
         "note: 0.3.336 adds hook-input:Interrupt.reason: no behaviour covers it",
         "note: 0.3.336 adds hook-input:Interrupt.source: no behaviour covers it",
         "note: 0.3.336 adds hook-input:Interrupt.via: no behaviour covers it",
@@ -329,7 +329,8 @@ def test_surface_of_a_typescript_release_lists_its_items_with_coverage(cache, ca
     assert out.startswith(f"{PACKAGE} 0.3.336: its public surface")
     row = next(line for line in out.splitlines() if " option:additionalDirectories " in line)
     assert row.split()[0] != "✗"  # covered through add_dirs' behaviours
-    assert next(line for line in out.splitlines() if " hook-event:Interrupt " in line).startswith("✗")
+    assert next(line for line in out.splitlines() if " hook-event:Interrupt " in line).split()[0] != "✗"
+    assert next(line for line in out.splitlines() if " hook-input:Interrupt.source " in line).startswith("✗")
     assert "overall            covered" in out
     assert main(["surface", "--sdk", "ts@0.3.336", "--json", "--uncovered"]) == 0
     data = json.loads(capsys.readouterr().out)
