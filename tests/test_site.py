@@ -273,7 +273,14 @@ LAYOUT = """
 
 @needs_chromium
 @pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)])
-@pytest.mark.parametrize("page", ["index.html", "behaviours/tools.disallowed-removes-builtin-not-mcp.html"])
+@pytest.mark.parametrize(
+    "page",
+    [
+        "index.html",
+        "behaviours/tools.disallowed-removes-builtin-not-mcp.html",
+        f"releases/{versions(COMMITTED)[-1]}.html",
+    ],
+)
 def test_pages_are_usable_at_laptop_and_phone_width(site, page, width, height, tmp_path):
     out = in_frame(tmp_path, site / page, width, height, LAYOUT)
     assert out["page"][0] <= out["page"][1], f"{page} scrolls sideways at {width} px: {out}"
