@@ -18,6 +18,7 @@ import os
 import secrets
 import signal
 import subprocess
+import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -185,11 +186,18 @@ def interrupts_stop() -> Iterator[None]:
 
 
 def run(
-    command: list[str], *, env: dict[str, str], timeout: float | None = None, capture: bool = True
+    command: list[str],
+    *,
+    env: dict[str, str],
+    timeout: float | None = None,
+    capture: bool = True,
+    stdout_to_stderr: bool = False,
 ) -> subprocess.CompletedProcess[str]:
     """subprocess.run(command, capture_output=capture, text=True) for a child of this scope: in
     a session of its own (the terminal's Ctrl-C reaches only this process, which ends it), under
-    a part of the scope of its own (ended whole on a timeout), and never after `stop()`."""
+    a part of the scope of its own (ended whole on a timeout), and never after `stop()`. With
+    `stdout_to_stderr` (and no capture) what the child prints goes to this process's stderr, so
+    a command whose own stdout is its result can show a child's output as progress."""
     child = f"{current()}/{secrets.token_hex(6)}"
     piped = subprocess.PIPE if capture else None
     with _spawning:
@@ -199,7 +207,7 @@ def run(
             command,
             env={**env, VARIABLE: child},
             stdin=subprocess.DEVNULL,
-            stdout=piped,
+            stdout=piped if capture or not stdout_to_stderr else sys.stderr.fileno(),
             stderr=piped,
             text=True,
             start_new_session=True,

@@ -47,6 +47,14 @@ def test_identical_reports_pass_with_nothing_listed():
     assert "Nothing moved" in result_.render()
 
 
+def test_a_run_on_another_cli_is_named_with_it():
+    cand = moved(**{"hooks.fire": result("hooks.fire", "differs", "no hook ran", observed={"fired": 0})})
+    cand.update(cli="custom", cli_version="2.1.336")
+    text = compare(BASE, cand).render()
+    assert "candidate 0.2.189 + CLI 2.1.336" in text and "0.2.180 → 0.2.189 + CLI 2.1.336:" in text
+    assert "baseline 0.2.180 + CLI" not in text  # the bundled CLI's run: its version alone
+
+
 def test_a_changed_verdict_fails():
     cand = moved(**{"hooks.fire": result("hooks.fire", "differs", "no hook ran", observed={"fired": 0})})
     gate = compare(BASE, cand)

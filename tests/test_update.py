@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -266,3 +268,70 @@ def test_published_times_file_is_checked(tmp_path):
 
     with pytest.raises(ReportError, match="not a mapping"):
         published.load(tmp_path)
+
+
+def test_a_note_names_what_was_seen_differently_but_not_the_version_numbers():
+    from sdkprobe.report.grid import from_reports
+    from sdkprobe.report.release_note import release_note
+
+    def one(version: str, observed: dict) -> dict:
+        run = {**info(version, f"2.1.{version.rsplit('.', 1)[1]}"), "sdk": "typescript", "node": "20.19.1"}
+        entries = [
+            result(BID, "holds", observed=observed),
+            result(OTHER, "holds", observed={"cli": f"CLI {run['cli_version']}"}),
+        ]
+        return sample.report(entries, run)
+
+    grid = from_reports([one("0.3.333", {"again": None}), one("0.3.334", {"again": "Error"})])
+    note = release_note(grid, "0.3.334", {})
+    assert "## Seen differently, same verdict" in note
+    assert f'- `{BID}` (still holds): observed.again: null → "Error"' in note
+    assert OTHER not in note  # only its CLI's version number changed
+    same = release_note(from_reports([one("0.3.333", {"a": 1}), one("0.3.334", {"a": 1})]), "0.3.334", {})
+    assert "Seen differently" not in same
+
+
+def test_report_writes_a_note_per_release_and_removes_a_stale_one(tmp_path, capsys):
+    folder = tmp_path / "ts"
+    write(ts_report("0.3.333", "differs"), folder)
+    write(ts_report("0.3.334", "holds"), folder)
+    (folder / "notes").mkdir()
+    (folder / "notes" / "0.3.100.md").write_text("a release whose report is gone\n")
+    assert commands.main(["report", str(folder)]) == 0
+    assert sorted(p.name for p in (folder / "notes").iterdir()) == ["0.3.333.md", "0.3.334.md"]
+    assert "nothing to compare with" in (folder / "notes" / "0.3.333.md").read_text()
+    assert f"`{BID}`: ❌ differs on 0.3.333 → ✅ holds on 0.3.334" in (folder / "notes" / "0.3.334.md").read_text()
+    assert f"wrote {folder / 'notes'}/ (a release note per release)" in capsys.readouterr().out
+
+
+def test_a_cli_axis_gets_no_release_notes(tmp_path):
+    axis = tmp_path / "reports" / "cli-axis"
+    write(sample.report([result(BID, "holds")], info("0.2.189", "2.1.300", custom=True)), axis)
+    assert commands.main(["report", str(axis)]) == 0
+    assert not (axis / "notes").exists()
+
+
+def test_a_recorded_release_prints_its_table_to_stderr_not_stdout(capfd):
+    """A release's run shows its progress and table, but update's stdout stays the notes alone."""
+    from sdkprobe import scope
+
+    with scope.entered():
+        done = scope.run(
+            [sys.executable, "-c", "print('the table'); import sys; print('progress', file=sys.stderr)"],
+            env=dict(os.environ),
+            capture=False,
+            stdout_to_stderr=True,
+        )
+    out, err = capfd.readouterr()
+    assert done.returncode == 0 and out == "" and "the table" in err and "progress" in err
+
+
+def test_a_second_update_of_one_checkout_is_refused_while_the_first_runs(workspace, capsys):
+    key = hashlib.sha256(str(Path("reports").resolve()).encode()).hexdigest()[:12]
+    from sdkprobe.releases import cache
+
+    with cache.held_alone(cache.base() / ".locks" / f"update-{key}", "held by this test"):
+        assert commands.main(["update", "--sdk", "ts"]) == 2
+    assert "another sdkprobe update is running on" in capsys.readouterr().err
+    assert workspace["recorded"] == []
+    assert commands.main(["update", "--sdk", "ts"]) == 0  # once it is free

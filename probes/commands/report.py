@@ -21,8 +21,10 @@ columns still give the verdicts it was found for, the row's words name those rel
 (also where the verdict moved and moved back between two columns that agree, and, after
 the verdict's, where a sub-check moved other than as the verdict did). Beside them it
 writes DIR/behaviours/<id>.html, one page per behaviour with its story (as `sdkprobe
-show` prints it) and its declaration's text, and COMPATIBILITY.md ends with what moved
-between the two newest versions. An entry under a behaviour's old id (declared with
+show` prints it) and its declaration's text, DIR/notes/<version>.md, each release's note
+(what moved against the release before it, what was seen differently under the same
+verdict, the public items it adds and removes; none on a CLI axis), and COMPATIBILITY.md
+ends with what moved between the two newest versions. An entry under a behaviour's old id (declared with
 renamed_from) is shown in its current id's row.
 
 With --from A --to B (two reports in DIR, named as their files are: 0.2.181, or
@@ -89,6 +91,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     from sdkprobe import catalogue
     from sdkprobe.report import sdkdiff
     from sdkprobe.report.matrix import render_matrix
+    from sdkprobe.report.published import NOTES
     from sdkprobe.report.story import PAGES
 
     if args.sdks is not None:
@@ -107,6 +110,8 @@ def cmd_report(args: argparse.Namespace) -> int:
     print(f"wrote {md_path}")
     print(f"wrote {html_path}")
     print(f"wrote {args.dir / PAGES}/ (a page per behaviour)")
+    if any((args.dir / NOTES).glob("*.md")):
+        print(f"wrote {args.dir / NOTES}/ (a release note per release)")
     if (args.dir / sdkdiff.MD_NAME).is_file() and sdkdiff.has_typescript(args.dir):
         print(f"wrote {args.dir / sdkdiff.MD_NAME} and {args.dir / sdkdiff.HTML_NAME} (where the SDKs differ)")
     return 0

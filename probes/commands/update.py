@@ -30,13 +30,14 @@ HELP = """\
 Record each release of the Python SDK (claude-agent-sdk on PyPI) and of the TypeScript SDK
 (@anthropic-ai/claude-agent-sdk on npm) that is newer than the newest one sdkprobe lists
 (probes/releases/versions.py): the whole catalogue is run on it (`sdkprobe run --sdk-version V`,
-or `--sdk ts@V`) into reports/ or reports/ts/. Then, for each SDK with a new report: the history
-places each change between the recorded releases (`sdkprobe history`), each new release gets a
-release note, DIR/notes/<version>.md, saying what moved against the release recorded before it
-(verdicts, sub-checks, public items added and removed, the exact release of each change), its
-publish date goes into DIR/notes/published.json, and it is added to the version list. Last, the
-matrices and the SDK-differences page are rendered again (`sdkprobe report` of reports/,
-reports/ts/ and reports/cli-axis/). The notes are printed too, and with --note FILE written to FILE as one text.
+or `--sdk ts@V`) into reports/ or reports/ts/. Then, for each SDK with a new report: its publish
+date goes into DIR/notes/published.json, and the history places each change between the
+recorded releases (`sdkprobe history`). Then every matrix, the SDK-differences page and the
+release notes are rendered again (`sdkprobe report` of reports/, reports/ts/, reports/cli-axis/):
+DIR/notes/<version>.md says what moved against the release recorded before it (verdicts,
+sub-checks, the exact release of each change, what was seen differently under the same
+verdict, public items added and removed). Last, each new release is added to the version list.
+The new releases' notes are printed, and with --note FILE written to FILE as one text.
 
 Yanked releases, and Python releases with no wheel bundling the CLI for this machine, are named
 and not recorded. A release that cannot be installed is one line naming it; the others are still
@@ -110,11 +111,32 @@ def cmd_update(args: argparse.Namespace) -> int:
         _say("nothing new: every release on the indexes is recorded; nothing written")
         return 0
     _check_can_write(work, args.note)
+    with _alone():
+        return _update(work, args)
+
+
+def _alone() -> contextlib.AbstractContextManager[None]:
+    """One update at a time per checkout: a second would record the same releases into the same
+    folders. The lock is in the cache, keyed by the checkout, so the work tree stays clean."""
+    import hashlib
+
+    from sdkprobe.releases import cache
+
+    key = hashlib.sha256(str(REPORTS.resolve()).encode()).hexdigest()[:12]
+    busy = f"another sdkprobe update is running on {REPORTS.resolve()}; wait for it to finish"
+    return cache.held_alone(cache.base() / ".locks" / f"update-{key}", busy)
+
+
+def _update(work: list[Plan], args: argparse.Namespace) -> int:
     for p in work:
         _record_all(p, args.jobs)
-    notes = [text for p in work for text in _settle(p, args.jobs)]
+    for p in work:
+        _settle(p, args.jobs)
+    notes: list[str] = []
     if any(p.recorded for p in work):
-        _render_matrices()
+        _render_matrices()  # the matrices, and a release note per release
+        for p in work:
+            notes += _list(p)
     whole = "\n".join(notes)
     if notes:
         sys.stdout.write(whole)
@@ -202,47 +224,43 @@ def _record_all(p: Plan, jobs: int) -> None:
 
 def record(t: Tracked, version: str, jobs: int) -> int:
     """Run the catalogue on one release, in a process of its own; its exit status."""
-    done = scope.run([*sdkprobe_command(), *t.run_args(version, jobs)], env=dict(os.environ), capture=False)
+    done = scope.run(
+        [*sdkprobe_command(), *t.run_args(version, jobs)], env=dict(os.environ), capture=False, stdout_to_stderr=True
+    )  # its table goes with the progress: stdout is for the release notes
     if done.returncode == 130:
         raise KeyboardInterrupt
     return done.returncode
 
 
-def _settle(p: Plan, jobs: int) -> list[str]:
-    """After recording: publish dates, history, a note per recorded release, the version list.
-    The notes' texts, oldest release first."""
-    from sdkprobe import catalogue
+def _settle(p: Plan, jobs: int) -> None:
+    """After recording: the publish dates, and the history placing each change."""
     from sdkprobe.report import published
-    from sdkprobe.report.files import write_atomic
-    from sdkprobe.report.grid import load_dir
-    from sdkprobe.report.release_note import release_note
 
     t = p.tracked
-    recorded = sorted(p.recorded, key=version_key)
-    if not recorded:
-        return []
-    times = published.dated(t.reports, {a.version: a.published for a in t.available()})
-    published.save(t.reports, times)
-    for v in recorded:
+    if not p.recorded:
+        return
+    published.save(t.reports, published.dated(t.reports, {a.version: a.published for a in t.available()}))
+    for v in p.recorded:
         if v not in t.listed:
-            t.listed.append(v)  # the history reads the list (the file is edited once the notes are written)
+            t.listed.append(v)  # the history reads the list (the file is edited once all is written)
     t.listed.sort(key=version_key)
     _say(f"{t.sdk.package}: placing each change in {t.reports}/history/history.json")
     code = invoke(["history", "--axis", t.axis, "--reports", str(t.reports), "-j", str(jobs)])
     if code == 1:
         _say(f"{t.sdk.package}: some change was not seen again between its neighbours (see above); the rest is placed")
-    grid = load_dir(t.reports, catalogue.renames())
-    grid.coverage = catalogue.coverage()
+
+
+def _list(p: Plan) -> list[str]:
+    """The last step: each recorded release goes into the version list; its note's text."""
+    from sdkprobe.report import store
+    from sdkprobe.report.published import NOTES
+
+    t = p.tracked
     notes = []
-    for v in recorded:
-        text = release_note(grid, v, times)
-        path = t.reports / published.NOTES / f"{v}.md"
-        write_atomic(path, text.encode("utf-8"))
-        _say(f"wrote {path}")
-        notes.append(text)
-    for v in recorded:
-        cli = next((c.cli_version for c in grid.columns if c.sdk_version == v and c.cli == "bundled"), None)
+    for v in sorted(p.recorded, key=version_key):
+        cli = store.load(t.reports / f"{v}.json").get("cli_version")
         add_listed(t.list_name, v, f"recorded by sdkprobe update (CLI {cli or '?'})")
+        notes.append((t.reports / NOTES / f"{v}.md").read_text(encoding="utf-8"))
     return notes
 
 

@@ -37,6 +37,23 @@ def locked(path: Path) -> Iterator[None]:
 
 
 @contextmanager
+def held_alone(path: Path, busy: str) -> Iterator[None]:
+    """Like `locked`, but a lock another process holds is no wait: UsageError(`busy`) at once."""
+    from sdkprobe.errors import UsageError
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w") as handle:
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise UsageError(busy) from None
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@contextmanager
 def work_folder(root: Path, name: str, *, clear_interrupted: bool = False) -> Iterator[Path]:
     """A hidden folder `root/.NAME-...` to build the install of NAME in, readable by all
     (mkdtemp makes it private; an install is no secret), removed on the way out unless the

@@ -64,6 +64,9 @@ TS_VERSIONS: list[str] = [
     "0.3.274",  # source 003's release
     "0.3.332",  # bundles CLI 2.1.332, as Python 0.2.189 does: the two SDKs side by side
     "0.3.333",  # newest (CLI 2.1.333)
+    "0.3.334",  # recorded by sdkprobe update (CLI 2.1.334)
+    "0.3.335",  # recorded by sdkprobe update (CLI 2.1.335)
+    "0.3.336",  # recorded by sdkprobe update (CLI 2.1.336)
 ]
 
 _OLD_MCP = ["mcp<2"]  # in-process MCP servers break on mcp 2.x before 0.2.100

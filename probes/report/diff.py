@@ -9,9 +9,10 @@ from typing import Any
 _MISSING = object()
 
 
-def differences(a: Any, b: Any, path: str = "observed") -> list[str]:
-    """Every leaf that differs, as 'path: old → new' (absent leaves shown as 'absent')."""
-    return list(_walk(a, b, path))
+def differences(a: Any, b: Any, path: str = "observed", width: int = 40) -> list[str]:
+    """Every leaf that differs, as 'path: old → new' (absent leaves shown as 'absent'), each
+    value cut to `width` characters."""
+    return list(_walk(a, b, path, width))
 
 
 def summarise(a: Any, b: Any, path: str = "observed", limit: int = 3) -> str:
@@ -21,24 +22,24 @@ def summarise(a: Any, b: Any, path: str = "observed", limit: int = 3) -> str:
     return "; ".join(found[:limit]) + more
 
 
-def _walk(a: Any, b: Any, path: str) -> Iterator[str]:
+def _walk(a: Any, b: Any, path: str, width: int = 40) -> Iterator[str]:
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(set(a) | set(b), key=str):
-            yield from _walk(a.get(k, _MISSING), b.get(k, _MISSING), f"{path}.{k}")
+            yield from _walk(a.get(k, _MISSING), b.get(k, _MISSING), f"{path}.{k}", width)
     elif isinstance(a, list) and isinstance(b, list) and _names_moved(a, b):
         # A list of names that shifted (tools offered) reads best as what came and went.
         added = [x for x in b if x not in a]
         removed = [x for x in a if x not in b]
         if added or removed:
-            parts = [f"+{_show(x)}" for x in added] + [f"-{_show(x)}" for x in removed]
+            parts = [f"+{_show(x, width)}" for x in added] + [f"-{_show(x, width)}" for x in removed]
             yield f"{path}: " + " ".join(parts)
         else:
             yield f"{path}: reordered"
     elif isinstance(a, list) and isinstance(b, list):
         for i in range(max(len(a), len(b))):
-            yield from _walk(a[i] if i < len(a) else _MISSING, b[i] if i < len(b) else _MISSING, f"{path}[{i}]")
+            yield from _walk(a[i] if i < len(a) else _MISSING, b[i] if i < len(b) else _MISSING, f"{path}[{i}]", width)
     elif a != b or type(a) is not type(b):
-        yield f"{path}: {_show(a)} → {_show(b)}"
+        yield f"{path}: {_show(a, width)} → {_show(b, width)}"
 
 
 def _names_moved(a: list[Any], b: list[Any]) -> bool:

@@ -183,9 +183,7 @@ def compare(
         unknown = sorted(set(relied_on) - set(old) - set(new))
         if unknown:
             raise ReportError(f"relied-on id(s) in neither report: {', '.join(unknown)}")
-    result = GateResult(
-        baseline["sdk_version"], candidate["sdk_version"], strict=strict, relied_on=relied_on, renamed=was
-    )
+    result = GateResult(_label(baseline), _label(candidate), strict=strict, relied_on=relied_on, renamed=was)
     before = {new_id: old_id for old_id, new_id in was.items()}
     for bid in sorted(set(old) | set(new)):
         row = _row(bid, old.get(bid), new.get(bid), relied_on, strict)
@@ -195,6 +193,14 @@ def compare(
     result.rows.sort(key=lambda r: (not r.failing, _ORDER[r.kind], r.id))
     result.surface, result.surface_unknown = _surface_moved(baseline, candidate, coverage or {})
     return result
+
+
+def _label(report: Mapping[str, Any]) -> str:
+    """How the gate names a report's run: its SDK version, and the CLI when it is not the one
+    that release bundles (`0.2.189 + CLI 2.1.336`), so a CLI upgrade never reads as the SDK's."""
+    if report.get("cli", "bundled") == "bundled":
+        return str(report["sdk_version"])
+    return f"{report['sdk_version']} + CLI {report.get('cli_version') or 'unknown'}"
 
 
 def _surface_moved(

@@ -43,12 +43,15 @@ def render_matrix(
     renames: Mapping[str, str] | None = None,
     coverage: Mapping[str, Sequence[str]] | None = None,
 ) -> tuple[Path, Path]:
-    """Write the Markdown and HTML matrix of every report in reports_dir, and a page per
-    behaviour in reports_dir/behaviours/ (each file whole or not at all, the pages' folder
-    replaced as a whole, and nothing when one cannot be written), an old id's cells in its
+    """Write the Markdown and HTML matrix of every report in reports_dir, a page per
+    behaviour in reports_dir/behaviours/ and a release note per release in reports_dir/notes/
+    (each file whole or not at all, the pages' folder replaced as a whole, and nothing when one
+    cannot be written), an old id's cells in its
     current id's row (`renames`: old -> current), each version's public surface counted
     against `coverage` (item -> covering ids) when given; return the matrix's paths."""
     from sdkprobe.report.html import render_html
+    from sdkprobe.report.published import NOTES
+    from sdkprobe.report.release_note import write_notes
     from sdkprobe.report.story import PAGES, pages
 
     reports_dir = Path(reports_dir)
@@ -58,10 +61,12 @@ def render_matrix(
     for path in (md_path, html_path, *diff_paths):
         check_writable(path)
     check_folder_writable(reports_dir / PAGES)
+    check_folder_writable(reports_dir / NOTES)
     behaviour_pages = {name: text.encode("utf-8") for name, text in pages(grid).items()}
     write_atomic(md_path, render_markdown(grid, beside, python_above).encode("utf-8"))
     write_atomic(html_path, render_html(grid, beside, python_above).encode("utf-8"))
     replace_folder(reports_dir / PAGES, behaviour_pages)
+    write_notes(reports_dir, grid)
     if beside:
         write_atomic(reports_dir / sdkdiff.MD_NAME, sdkdiff.render_markdown(beside, grid.project).encode("utf-8"))
         write_atomic(reports_dir / sdkdiff.HTML_NAME, sdkdiff.render_html(beside).encode("utf-8"))

@@ -9,10 +9,15 @@ removes, each with what covers it.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
 
+from sdkprobe.releases.versions import version_key
 from sdkprobe.report import upgrade
 from sdkprobe.report.cells import md
+from sdkprobe.report.diff import differences
 from sdkprobe.report.errors import ReportError
 from sdkprobe.report.grid import Grid
 
@@ -41,8 +46,63 @@ def release_note(grid: Grid, version: str, published: Mapping[str, str]) -> str:
         "",
         upgrade.render_markdown(upgrade.between(grid, before, index), level=2).rstrip("\n"),
     ]
+    said += _seen_differently(grid, before, index)
     said += _surface(grid, before, index)
     return "\n".join(said) + "\n"
+
+
+def _seen_differently(grid: Grid, before: int, after: int) -> list[str]:
+    """Behaviours whose verdict and sub-checks stayed but whose note or observation changed
+    for more than the two releases' own version numbers: the finer moves a gate notes."""
+    a, b = grid.columns[before], grid.columns[after]
+    versions = sorted(
+        {v for v in (a.sdk_version, b.sdk_version, a.cli_version, b.cli_version) if v}, key=len, reverse=True
+    )
+
+    def plain(value: Any) -> Any:
+        text = json.dumps(value, sort_keys=True)
+        for v in versions:
+            text = text.replace(v, "<version>")
+        return json.loads(text)
+
+    lines = []
+    for row in grid.rows:
+        x, y = row.cells[before], row.cells[after]
+        if x is None or y is None or x["verdict"] != y["verdict"] or (x.get("checks") or {}) != (y.get("checks") or {}):
+            continue
+        seen = differences(plain(x.get("observed")), plain(y.get("observed")), width=200)
+        if plain(x.get("note")) != plain(y.get("note")) or seen:
+            more = f" (+{len(seen) - 3} more)" if len(seen) > 3 else ""
+            said = "; ".join(md(d) for d in seen[:3]) + more if seen else f"its note now reads: {md(y.get('note'))}"
+            lines.append(f"- `{md(row.id)}` (still {md(y['verdict'])}): {said}")
+    if not lines:
+        return []
+    return ["", "## Seen differently, same verdict", "", *lines]
+
+
+def write_notes(reports_dir: Path, grid: Grid) -> list[Path]:
+    """DIR/notes/<version>.md for every release of the folder's SDK with a report (a note whose
+    report is gone is removed); none on a CLI axis, whose columns are CLI releases. Like the
+    matrix, the notes are drawn from the reports, so `sdkprobe report` writes them again."""
+    from sdkprobe.report import published
+    from sdkprobe.report.files import check_folder_writable, write_atomic
+    from sdkprobe.report.grid import cli_axis_sdk
+
+    if cli_axis_sdk(grid.columns) is not None:
+        return []
+    folder = Path(reports_dir) / published.NOTES
+    check_folder_writable(folder)
+    times = published.load(reports_dir)
+    texts = {
+        folder / f"{c.sdk_version}.md": release_note(grid, c.sdk_version, times).encode("utf-8")
+        for c in grid.columns
+        if c.cli == "bundled"
+    }
+    for path, text in texts.items():
+        write_atomic(path, text)
+    for stale in set(folder.glob("*.md")) - set(texts):
+        stale.unlink()
+    return sorted(texts, key=lambda p: version_key(p.stem))
 
 
 def _previous(grid: Grid, index: int) -> int | None:
