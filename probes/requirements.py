@@ -13,11 +13,13 @@ somewhere inside the probe:
 
 from __future__ import annotations
 
-import dataclasses
 import importlib.util
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from sdkprobe.harness.under_test import SdkUnderTest
 
 KINDS = ("option", "field", "api", "package", "cli")
 _FORMS = {
@@ -31,12 +33,10 @@ _FORMS = {
 
 @dataclass(frozen=True)
 class Target:
-    """What is under test: the SDK module, its version and the CLI's version."""
+    """What is under test: the SDK (a harness.under_test.SdkUnderTest) and the CLI's version."""
 
-    sdk: Any
-    sdk_version: str
+    sdk: SdkUnderTest
     cli_version: str | None
-    typescript: Any = None  # the TypeScript release under test (releases.ts_sdk.TsRelease), if it is one
 
 
 @dataclass(frozen=True)
@@ -49,25 +49,9 @@ class Requirement:
 
     def unmet(self, target: Target) -> str | None:
         """Why the target lacks this, in one clause; None when it has it."""
-        if target.typescript is not None and self.kind in ("option", "field", "api"):
-            from sdkprobe.harness.typescript.requirements import unmet
-
-            return unmet(self.kind, self.name, target.typescript)
-        sdk = f"claude-agent-sdk {target.sdk_version}"
-        if self.kind == "option":
-            if self.name not in _fields(getattr(target.sdk, "ClaudeAgentOptions", None)):
-                return f"ClaudeAgentOptions in {sdk} has no field {self.name!r}"
-        elif self.kind == "field":
-            cls_name, name = self.name.split(".")
-            if name not in _fields(getattr(target.sdk, cls_name, None)):
-                return f"{cls_name} in {sdk} has no field {name!r}"
-        elif self.kind == "api":
-            obj = target.sdk
-            for part in self.name.split("."):
-                obj = getattr(obj, part, None)
-                if obj is None:
-                    return f"{sdk} has no {self.name}"
-        elif self.kind == "package":
+        if self.kind in ("option", "field", "api"):
+            return target.sdk.unmet(self.kind, self.name)
+        if self.kind == "package":
             if importlib.util.find_spec(self.name) is None:
                 return f"the Python package {self.name!r} is not installed"
         elif self.kind == "cli":
@@ -87,10 +71,6 @@ def parse(text: str) -> Requirement:
     raise ValueError(
         f"requirement {text!r} is not one of option:NAME, field:CLASS.NAME, api:NAME, package:NAME, cli>=VERSION"
     )
-
-
-def _fields(cls: Any) -> set[str]:
-    return {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
 
 
 def _release(version: str) -> tuple[int, ...]:

@@ -30,12 +30,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import claude_agent_sdk
-
 import sdkprobe
-from sdkprobe import catalogue, scope, surface
+from sdkprobe import catalogue, scope
 from sdkprobe.behaviour import ERROR, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, DeclarationError, NotApplicable, Verdict
 from sdkprobe.harness import Harness, Space, sdk, under_test
+from sdkprobe.harness.under_test import OptionMissing
 from sdkprobe.requirements import Target
 from sdkprobe.result import Result
 from sdkprobe.sources import cite
@@ -61,20 +60,13 @@ def run_info(settings: RunSettings) -> dict[str, Any]:
         "python": platform.python_version(),
         "platform": f"{platform.system()}-{platform.machine()}",
     }
-    ts = under_test.typescript()
-    if ts is None:
-        info["surface"] = surface.names(claude_agent_sdk)
-        return info
-    from sdkprobe.harness.typescript.relay import node_version
-    from sdkprobe.harness.typescript.requirements import surface_names
-
-    info.update(sdk="typescript", node=node_version(), surface=surface_names(ts))
+    info.update(under_test.current().run_info())
     return info
 
 
 def target(settings: RunSettings) -> Target:
     """The SDK and CLI under test, as requirements are checked against them."""
-    return Target(claude_agent_sdk, sdk.sdk_version(), sdk.cli_version(settings.cli_path), under_test.typescript())
+    return Target(under_test.current(), sdk.cli_version(settings.cli_path))
 
 
 def unmet(b: Behaviour, settings: RunSettings) -> list[str]:
@@ -130,6 +122,8 @@ def run_one(b: Behaviour, settings: RunSettings) -> Result:
         h = Harness(space, tier=b.tier, cli_path=settings.cli_path, live=settings.live and b.tier == "live")
         try:
             seen = asyncio.run(_probed(b, h))
+        except OptionMissing as exc:
+            return result(_option_missing(b, exc, h))
         except NotApplicable as exc:
             return result(Verdict(NOT_APPLICABLE, h.observe(" ".join(str(exc).split()))))
         except asyncio.TimeoutError:
@@ -140,6 +134,17 @@ def run_one(b: Behaviour, settings: RunSettings) -> Result:
         # report's canonical JSON form, so judging a stored report again gives the same.
         observed = json.loads(json.dumps(h.observe(seen), sort_keys=True))
     return result(judge(b, observed), observed)
+
+
+def _option_missing(b: Behaviour, exc: OptionMissing, h: Harness) -> Verdict:
+    """Not-applicable when the behaviour declared the options its probe found missing;
+    otherwise an error of the probe, which should have declared them."""
+    declared = {r.name for r in b.requires if r.kind == "option"}
+    undeclared = [n for n in exc.names if n not in declared]
+    if not undeclared:
+        return Verdict(NOT_APPLICABLE, h.observe(" ".join(str(exc).split())))
+    declare = ", ".join(f"'option:{n}'" for n in undeclared)
+    return Verdict(ERROR, f"{exc}; declare requires=({declare},) so that an SDK without it is not-applicable")
 
 
 async def _probed(b: Behaviour, h: Harness) -> Any:

@@ -128,6 +128,11 @@ SOURCES: dict[str, Source] = {
             "claude-agent-sdk-python: ClaudeAgentOptions and its transport, as documented",
             "https://github.com/anthropics/claude-agent-sdk-python",
         ),
+        Source(
+            "sdk-ts",
+            "@anthropic-ai/claude-agent-sdk: its declarations (sdk.d.ts), as published on npm",
+            "https://www.npmjs.com/package/@anthropic-ai/claude-agent-sdk",
+        ),
         # What users reported (CATALOGUE-3), cited by tracker and number.
         *(_issue(key) for key in _REPORTED),
         # Reports from outside Anthropic's trackers: an adapter's change that shows a behaviour.

@@ -38,11 +38,15 @@ from typing import Any
 
 from sdkprobe.requirements import Requirement
 
+# in listing order; query, class, hook-input and value are the TypeScript SDK's own (ts_surface.py)
 KINDS = (
     "option",
     "client",
+    "query",
     "function",
+    "class",
     "hook-event",
+    "hook-input",
     "hook-output",
     "hook-matcher",
     "permission",
@@ -50,8 +54,10 @@ KINDS = (
     "agent",
     "message",
     "error",
+    "value",
 )
-_ITEM = re.compile(r"^(?P<kind>[a-z]+(?:-[a-z]+)*):(?P<name>[A-Za-z_][\w.=-]*)$")
+# a name is one line, no space at either end (a union member may be '/login managed key')
+_ITEM = re.compile(r"^(?P<kind>[a-z]+(?:-[a-z]+)*):(?P<name>\S(?:[^\n]*\S)?)$")
 
 # The keys that only route a hook output (its event's name, the slot of the specific
 # output): they are the event and the specific output's own items, not contracts of their own.

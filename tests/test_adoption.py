@@ -69,16 +69,17 @@ def test_the_install_is_one_package_that_leaves_the_projects_own_names_alone(pro
     assert "site-packages" in site.stdout, site.stdout  # the plain install, not this checkout
 
 
-def test_the_plain_install_carries_every_node_program_of_the_typescript_harness(project):
-    """A program the package data leaves out would fail only a TypeScript run, far from here."""
-    ours = sorted(p.name for p in (ROOT / "probes" / "harness" / "typescript").glob("*.mjs"))
+def test_the_plain_install_carries_every_node_program(project):
+    """A program the package data leaves out (the TypeScript harness's, the declarations reader)
+    would fail only a TypeScript run, far from here."""
+    ours = sorted(p.relative_to(ROOT / "probes").as_posix() for p in (ROOT / "probes").rglob("*.mjs"))
     code = (
-        "import pathlib, sdkprobe.harness.typescript as t; "
-        "print(*sorted(p.name for p in pathlib.Path(t.__file__).parent.glob('*.mjs')))"
+        "import pathlib, sdkprobe; root = pathlib.Path(sdkprobe.__file__).parent; "
+        "print(*sorted(p.relative_to(root).as_posix() for p in root.rglob('*.mjs')))"
     )
     done = _in(project, "python", "-c", code)
     assert done.returncode == 0, done.stderr
-    assert ours and done.stdout.split() == ours
+    assert "releases/declarations.mjs" in ours and done.stdout.split() == ours
 
 
 def test_list_run_and_gate_pick_up_the_teams_behaviours(project):

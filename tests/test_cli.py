@@ -18,7 +18,7 @@ def sdkprobe(*args):
     [
         ("not json", "not JSON"),
         ("[1]", "JSON object"),
-        ('{"tols": []}', "unknown option 'tols'"),
+        ('{"tols": []}', "has no field 'tols'"),
         ('{"tools": 5}', "does not fit"),
         ('{"max_turns": "many"}', "does not fit"),
     ],

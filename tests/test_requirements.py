@@ -5,6 +5,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from sdkprobe.harness.python_sdk import PythonSdk
 from sdkprobe.requirements import Target, parse
 
 
@@ -26,7 +27,7 @@ SDK = SimpleNamespace(ClaudeAgentOptions=Options, AgentDefinition=AgentDefinitio
 
 
 def unmet(text, cli="2.1.100"):
-    return parse(text).unmet(Target(SDK, "9.9.9", cli))
+    return parse(text).unmet(Target(PythonSdk(SDK, "9.9.9"), cli))
 
 
 @pytest.mark.parametrize(

@@ -137,6 +137,18 @@ def test_an_undeclared_missing_option_is_an_error_that_says_what_to_declare():
     assert r.verdict == ERROR and "no_such_option" in r.note and "requires=" in r.note
 
 
+def test_a_missing_option_the_behaviour_declared_is_not_applicable():
+    from sdkprobe.harness import OptionMissing
+
+    async def probe(h):
+        raise OptionMissing("the SDK under test cannot take tools here", ["tools"])
+
+    declared = run_one(make(probe, requires=("option:tools",)), RunSettings())
+    assert declared.verdict == NOT_APPLICABLE and declared.note == "the SDK under test cannot take tools here"
+    undeclared = run_one(make(probe), RunSettings())
+    assert undeclared.verdict == ERROR and "requires=('option:tools',)" in undeclared.note
+
+
 def test_a_wire_behaviour_may_not_start_a_real_cli():
     r = run_one(make(starts_a_session, tier="wire"), RunSettings())
     assert r.verdict == ERROR and "TierError" in r.note

@@ -114,7 +114,8 @@ def test_a_new_public_option_is_an_item_no_behaviour_covers(patched_sdk: None, c
 def test_surface_json_gives_every_item_with_its_coverage_and_the_totals(capsys: pytest.CaptureFixture[str]):
     assert main(["surface", "--json"]) == 0
     data: dict[str, Any] = json.loads(capsys.readouterr().out)
-    assert set(data) == {"sdk_version", "items", "totals"} and data["sdk_version"] == claude_agent_sdk.__version__
+    assert set(data) == {"sdk", "sdk_version", "items", "totals"} and data["sdk"] == "claude-agent-sdk"
+    assert data["sdk_version"] == claude_agent_sdk.__version__
     assert [i["item"] for i in data["items"]] == [str(i) for i in surface()]
     assert set(data["items"][0]) == {"item", "kind", "name", "origin", "covered_by"}
     interrupt = next(i for i in data["items"] if i["item"] == "client:interrupt")
@@ -214,7 +215,9 @@ def test_every_item_a_declared_requirement_names_is_on_the_installed_surface():
     assert named and named <= known, sorted(named - known)
 
 
-@pytest.mark.parametrize("text", ["option", "options:tools", "option:", ":tools", "option:two words", None])
+@pytest.mark.parametrize(
+    "text", ["option", "options:tools", "option:", ":tools", "option: tools", "option:tools\nmore", None]
+)
 def test_an_item_is_kind_colon_name_with_a_known_kind(text: Any):
     with pytest.raises(ValueError, match="KIND:NAME"):
         parse_item(text)

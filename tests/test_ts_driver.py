@@ -19,12 +19,18 @@ from sdkprobe.harness.typescript import callbacks, relay
 from sdkprobe.harness.typescript import options as table
 from sdkprobe.harness.typescript.messages import TsMessage
 from sdkprobe.harness.typescript.run import TsOptions
+from sdkprobe.harness.typescript.sdk_under_test import TypeScriptSdk
 
 pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="needs node")
 
 
 def run(prompt: Any = "hi", *, client: bool = False, drive: Any = None, **options: Any) -> sdk.Outcome:
-    return asyncio.run(sdk.run_sdk(TsOptions(options, FakeRelease()), prompt, client=client, drive=drive, timeout=30))
+    release = FakeRelease()
+    return asyncio.run(
+        sdk.run_sdk(
+            TsOptions(options, release), prompt, client=client, drive=drive, timeout=30, under=TypeScriptSdk(release)
+        )
+    )
 
 
 def seen(outcome: sdk.Outcome) -> dict[str, Any]:
@@ -203,10 +209,9 @@ def test_env_passes_as_given_and_a_session_adds_the_hosts_environment(monkeypatc
     """A probe's env reaches the TypeScript SDK as it is (whose env is the CLI's whole
     environment); the harness's own sessions give it the host's environment under theirs."""
     assert table.translate({"env": {"SDKPROBE_FAKE_MARK": "probe"}}).options["env"] == {"SDKPROBE_FAKE_MARK": "probe"}
-    monkeypatch.setenv(under_test.VARIABLE, "ts@0.0.0-fake")
-    assert sdk.env_is_whole()
+    assert TypeScriptSdk(FakeRelease()).env_is_whole
     monkeypatch.setenv(under_test.VARIABLE, "python")
-    assert not sdk.env_is_whole()
+    assert not under_test.current().env_is_whole
 
 
 def test_an_answer_that_is_no_permission_result_reaches_the_sdk_as_it_is() -> None:

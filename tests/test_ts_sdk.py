@@ -1,5 +1,4 @@
-"""TypeScript SDK releases from npm: the .d.ts reading (offline, on small fixture strings and
-file trees in the layouts the SDK has shipped), the install into the cache with an npm double
+"""TypeScript SDK releases from npm: a release's folder, the install into the cache with an npm double
 answering from registry JSON saved in tests/npm_registry/ (trimmed), `sdkprobe releases --sdk
 ts`, and one slow test (SDKPROBE_SLOW=1) installing two real releases."""
 
@@ -16,236 +15,11 @@ from pathlib import Path
 import pytest
 
 from sdkprobe.commands import main
-from sdkprobe.releases import dts, ts_sdk
+from sdkprobe.releases import ts_sdk
 from sdkprobe.releases.ts_sdk import PACKAGE, TsRelease, TsReleaseError
 
 REGISTRY = Path(__file__).with_name("npm_registry")
 NATIVE = f"{PACKAGE}-{ts_sdk.platform_key()}"
-
-
-def members_of(text: str, name: str = "Options") -> list[str] | None:
-    """The keys of type `name` in one .d.ts text, as TsRelease reads them."""
-    found = _package_of(text).type_members(name)
-    return None if found is None else sorted({m for m, _ in found})
-
-
-_fixture_count = 0
-
-
-def _package_of(text: str, files: dict[str, str] | None = None) -> dts.Package:
-    """A Package over `text` as sdk.d.ts (plus `files` beside it) in a fresh folder."""
-    global _fixture_count
-    _fixture_count += 1
-    folder = Path(os.environ["TS_DTS_FIXTURES"]) / str(_fixture_count)
-    for name, body in {"sdk.d.ts": text, **(files or {})}.items():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        (folder / name).write_text(body)
-    return dts.Package(folder / "sdk.d.ts")
-
-
-@pytest.fixture(autouse=True)
-def fixtures_dir(tmp_path, monkeypatch):
-    monkeypatch.setenv("TS_DTS_FIXTURES", str(tmp_path / "dts"))
-
-
-# --- tokens -------------------------------------------------------------------------------------
-
-
-def test_braces_in_comments_strings_and_templates_are_not_brackets():
-    text = """/** a { comment } with } braces */ // and { one here
-    type A = { k: '}'; t: `x${ { a: 1 }["a"] }y`; s: "{\\"" };"""
-    toks = dts.tokens(text)
-    brackets = [t for kind, t in toks if kind == "punct" and t in "{}"]
-    assert brackets == ["{", "}"]
-    assert ("str", "}") in toks and ("str", '{"') in toks
-    assert ("tpl", '`x${ { a: 1 }["a"] }y`') in toks
-
-
-@pytest.mark.parametrize("text", ["/* open", "type A = 'x", "type A = `x${"])
-def test_unclosed_text_is_a_dts_error(text):
-    with pytest.raises(dts.DtsError):
-        dts.tokens(text)
-
-
-# --- Options and other object types ---------------------------------------------------------------
-
-OPTIONS = """
-export declare type AgentDefinition = {
-    description: string;
-    prompt: string;
-};
-/**
- * Options for the query. A comment with braces: { notAKey: true } and `tpl { }`.
- */
-export declare type Options = {
-    /** The model. Example: `{ model: 'x' }` */
-    model?: string;
-    cwd?: string;
-    hooks?: Partial<Record<HookEvent, HookCallbackMatcher[]>>;
-    mcpServers?: Record<string, { type: 'stdio'; command: string; nested: { deep: 1 } }>;
-    canUseTool?: (toolName: string, input: { a: string }, options: { signal: AbortSignal }) => Promise<void>;
-    'quoted-key'?: number;
-    readonly frozen: boolean;
-    readonly?: boolean;
-    method(): void;
-    [key: string]: unknown;
-};
-export declare function query(_params: { prompt: string; options?: Options }): Query;
-"""
-
-
-def test_options_are_the_depth_1_keys_only():
-    assert members_of(OPTIONS) == [
-        "canUseTool",
-        "cwd",
-        "frozen",
-        "hooks",
-        "mcpServers",
-        "method",
-        "model",
-        "quoted-key",
-        "readonly",
-    ]
-    assert members_of(OPTIONS, "AgentDefinition") == ["description", "prompt"]
-    assert members_of(OPTIONS, "NoSuchType") is None
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        "export type Options = { a?: string; b: number };",  # 0.1.x
-        "export interface Options { a?: string; b: number }",
-        "interface Options extends Base { a?: string }\ninterface Base { b: number }",
-        "export declare type Options = Base & { a?: string };\ndeclare type Base = { b: number };\n",
-        "export type Options = Omit<Base, 'c'> & {\n a?: string }\ntype Base = { b: number; c: 1 }",  # no `;`
-        "export type Options = Pick<Base, Keys> & { a?: string };\ntype Base = { b: 1; c: 1 };\ntype Keys = 'b';",
-    ],
-)
-def test_older_and_composed_layouts_give_the_same_keys(text):
-    assert members_of(text) == ["a", "b"]
-
-
-def test_declarations_inside_a_namespace_or_module_block_are_not_top_level():
-    text = (
-        "declare global { interface Options { wrong: 1 } }\n"
-        "declare module 'x' { export type Options = { wrong: 1 }; }\n"
-        "export declare namespace N { type Options = { wrong: 1 }; }\n"
-        "export declare class C { options: { wrong: 1 }; }\n"
-        "export type Options = { right?: 1 };\n"
-    )
-    assert members_of(text) == ["right"]
-
-
-def test_a_type_that_reaches_itself_is_read_once():
-    assert members_of("type Options = { a: 1 } & Options;") == ["a"]
-
-
-def test_an_imported_alias_in_another_file_is_followed():
-    """0.0.4: sdk.d.ts's Options is Omit<BaseOptions, ...> & {...} of sdkTypes.d.ts's Options."""
-    package = _package_of(
-        "import type { Options as BaseOptions } from './sdkTypes.js';\n"
-        "export type Options = Omit<BaseOptions, 'customSystemPrompt' | 'appendSystemPrompt'> & { agents?: 1 };\n"
-        "export { tool, createSdkMcpServer, AbortError } from './sdkTypes.js';\n"
-        "export declare function query(_params: { prompt: string }): Query;\n",
-        {
-            "sdkTypes.d.ts": "export type Options = { cwd?: string; customSystemPrompt?: string;"
-            " appendSystemPrompt?: string };\n"
-            "export declare function tool(name: string): void;\n"
-            "export declare function createSdkMcpServer(o: { name: string }): void;\n"
-            "export declare class AbortError extends Error {\n}\n"
-        },
-    )
-    assert sorted(m for m, _ in package.type_members("Options") or []) == ["agents", "cwd"]
-    assert package.exported_functions() == ["createSdkMcpServer", "query", "tool"]
-
-
-def test_export_star_reaches_the_declarations():
-    """0.1.77: sdk.d.ts is one `export *` line; Query and Options live two files further."""
-    package = _package_of(
-        "export * from './entrypoints/agentSdkTypes.d.ts';\n",
-        {
-            "entrypoints/agentSdkTypes.d.ts": "export * from './sdk/runtimeTypes.js';\n"
-            "export declare function query(_params: {}): Query;\n"
-            "declare function hidden(): void;\n",
-            "entrypoints/sdk/runtimeTypes.d.ts": "export interface Query extends AsyncGenerator<SDKMessage, void> {\n"
-            "  interrupt(): Promise<void>;\n}\nexport type Options = { model?: string };\n"
-            "export declare function tool(): void;\n",
-        },
-    )
-    assert [m for m, _ in package.type_members("Options") or []] == ["model"]
-    assert package.type_members("Query") == [("interrupt", True)]
-    assert package.exported_functions() == ["query", "tool"]
-
-
-# --- Query's methods and the exported functions ------------------------------------------------------
-
-QUERY = """
-export declare interface Query extends AsyncGenerator<SDKMessage, void> {
-    /**
-     * Interrupt. {@link Query} braces: { x }
-     */
-    interrupt(): Promise<void>;
-    setModel(model?: string): Promise<void>;
-    supportedModels?(): Promise<ModelInfo[]>;
-    generic<T extends { a: 1 }>(x: T): T;
-    setMcpPermissionModeOverride(serverName: string, mode: 'default' | 'auto' | null): Promise<{
-        warning?: string;
-    }>;
-    readonly sessionId: string;
-    onThing: () => void;
-    [Symbol.asyncIterator](): AsyncGenerator<SDKMessage, void>;
-}
-export declare function query(_params: { prompt: string }): Query;
-export declare function query(_params: { prompt: AsyncIterable<SDKUserMessage> }): Query;
-export declare function listSessions(_options?: ListSessionsOptions): Promise<SDKSessionInfo[]>;
-declare function internal(): void;
-declare function renamed(): void;
-export declare const HOOK_EVENTS: readonly ["PreToolUse"];
-export declare class AbortError extends Error {
-    method(): void;
-}
-export { renamed as createSdkMcpServer };
-export { }
-"""
-
-
-def test_query_methods_are_its_own_methods_not_its_properties(tmp_path):
-    release = _release(tmp_path, dts_text=QUERY)
-    assert release.query_methods() == (
-        "generic",
-        "interrupt",
-        "setMcpPermissionModeOverride",
-        "setModel",
-        "supportedModels",
-    )
-    assert release.type_fields("Query") == (
-        "generic",
-        "interrupt",
-        "onThing",
-        "sessionId",
-        "setMcpPermissionModeOverride",
-        "setModel",
-        "supportedModels",
-    )
-
-
-def test_exports_are_the_exported_functions_once_each(tmp_path):
-    assert _release(tmp_path, dts_text=QUERY).exports() == ("createSdkMcpServer", "listSessions", "query")
-
-
-def test_each_file_is_parsed_once(tmp_path):
-    release = _release(tmp_path, dts_text=OPTIONS)
-    release.options()
-    before = dts.read_module.cache_info()
-    assert release.options() == release.options() and release.type_fields("AgentDefinition")
-    after = dts.read_module.cache_info()
-    assert after.misses == before.misses and after.hits > before.hits
-
-
-def test_an_unreadable_dts_is_one_line(tmp_path):
-    release = _release(tmp_path, dts_text="export type Options = { /* never closed")
-    with pytest.raises(TsReleaseError, match=r"^TS SDK 0\.3\.333: cannot read sdk\.d\.ts: unclosed comment"):
-        release.options()
 
 
 # --- a release's folder ---------------------------------------------------------------------------
@@ -254,7 +28,7 @@ def test_an_unreadable_dts_is_one_line(tmp_path):
 def _release(
     root: Path,
     version: str = "0.3.333",
-    dts_text: str = OPTIONS,
+    dts_text: str = "export declare type Options = { model?: string };\n",
     manifest: dict | None = None,
     native: bool = True,
     cli_js: str | None = None,
@@ -374,7 +148,7 @@ def test_a_native_release_installs_once_and_is_reused(cache, monkeypatch):
     assert release == TsRelease("0.3.333", cache / "0.3.333") == ts_sdk.installed("0.3.333")
     cli = release.bundled_cli
     assert cli == cache / "0.3.333" / "node_modules" / NATIVE / "claude" and os.stat(cli).st_mode & stat.S_IXUSR
-    assert release.cli_version == "2.1.333" and release.options()[:2] == ("canUseTool", "cwd")
+    assert release.cli_version == "2.1.333" and release.types == release.package_dir / "sdk.d.ts"
     record = json.loads((cache / "0.3.333" / "install.json").read_text())
     assert record["bundled_cli"] == f"node_modules/{NATIVE}/claude" and record["peers"] == {"zod": "4.1.0"}
     assert sorted(p.name for p in cache.iterdir()) == [".locks", "0.3.333"]  # no work folder left

@@ -273,14 +273,17 @@ def test_flag_reads_both_spellings_and_flag_spelling_tells_them_apart():
 
 
 async def test_harness_calls_take_the_prompt_first_and_refuse_a_wrong_call_in_one_line(harness):
-    from sdkprobe.harness import UnknownOption
+    from sdkprobe.harness import OptionMissing
 
     run = await harness.wire("hello", tools=["Read"])
     assert [m["message"]["content"] for m in run.user_messages] == ["hello"] and run.flag("--tools") == "Read"
-    with pytest.raises(UnknownOption, match=r"h.wire\(\): .* has no 'tols'; declare requires="):
+    runs = sorted(harness.space.root.iterdir())
+    with pytest.raises(OptionMissing, match=r"ClaudeAgentOptions in claude-agent-sdk .* has no field 'tols'"):
         await harness.wire("hi", tols=["Read"])
-    with pytest.raises(UnknownOption, match=r"h.session\(\): .* has no 'tols'"):
+    with pytest.raises(OptionMissing, match=r"has no field 'tols'") as raised:
         await harness.session("hi", tols=["Read"])
+    assert raised.value.names == ("tols",)
+    assert sorted(harness.space.root.iterdir()) == runs, "refused before anything starts"
     with pytest.raises(TypeError, match=r"h.wire\(\): the prompt is a string"):
         await harness.wire(5)
 

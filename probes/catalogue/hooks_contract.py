@@ -248,6 +248,172 @@ every_event_registered_and_called.differs_on(
 every_event_registered_and_called.differs_on(_events_seen(answer={}))
 
 
+# --- hooks.every-listed-event-answered ---------------------------------------------------------
+
+# What each SDK lists, as of the newest release recorded: the items this behaviour pins (an event a
+# later release adds is still run, and the gate names it as added with what covers it).
+_LISTED_PY = (
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "UserPromptSubmit",
+    "Stop",
+    "SubagentStop",
+    "PreCompact",
+    "Notification",
+    "SubagentStart",
+    "PermissionRequest",
+)
+_LISTED_TS = (
+    "ConfigChange",
+    "CwdChanged",
+    "DirectoryAdded",
+    "Elicitation",
+    "ElicitationResult",
+    "FileChanged",
+    "InstructionsLoaded",
+    "Interrupt",
+    "MessageDisplay",
+    "PermissionDenied",
+    "PostCompact",
+    "PostModelSwitch",
+    "PostToolBatch",
+    "PreModelSwitch",
+    "PreSkillShellCommand",
+    "SessionEnd",
+    "SessionStart",
+    "Setup",
+    "StopFailure",
+    "TaskCompleted",
+    "TaskCreated",
+    "TeammateIdle",
+    "UserPromptExpansion",
+    "WorktreeCreate",
+    "WorktreeRemove",
+)
+_REGISTERED = "every-listed-event-registered"
+_ANSWERED = "every-listed-event-reaches-its-callback"
+
+
+def _listed_input(event: str, fields: list[str]) -> dict[str, Any]:
+    """A hook_callback input carrying every field the event's input type declares, each valued
+    by its own name, so a field dropped, renamed or mixed up on the way shows."""
+    return {**{field: f"{event}.{field}" for field in fields}, "hook_event_name": event}
+
+
+@behaviour(
+    id="hooks.every-listed-event-answered",
+    claim=(
+        "Every hook event the SDK lists (Python's HookEvent, TypeScript's HOOK_EVENTS) takes a callback: it is "
+        "registered in the initialize request under that event's name, and a hook_callback request carrying every "
+        "field the event's input type declares reaches the callback with that input whole, its return value "
+        "being the control response."
+    ),
+    summary="Every hook event the SDK lists is registered and its callback answers with its input whole",
+    source=("sdk-ts", "HOOK_EVENTS"),
+    tier="wire",
+    checks=(_REGISTERED, _ANSWERED),
+    requires=("option:hooks", "api:HookMatcher"),
+    covers=tuple(f"hook-event:{event}" for event in (*_LISTED_PY, *_LISTED_TS)),
+    sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
+)
+async def every_listed_event_answered(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import HookMatcher
+
+    listed = h.hook_inputs()
+    calls: dict[str, list[dict[str, Any]]] = {event: [] for event in listed}
+
+    def recorder(event: str) -> Any:
+        async def callback(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
+            calls[event].append(dict(hook_input))
+            return _event_output(event)
+
+        return callback
+
+    scenario = Scenario().wait_for_user().init()
+    for n, (event, fields) in enumerate(listed.items()):
+        scenario.request("hook_callback", callback_id=f"hook_{n}", input=_listed_input(event, fields), tool_use_id=None)
+    hooks = {event: [HookMatcher(hooks=[recorder(event)])] for event in listed}
+    wire = await h.wire("go", scenario=scenario.result(), client=True, hooks=hooks)
+    registered = (wire.initialize or {}).get("hooks") or {}
+    return {
+        "events": {
+            event: {
+                "fields": fields,
+                "callback id": f"hook_{n}",
+                "registered ids": [entry.get("hookCallbackIds") for entry in registered.get(event) or []],
+                "calls": calls[event],
+                "answer": _answer(wire, n + 1),
+            }
+            for n, (event, fields) in enumerate(listed.items())
+        },
+        "error": wire.error_line,
+    }
+
+
+@every_listed_event_answered.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    events: dict[str, Any] = seen["events"]
+    unregistered = [e for e, got in events.items() if got["registered ids"] != [[got["callback id"]]]]
+    unanswered = {}
+    for event, got in events.items():
+        sent = _listed_input(event, got["fields"])
+        if got["calls"] != [sent]:
+            lost = sorted(set(sent) - set(got["calls"][0])) if len(got["calls"]) == 1 else None
+            unanswered[event] = f"called {len(got['calls'])} time(s)" + (f", without {lost}" if lost else "")
+        elif got["answer"] != _event_output(event):
+            unanswered[event] = f"answered {got['answer']}"
+    error = f"; the run raised {seen['error']}" if seen["error"] else ""
+    return {
+        _REGISTERED: check(
+            not unregistered and not error,
+            (
+                f"not registered under their names with their callback: {unregistered}"
+                if unregistered
+                else f"all {len(events)} listed events registered with their callback"
+            )
+            + error,
+        ),
+        _ANSWERED: check(
+            not unanswered and not error,
+            (
+                f"not answered with their input whole: {unanswered}"
+                if unanswered
+                else f"all {len(events)} callbacks got every declared field as sent and answered"
+            )
+            + error,
+        ),
+    }
+
+
+def _listed_seen(**change: Any) -> dict[str, Any]:
+    """An observation where PreToolUse and Interrupt ran as claimed, but for `change` to Interrupt."""
+    fields = {"PreToolUse": ["session_id", "tool_name"], "Interrupt": ["reason", "session_id", "source"]}
+    events = {
+        event: {
+            "fields": f,
+            "callback id": f"hook_{n}",
+            "registered ids": [[f"hook_{n}"]],
+            "calls": [_listed_input(event, f)],
+            "answer": _event_output(event),
+        }
+        for n, (event, f) in enumerate(fields.items())
+    }
+    events["Interrupt"].update(change)
+    return {"events": events, "error": None}
+
+
+every_listed_event_answered.differs_on(_listed_seen(**{"registered ids": []}))  # an event the SDK lists dropped
+every_listed_event_answered.differs_on(  # a declared field filtered out on the way to the callback
+    _listed_seen(
+        calls=[
+            {k: v for k, v in _listed_input("Interrupt", ["reason", "session_id", "source"]).items() if k != "source"}
+        ]
+    )
+)
+every_listed_event_answered.differs_on(_listed_seen(answer={}))  # the callback's answer lost
+
+
 # --- hooks.output-reaches-cli-as-returned ------------------------------------------------------
 
 # The documented renames of Python-safe keys (SyncHookJSONOutput.continue_, AsyncHookJSONOutput.async_).

@@ -15,7 +15,7 @@ import zlib
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.harness import Harness, Scenario, StdoutRecording, reply, tool_use
+from sdkprobe.harness import Harness, Scenario, StdoutRecording, lacks, reply, tool_use
 
 _NODE_ONLY = (
     "Node's readline module, which the Python SDK never runs (the catalogue: not applicable to Python); "
@@ -305,7 +305,7 @@ def _texts(run: Any) -> list[str]:
     source=("py#98", "report"),
     tier="cli",
     checks=("default-buffer-delivers-big-line", "raised-max-buffer-size-delivers-it", "cli-image-read-delivered"),
-    requires=("option:max_buffer_size",),
+    covers=("option:max_buffer_size",),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.read_messages",
     timeout=120.0,
 )
@@ -313,8 +313,12 @@ async def oversized_stdout_line_delivered(h: Harness) -> dict[str, Any]:
     scenario = (
         Scenario().wait_for_user().init().assistant("before").assistant("x" * _BIG_TEXT).assistant("after").result()
     )
-    wire = {}
+    no_limit = lacks("option:max_buffer_size")  # an SDK without it (TypeScript) has no limit to raise
+    wire: dict[str, Any] = {}
     for variant, limit in (("default", None), ("max_buffer_size 4 MiB", 4 * _MIB)):
+        if limit is not None and no_limit is not None:
+            wire[variant] = {"absent": no_limit}
+            continue
         limited: dict[str, Any] = {} if limit is None else {"max_buffer_size": limit}
         run = await h.wire("hi", scenario=scenario, **limited)
         original = getattr(run.exception, "original_error", None)
@@ -333,6 +337,8 @@ async def oversized_stdout_line_delivered(h: Harness) -> dict[str, Any]:
     cli: dict[str, Any] = {"png bytes": (h.cwd / "noise.png").stat().st_size}
     sizes = [0]
     for variant, limit in (("default", None), ("max_buffer_size 8 MiB", 8 * _MIB)):
+        if limit is not None and no_limit is not None:
+            break
         recording = StdoutRecording(h.workdir("stdout"))
         buffer: dict[str, Any] = {} if limit is None else {"max_buffer_size": limit}
         session = await h.session("look at the image", script=[reply(call), "seen"], record_stdout=recording, **buffer)
@@ -364,6 +370,8 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
 
     def delivered(variant: str) -> Check:
         r = wire[variant]
+        if "absent" in r:
+            return undecidable(r["absent"])
         ok = r["result"] and r["error"] is None and f"<{_BIG_TEXT} chars>" in r["texts"]
         return check(ok, f"{variant}: yielded texts {r['texts']}, raised {r['error']} ({r['original_error']})")
 

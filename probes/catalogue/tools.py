@@ -18,8 +18,8 @@ from sdkprobe.harness import (
     CliRun,
     Harness,
     McpTool,
+    OptionMissing,
     Reply,
-    UnknownOption,
     WireCapture,
     allow_every_tool,
     plugin_folder,
@@ -285,7 +285,7 @@ async def can_use_tool_shadowed_warning(h: Harness) -> dict[str, Any]:
     for case, (options, _) in _SHADOW_CASES.items():
         try:
             run: WireCapture = await h.wire("hi", client=True, can_use_tool=allow_every_tool, **options)
-        except UnknownOption:  # skills= is newer than can_use_tool
+        except OptionMissing:  # skills= is newer than can_use_tool
             seen[case] = None
             continue
         seen[case] = _shadow_warnings(run)
@@ -449,7 +449,7 @@ async def skill_must_be_listed_in_tools(h: Harness) -> dict[str, Any]:
     for config, options in _SKILL_CONFIGS.items():
         try:
             run = await h.session("hi", setting_sources=["project"], **options)
-        except UnknownOption:  # skills= is newer than tools=
+        except OptionMissing:  # skills= is newer than tools=
             seen[config] = None
             continue
         main = run.on(MAIN)

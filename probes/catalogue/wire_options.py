@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.harness import Harness, ProbeTimeout, Scenario, WireCapture, sdk_version, typed_keys
+from sdkprobe.harness import Harness, ProbeTimeout, Scenario, WireCapture, lacks, sdk_version, typed_keys
 
 _TRANSPORT = "claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command"
 
@@ -809,6 +809,23 @@ def _own_user() -> str | None:
         return None
 
 
+async def _users(h: Harness) -> dict[str, Any]:
+    """The CLI started as this process's own user and as a user that does not exist (each
+    absent, with why, where the SDK has no user option or the user no name)."""
+    no_user = lacks("option:user")
+    if no_user is not None:
+        return {"own user": {"absent": no_user}, "unknown user": {"absent": no_user}}
+    me = _own_user()
+    own = None if me is None else await h.wire(user=me)
+    unknown = await h.wire(user=_NO_SUCH_USER)
+    return {
+        "own user": {"absent": "this process's user has no name in the host's user database"}
+        if own is None
+        else {"started": _argv(own) is not None, "error": own.error_line},
+        "unknown user": {"started": _argv(unknown) is not None, "error": unknown.error_line},
+    }
+
+
 @behaviour(
     id="wire.host-guard-options",
     claim=(
@@ -836,23 +853,17 @@ def _own_user() -> str | None:
         "verbatim-prompts-marks-user-messages",
         "verbatim-prompts-warns-on-old-cli",
     ),
-    requires=("option:cli_path", "option:user", "option:sandbox", "option:settings"),
-    covers=("option:verbatim_prompts",),
+    requires=("option:cli_path", "option:sandbox", "option:settings"),
+    covers=("option:user", "option:verbatim_prompts"),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.connect",
     security="the SDK running another program, as another user, unsandboxed, or letting @path text read files",
 )
 async def host_guard_options(h: Harness) -> dict[str, Any]:
     plain = await h.wire()
-    me = _own_user()
-    own = None if me is None else await h.wire(user=me)
-    unknown = await h.wire(user=_NO_SUCH_USER)
     seen: dict[str, Any] = {
         "default run started": _argv(plain) is not None and plain.error_line is None,
+        **await _users(h),
         "missing cli_path": {"str": await _missing_cli(h, False), "Path": await _missing_cli(h, True)},
-        "own user": {"absent": "this process's user has no name in the host's user database"}
-        if own is None
-        else {"started": _argv(own) is not None, "error": own.error_line},
-        "unknown user": {"started": _argv(unknown) is not None, "error": unknown.error_line},
         "sandbox alone": _settings_sent(await h.wire(sandbox=dict(_SANDBOX))),
         "sandbox with settings": _settings_sent(await h.wire(sandbox=dict(_SANDBOX), settings=_SETTINGS)),
         **await _settings_files(h),
@@ -890,7 +901,9 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             own["started"] and own["error"] is None,
             f"user=<this process's user> started the CLI: {own['started']} (error {own['error']})",
         ),
-        "unknown-user-fails-the-start": check(
+        "unknown-user-fails-the-start": undecidable(unknown["absent"])
+        if "absent" in unknown
+        else check(
             not unknown["started"] and unknown["error"] is not None,
             f"user={_NO_SUCH_USER!r} started the CLI: {unknown['started']} (error {unknown['error']})",
         ),
@@ -1054,8 +1067,8 @@ async def _flush_seen(h: Harness, mode: str) -> dict[str, Any]:
         "batched-flush-appends-at-result",
         "debug-stderr-not-written",
     ),
-    requires=("option:extra_args", "option:debug_stderr"),
-    covers=("option:load_timeout_ms", "option:session_store_flush"),
+    requires=("option:extra_args",),
+    covers=("option:load_timeout_ms", "option:session_store_flush", "option:debug_stderr"),
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions",
 )
 async def store_and_stderr_options(h: Harness) -> dict[str, Any]:
@@ -1075,6 +1088,10 @@ async def store_and_stderr_options(h: Harness) -> dict[str, Any]:
         seen[f"flush {mode}"] = (
             await _flush_seen(h, mode) if "session_store_flush" in fields else _absent("session_store_flush")
         )
+    no_debug_stderr = lacks("option:debug_stderr")
+    if no_debug_stderr is not None:
+        seen["debug_stderr got"] = {"absent": no_debug_stderr}
+        return seen
     sink = io.StringIO()
     run = await h.wire(
         scenario=Scenario().stderr(_STDERR_LINE + "\n").turn(), extra_args={"debug-to-stderr": None}, debug_stderr=sink
@@ -1110,6 +1127,9 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             f"entries appended to the store {got}, not {claimed}" if got != claimed else f"error {run['error']}",
         )
     got = seen["debug_stderr got"]
+    if isinstance(got, dict):
+        checks["debug-stderr-not-written"] = undecidable(got["absent"])
+        return checks
     checks["debug-stderr-not-written"] = check(
         not got and seen["debug run error"] is None,
         f"with debug-to-stderr the CLI's stderr line {_STDERR_LINE!r} was written to debug_stderr as {got}"

@@ -39,17 +39,20 @@ def register(sub: Any) -> None:
 
 
 def cmd_capture(args: argparse.Namespace) -> int:
-    from sdkprobe.harness import sdk
+    from sdkprobe.harness import under_test
     from sdkprobe.harness.isolation import Space
+    from sdkprobe.harness.under_test import OptionMissing
     from sdkprobe.harness.wire import capture
 
     choose_sdk(args.sdk)
+    under = under_test.current()
     options = _json_object(args.options, "--options")
     if args.agents is not None:
         options["agents"] = _json_object(args.agents, "--agents")
     try:
+        under.require_options(options)
         check_json_options(options)
-    except ValueError as exc:
+    except (OptionMissing, ValueError) as exc:
         raise UsageError(str(exc)) from None
 
     async def both() -> tuple[Any, Any]:
@@ -58,14 +61,11 @@ def cmd_capture(args: argparse.Namespace) -> int:
             run = await capture(space.path("run"), prompt=args.prompt, **{"cwd": str(space.cwd), **options})
             return base, run
 
-    try:
-        base, run = asyncio.run(both())
-    except sdk.OptionMissing as exc:
-        raise UsageError(str(exc)) from None
+    base, run = asyncio.run(both())
     added, removed = _flag_diff(base.argv, run.argv)
     out = {
-        "sdk": sdk.sdk_name(),
-        "sdk_version": sdk.sdk_version(),
+        "sdk": under.name,
+        "sdk_version": under.version,
         "argv": run.argv,
         "added": added,
         "removed": removed,

@@ -10,7 +10,7 @@ from typing import Any
 
 from sdkprobe import catalogue
 from sdkprobe.commands import shared  # shared.probe_installed: one seam for tests
-from sdkprobe.commands.shared import SDK_HELP, catalogue_options, choose_sdk, release_cli
+from sdkprobe.commands.shared import SDK_HELP, catalogue_options, choose_sdk, coverage_of, release_cli
 from sdkprobe.errors import UsageError
 from sdkprobe.runner import RunSettings
 
@@ -144,6 +144,7 @@ def cmd_gate(args: argparse.Namespace) -> int:
             f"the baseline is a {sdks[0]} SDK report and the candidate a {sdks[1]} one: the gate compares "
             "versions of one SDK (`sdkprobe report --sdks A B` shows what differs between the two SDKs)"
         )
-    result = compare(baseline, candidate, relied_on, args.strict, renames, catalogue.coverage())
+    items = {i for r in (baseline, candidate) for i in r.get("surface") or ()}
+    result = compare(baseline, candidate, relied_on, args.strict, renames, coverage_of(sdks[0], items))
     sys.stdout.write(result.render())
     return result.exit_code

@@ -33,6 +33,14 @@ observation (errors, requirements unmet, live behaviours not run) keep their ver
 ids no longer declared are left as they are."""
 
 REJUDGE_EPILOG = """\
+With --surface, nothing is judged: each report's recorded public surface (`surface`) is
+read again from its SDK as sdkprobe reads it now: a TypeScript report's from its release's
+sdk.d.ts (the release installed into the cache first when it is not there), a Python
+report's from the installed claude-agent-sdk when it is that version (any other is left as
+recorded, said so). `sdkprobe rejudge --surface reports/ts` refreshes the committed
+TypeScript reports.
+
+
 exit status: 0 done, 1 a decision broke on a stored observation, 2 bad input (no
 reports, a broken report or history file, a file that cannot be written: then none is)."""
 
@@ -48,6 +56,11 @@ def register(sub: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     rj.add_argument("dir", nargs="?", default=Path("reports"), type=Path, metavar="DIR", help="default: reports")
+    rj.add_argument(
+        "--surface",
+        action="store_true",
+        help="only record each report's public surface again, read from its SDK release (no re-judging)",
+    )
     rj.set_defaults(func=cmd_rejudge)
 
 
@@ -68,6 +81,8 @@ def cmd_rejudge(args: argparse.Namespace) -> int:
         check_destination(path.parent, file_stem(report))
     if history is not None:
         check_writable(history_path)
+    if args.surface:
+        return _refresh_surfaces(loaded)
     declared = {b.id: b for b in catalogue.load()}
     renames = catalogue.renames()
     broke = 0
@@ -118,3 +133,34 @@ def _rename_history(path: Path, history: History, renames: dict[str, str]) -> No
         write(current, path)
         count = sum(e.step.id in renames for e in history.entries)
         print(f"{HISTORY_PATH.as_posix()}: {count} of {len(history.entries)} entries renamed")
+
+
+def _refresh_surfaces(loaded: list[tuple[Path, dict[str, Any]]]) -> int:
+    """Each report with its surface read again from its SDK (every one read before any is written)."""
+    from sdkprobe.report.store import write
+
+    fresh = [(path, report, _surface_now(report)) for path, report in loaded]
+    for path, report, found in fresh:
+        if found is None:
+            print(f"{path.name}: surface left as recorded (claude-agent-sdk {report['sdk_version']} is not installed)")
+            continue
+        was = set(report.get("surface") or ())
+        write({**report, "surface": found}, path.parent)
+        added, removed = len(set(found) - was), len(was - set(found))
+        print(f"{path.name}: {len(found)} surface items, {added} added, {removed} removed")
+    return 0
+
+
+def _surface_now(report: dict[str, Any]) -> list[str] | None:
+    """The surface of the report's SDK version as read now; None for a Python version not installed."""
+    if report.get("sdk") == "typescript":
+        from sdkprobe.harness.typescript.requirements import surface_names
+        from sdkprobe.releases import ts_sdk
+
+        return surface_names(ts_sdk.install(str(report["sdk_version"])))
+    import claude_agent_sdk
+
+    from sdkprobe import surface
+    from sdkprobe.harness import sdk
+
+    return surface.names(claude_agent_sdk) if sdk.sdk_version() == report["sdk_version"] else None

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sdkprobe.commands.shared import catalogue_options
+from sdkprobe.commands.shared import catalogue_options, coverage_of
 from sdkprobe.errors import UsageError
 
 REPORT_HELP = """\
@@ -106,7 +106,7 @@ def cmd_report(args: argparse.Namespace) -> int:
     if args.out:
         raise UsageError("--out writes what --from/--to print (or --sdks); the matrix is written into DIR")
     # The declared renames, so an old report's entries land in their behaviour's current row.
-    md_path, html_path = render_matrix(args.dir, catalogue.renames(), catalogue.coverage())
+    md_path, html_path = render_matrix(args.dir, catalogue.renames(), coverage_of)
     print(f"wrote {md_path}")
     print(f"wrote {html_path}")
     print(f"wrote {args.dir / PAGES}/ (a page per behaviour)")

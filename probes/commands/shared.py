@@ -7,6 +7,7 @@ import argparse
 import fnmatch
 import os
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 from sdkprobe import catalogue
@@ -111,24 +112,37 @@ def choose_sdk(choice: str | None) -> bool:
 
     if choice is None:
         return under_test.is_typescript()
+    version = typescript_choice(choice)
+    if version is None:
+        os.environ.pop(under_test.VARIABLE, None)
+        return False
+    install_typescript(version)
+    os.environ[under_test.VARIABLE] = f"ts@{version}"
+    return True
+
+
+def typescript_choice(choice: str) -> str | None:
+    """The TypeScript release an --sdk value names, None for Python; UsageError for neither."""
+    from sdkprobe.harness import under_test
+
     try:
         kind, version = under_test.parse(choice)
     except under_test.SdkChoiceError as exc:
         raise UsageError(str(exc)) from None
-    if kind == under_test.PYTHON:
-        os.environ.pop(under_test.VARIABLE, None)
-        return False
-    from sdkprobe.releases import ts_compiler, ts_sdk
+    return None if kind == under_test.PYTHON else version
 
-    assert version is not None
+
+def install_typescript(version: str) -> Any:
+    """TypeScript release `version` (a ts_sdk.TsRelease) and the pinned compiler, installed into
+    the cache when they are not there, progress on stderr; a failure is one line, exit 2."""
+    from sdkprobe.releases import ts_compiler, ts_sdk
 
     def say(line: str) -> None:
         print(f"sdkprobe: {line}", file=sys.stderr, flush=True)
 
-    ts_sdk.install(version, say)
+    release = ts_sdk.install(version, say)
     ts_compiler.install(say)
-    os.environ[under_test.VARIABLE] = f"ts@{version}"
-    return True
+    return release
 
 
 SDK_HELP = (
@@ -141,3 +155,14 @@ SDK_HELP = (
 def sdk_name(info: dict[str, Any]) -> str:
     """The package a report's header is about, as its users name it."""
     return "@anthropic-ai/claude-agent-sdk" if info.get("sdk") == "typescript" else "claude-agent-sdk"
+
+
+def coverage_of(sdk: str, items: Iterable[str]) -> dict[str, list[str]]:
+    """Surface item -> the behaviours covering it, for a surface of `sdk` (a report's `sdk` key)
+    holding `items`: a TypeScript item is covered by what covers its Python counterpart too."""
+    coverage = catalogue.coverage()
+    if sdk != "typescript":
+        return coverage
+    from sdkprobe.harness.typescript.coverage import covering
+
+    return covering(coverage, items)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sdkprobe.commands.shared import catalogue_options
+from sdkprobe.commands.shared import catalogue_options, coverage_of
 
 SITE_HELP = """\
 Build a static site from the reports in DIR (default: reports) into the folder OUT:
@@ -62,7 +62,7 @@ def cmd_site(args: argparse.Namespace) -> int:
     if args.repository is not None and not args.repository.startswith("https://"):
         raise UsageError(f"--repository takes an https:// URL, not {args.repository}")
     site.check_out(args.out)
-    built = site.build(args.reports, args.out, args.repository, catalogue.renames(), catalogue.coverage())
+    built = site.build(args.reports, args.out, args.repository, catalogue.renames(), coverage_of)
     site.write(args.out, built)
     pages = sum(1 for name in built.files if name.endswith(".html"))
     print(f"wrote {args.out}/ ({pages} pages and the Atom feed)")

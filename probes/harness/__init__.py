@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from sdkprobe.behaviour import NotApplicable
 from sdkprobe.fake_cli.blocks import (
     image,
     redacted_thinking,
@@ -64,6 +63,7 @@ from sdkprobe.harness.recording import StdinRecording, StdoutRecording
 from sdkprobe.harness.remote_mcp import RemoteMcpServer, RemoteRequest, mcp_oauth_store
 from sdkprobe.harness.sdk import (
     Drive,
+    OptionMissing,
     ProbeTimeout,
     allow_every_tool,
     config_dir_env,
@@ -73,7 +73,6 @@ from sdkprobe.harness.sdk import (
     session_functions,
     typed_keys,
 )
-from sdkprobe.harness.sdk import bundled_cli_path as sdk_bundled_cli
 from sdkprobe.harness.wire import WireCapture
 
 __all__ = [
@@ -89,6 +88,7 @@ __all__ = [
     "HeldCallback",
     "HostRun",
     "McpTool",
+    "OptionMissing",
     "PluginFolder",
     "ProbeTimeout",
     "Recorded",
@@ -102,7 +102,6 @@ __all__ = [
     "StdoutRecording",
     "StdioMcpServer",
     "TierError",
-    "UnknownOption",
     "WireCapture",
     "allow_every_tool",
     "auto_memory",
@@ -141,10 +140,6 @@ Prompt = str | Sequence[dict[str, Any]] | None
 
 class TierError(RuntimeError):
     """A probe used a tier its behaviour did not declare (a wire behaviour started a real CLI)."""
-
-
-class UnknownOption(TypeError):
-    """A probe passed an option the SDK under test does not have, without declaring it."""
 
 
 class Harness:
@@ -278,9 +273,7 @@ class Harness:
         stdout and stderr as one text, run in this probe's space with nothing of the caller's."""
         if self.tier == "wire":
             raise TierError("a wire behaviour may not start the real CLI (h.cli_output); declare tier='cli'")
-        cli = Path(self.cli_path) if self.cli_path else sdk_bundled_cli()
-        if cli is None:
-            raise NotApplicable(f"claude-agent-sdk {sdk_version()} bundles no CLI; give one with --cli")
+        cli = under_test.current().cli(self.cli_path)
         return await cli_text.cli_output(self.space, cli, args, timeout=timeout)
 
     async def type_check(self, source: str, timeout: float = 60.0) -> list[dict[str, Any]] | None:
@@ -288,12 +281,11 @@ class Harness:
         under test by its package name: its errors as {line, column, code, message} rows
         (none when it compiles). None when the SDK under test is not a TypeScript one: no
         compiler checks Python code."""
-        release = under_test.typescript()
-        if release is None:
-            return None
-        from sdkprobe.harness.typescript.compiler import type_check
+        return await under_test.current().type_check(self.space, source, timeout)
 
-        return await type_check(self.space, release, source, timeout)
+    def hook_inputs(self) -> dict[str, list[str]]:
+        """Each hook event the SDK under test lists, with the fields its input type declares."""
+        return under_test.current().hook_inputs()
 
     def children_in(self, cwd: str | Path) -> int | None:
         """How many live processes this host started run in `cwd` (a client's CLI given
@@ -333,13 +325,7 @@ def _check_call(method: str, prompt: Any, options: dict[str, Any]) -> None:
     """One clear line for a wrong call, before anything starts."""
     if not (prompt is None or isinstance(prompt, str) or _is_message_list(prompt)):
         raise TypeError(f"h.{method}(): the prompt is a string, a list of message dicts or None, not {prompt!r}")
-    unknown = sorted(set(options) - option_fields())
-    if unknown:
-        raise UnknownOption(
-            f"h.{method}(): ClaudeAgentOptions in claude-agent-sdk {sdk_version()} has no "
-            + ", ".join(repr(u) for u in unknown)
-            + "; declare requires=('option:NAME',) so that an SDK without it is not-applicable"
-        )
+    under_test.current().require_options(options)  # before anything starts: OptionMissing
 
 
 def _is_message_list(prompt: Any) -> bool:

@@ -28,7 +28,6 @@ from typing import Any
 
 from sdkprobe.behaviour import NotApplicable
 from sdkprobe.harness import processes, real_cli, under_test
-from sdkprobe.harness import sdk as sdk_runs
 from sdkprobe.harness.isolation import Space
 from sdkprobe.harness.model_double import ModelDouble, Reply, Script
 
@@ -77,13 +76,11 @@ async def host_session(
     `cli_gone_within`, if given, for the last one)."""
     if ending not in ENDINGS:
         raise ValueError(f"ending is one of {ENDINGS}, not {ending!r}")
-    if under_test.is_typescript():
-        raise NotApplicable(
-            "sdkprobe's host of its own process runs the Python SDK only; none runs a TypeScript one yet"
-        )
-    cli = Path(cli_path) if cli_path else sdk_runs.bundled_cli_path()
-    if cli is None:
-        raise NotApplicable(f"claude-agent-sdk {sdk_runs.sdk_version()} bundles no CLI; give one with --cli")
+    under = under_test.current()
+    gap = under.host_process_gap()
+    if gap is not None:
+        raise NotApplicable(gap)
+    cli = under.cli(cli_path)
     double = ModelDouble(real_cli.as_script(script)).start()
     token = secrets.token_hex(8)
     run = HostRun(ending)

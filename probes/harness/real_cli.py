@@ -22,7 +22,7 @@ from typing import Any
 from urllib.parse import urlparse
 
 from sdkprobe.behaviour import NotApplicable
-from sdkprobe.harness import processes, recording
+from sdkprobe.harness import processes, recording, under_test
 from sdkprobe.harness import sdk as sdk_runs
 from sdkprobe.harness.isolation import Space
 from sdkprobe.harness.model_double import MAIN, ModelDouble, Recorded, Reply, Script
@@ -164,9 +164,8 @@ async def session(
     """
     if on_message is not None and client:
         raise ValueError("on_message watches a query() run; drive a client session step by step (h.converse)")
-    cli = Path(cli_path) if cli_path else sdk_runs.bundled_cli_path()
-    if cli is None:
-        raise NotApplicable(f"claude-agent-sdk {sdk_runs.sdk_version()} bundles no CLI; give one with --cli")
+    under = under_test.current()
+    cli = under.cli(cli_path)
     if not os.access(cli, os.X_OK):
         raise FileNotFoundError(f"the CLI {cli} is not an executable file")
     if live and not os.environ.get("ANTHROPIC_API_KEY"):
@@ -179,7 +178,7 @@ async def session(
     try:
         env = session_environment(space, double, token, live, options.pop("env", None) or {})
         drop = dropped_variables(env, live)
-        if sdk_runs.env_is_whole():  # the TypeScript SDK: env is the CLI's whole environment, not an addition
+        if under.env_is_whole:  # the TypeScript SDK: env is the CLI's whole environment, not an addition
             env = {**{k: v for k, v in os.environ.items() if k not in drop}, **env}
         launcher, pidfile = processes.write_launcher(
             space.path("launcher"), cli, token, drop=drop, require_loopback=not live
@@ -195,10 +194,10 @@ async def session(
         if record_stdin is not None:
             launcher = record_stdin.wrap(launcher)
         options.setdefault("cwd", str(space.cwd))
-        if "stderr" in sdk_runs.option_fields():  # old SDKs lack it; their CLI stderr is inherited
+        if "stderr" in under.option_fields():  # old SDKs lack it; their CLI stderr is inherited
             options.setdefault("stderr", run.stderr.append)
         _record_callbacks(options, run.callbacks)
-        opts = sdk_runs.make_options(cli_path=str(launcher), env=env, **options)
+        opts = under.make_options(cli_path=str(launcher), env=env, **options)
         sdk_drive = None
         if drive is not None:
 
@@ -223,7 +222,7 @@ async def session(
         run.stdout = recorded.lines()
     if record_stdin is not None:
         run.stdin = record_stdin.lines()
-    run.sdk_version = sdk_runs.sdk_version()
+    run.sdk_version = under.version
     run.cli_version = _cli_version(run, cli_path)
     if any(line.startswith("sdkprobe: refusing") for line in run.stderr):
         raise RefusedNetwork(run.stderr[-1])
@@ -363,4 +362,4 @@ def _cli_version(run: CliRun, cli_path: Any) -> str | None:
     version = run.init.get("claude_code_version")
     if version:
         return str(version)
-    return sdk_runs.bundled_cli_version() if cli_path is None else None
+    return under_test.current().bundled_cli_version() if cli_path is None else None

@@ -2,19 +2,20 @@
 
 Both tiers drive the SDK the same way (a `query()` or a `ClaudeSDKClient` turn) and
 collect the same things: the messages it yielded, the exception it raised, the warnings
-it emitted. Old SDK versions lack options and methods that new ones have; that surfaces
-here as `OptionMissing`, which the runner reports as not-applicable.
+it emitted. What differs between the Python and the TypeScript SDK is the seam's
+(under_test.SdkUnderTest); the functions here ask it. Old SDK versions lack options and
+methods that new ones have; that surfaces as `OptionMissing`, which the runner reports as
+not-applicable.
 """
 
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 import functools
 import logging
 import os
 import warnings
-from collections.abc import AsyncIterable, Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -22,14 +23,11 @@ from typing import Any
 
 import claude_agent_sdk as sdk
 
-from sdkprobe.behaviour import NotApplicable
 from sdkprobe.harness import processes, under_test
-from sdkprobe.harness.typescript import options as ts_options
-from sdkprobe.harness.typescript.run import TsOptions, run_ts
-
-
-class OptionMissing(NotApplicable):
-    """ClaudeAgentOptions of this SDK version has no such field."""
+from sdkprobe.harness.under_test import Drive as Drive
+from sdkprobe.harness.under_test import OptionMissing as OptionMissing
+from sdkprobe.harness.under_test import RunSpec, SdkUnderTest
+from sdkprobe.harness.under_test import Watch as Watch
 
 
 class ProbeTimeout(Exception):
@@ -38,63 +36,26 @@ class ProbeTimeout(Exception):
 
 def sdk_version() -> str:
     """The version of the SDK under test (the TypeScript release's, when that is it)."""
-    ts = under_test.typescript()
-    if ts is not None:
-        return str(ts.version)
-    return str(getattr(sdk, "__version__", None) or _module_attr("claude_agent_sdk._version", "__version__"))
-
-
-def sdk_name() -> str:
-    """The package under test, as its users name it."""
-    return "@anthropic-ai/claude-agent-sdk" if under_test.is_typescript() else "claude-agent-sdk"
-
-
-def env_is_whole() -> bool:
-    """Whether the SDK under test takes `env` as the CLI's whole environment (TypeScript)
-    rather than as variables added to its own process's (Python)."""
-    return under_test.is_typescript()
+    return under_test.current().version
 
 
 def bundled_cli_version() -> str | None:
-    ts = under_test.typescript()
-    if ts is not None:
-        return None if ts.cli_version is None else str(ts.cli_version)
-    version = _module_attr("claude_agent_sdk._cli_version", "__cli_version__")
-    return None if version is None else str(version)
+    return under_test.current().bundled_cli_version()
 
 
 def bundled_cli_path() -> Path | None:
-    ts = under_test.typescript()
-    if ts is not None:
-        return None if ts.bundled_cli is None else Path(ts.bundled_cli)
-    path = Path(sdk.__file__).parent / "_bundled" / "claude"
-    return path if path.exists() else None
-
-
-def _module_attr(module: str, attr: str) -> Any:
-    import importlib
-
-    try:
-        return getattr(importlib.import_module(module), attr)
-    except (ImportError, AttributeError):
-        return None
+    return under_test.current().bundled_cli_path()
 
 
 def option_fields() -> set[str]:
     """The options, by their Python names, the SDK under test can take."""
-    ts = under_test.typescript()
-    if ts is not None:
-        return ts_options.fields(ts.options())
-    return {f.name for f in dataclasses.fields(sdk.ClaudeAgentOptions)}
+    return under_test.current().option_fields()
 
 
 def typed_keys(name: str) -> list[str] | None:
     """The keys the SDK's TypedDict `claude_agent_sdk.types.NAME` declares, in order; None
     when this SDK version has no such type (a hook output newer than it)."""
-    from claude_agent_sdk import types
-
-    typed = getattr(types, name, None)
-    return None if typed is None else list(getattr(typed, "__annotations__", {}))
+    return under_test.current().typed_keys(name)
 
 
 def session_functions() -> Any:
@@ -102,12 +63,7 @@ def session_functions() -> Any:
     attributes named as in Python: the claude_agent_sdk module itself, or for a TypeScript
     release its own functions called through Node. A function the SDK lacks is absent
     (`getattr(..., name, None)` is None)."""
-    ts = under_test.typescript()
-    if ts is None:
-        return sdk
-    from sdkprobe.harness.typescript.functions import TsFunctions
-
-    return TsFunctions(ts)
+    return under_test.current().session_functions()
 
 
 def lacks(requirement: str) -> str | None:
@@ -116,7 +72,7 @@ def lacks(requirement: str) -> str | None:
     sub-check that needs more than its behaviour does."""
     from sdkprobe.requirements import Target, parse
 
-    return parse(requirement).unmet(Target(sdk, sdk_version(), None, under_test.typescript()))
+    return parse(requirement).unmet(Target(under_test.current(), None))
 
 
 @contextmanager
@@ -136,26 +92,11 @@ def config_dir_env(config: Path) -> Iterator[None]:
 
 
 def make_options(**options: Any) -> Any:
-    """ClaudeAgentOptions from Python field names; an unknown field raises OptionMissing.
+    """The SDK under test's options from Python field names; OptionMissing for one it lacks.
 
-    `agents` may be given as plain dicts; they become AgentDefinition objects.
+    `agents` may be given as plain dicts (the Python SDK makes AgentDefinitions of them).
     """
-    ts = under_test.typescript()
-    if ts is not None:
-        lacking = ts_options.missing(set(options), ts.options())
-        if lacking:
-            raise OptionMissing(f"{sdk_name()} {ts.version}: " + "; ".join(lacking))
-        return TsOptions(dict(options), ts)
-    unknown = sorted(set(options) - option_fields())
-    if unknown:
-        raise OptionMissing(
-            f"ClaudeAgentOptions in claude-agent-sdk {sdk_version()} has no field "
-            + ", ".join(repr(u) for u in unknown)
-        )
-    agents = options.get("agents")
-    if isinstance(agents, dict):
-        options["agents"] = {name: sdk.AgentDefinition(**a) if isinstance(a, dict) else a for name, a in agents.items()}
-    return sdk.ClaudeAgentOptions(**options)
+    return under_test.current().make_options(**options)
 
 
 @dataclass
@@ -244,10 +185,6 @@ class _LogTap(logging.Handler):
         self.sink.append(f"{record.levelname}: {record.getMessage()}")
 
 
-Drive = Callable[[Any, "Outcome"], Awaitable[None]]
-Watch = Callable[[Any], None]  # called with each message a query() run yields, as it is yielded
-
-
 async def run_sdk(
     options: Any,
     prompt: str | list[dict[str, Any]] | None,
@@ -257,6 +194,7 @@ async def run_sdk(
     timeout: float,
     connect_prompt: bool = False,
     watch: Watch | None = None,
+    under: SdkUnderTest | None = None,
 ) -> Outcome:
     """Run one query() (or ClaudeSDKClient session) and collect what came back.
 
@@ -268,12 +206,14 @@ async def run_sdk(
     `drive`, or else one receive_response(), reads what comes. `watch` sees each message
     a query() run yields at the moment it is yielded (to act at a point of the stream,
     e.g. release a held model stream once the result has come). A run longer than
-    `timeout` raises ProbeTimeout.
+    `timeout` raises ProbeTimeout. `under` is the SDK that runs it (the one under test by
+    default), which took `options` from its own make_options.
 
     The CLI's exit status reaches the SDK from asyncio's child watcher alone: see
     `processes.track_exits`, without which an old Python can hand the SDK 255 instead.
     """
     processes.track_exits()
+    under = under or under_test.current()
     out = Outcome()
     tap = _LogTap(out.log)
     logger = logging.getLogger("claude_agent_sdk")
@@ -282,21 +222,8 @@ async def run_sdk(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                if isinstance(options, TsOptions):
-                    run = run_ts(
-                        options,
-                        prompt,
-                        client=client,
-                        drive=drive,
-                        timeout=timeout,
-                        connect_prompt=connect_prompt,
-                        watch=watch,
-                        out=out,
-                    )
-                elif connect_prompt:
-                    run = _run_connected(options, prompt, drive, out)
-                else:
-                    run = _run(options, prompt, client, drive, out, watch)
+                spec = RunSpec(prompt, client=client, drive=drive, connect_prompt=connect_prompt, watch=watch)
+                run = under.run(options, spec, out)
                 await _within(run, timeout)
             except asyncio.TimeoutError:
                 raise ProbeTimeout(
@@ -328,54 +255,6 @@ async def _within(run: Awaitable[None], timeout: float) -> None:
     task.cancel()
     await asyncio.wait({task}, timeout=_CANCEL_GRACE)
     raise asyncio.TimeoutError
-
-
-async def _run(
-    options: Any, prompt: Any, client: bool, drive: Drive | None, out: Outcome, watch: Watch | None = None
-) -> None:
-    if not client:
-        stream: Any = sdk.query(prompt=_as_prompt(prompt), options=options)  # an async generator
-        try:
-            async for message in stream:
-                out.messages.append(message)
-                if watch is not None:
-                    watch(message)
-        finally:
-            await stream.aclose()
-        return
-    async with sdk.ClaudeSDKClient(options=options) as c:
-        if drive is not None:
-            await drive(c, out)
-            return
-        if prompt is not None:
-            await c.query(_as_prompt(prompt))
-            async for message in c.receive_response():
-                out.messages.append(message)
-
-
-async def _run_connected(options: Any, prompt: Any, drive: Drive | None, out: Outcome) -> None:
-    """A ClaudeSDKClient given its prompt at connect(), as a streaming-input session starts."""
-    c = sdk.ClaudeSDKClient(options=options)
-    await c.connect(_as_prompt(prompt))
-    try:
-        if drive is not None:
-            await drive(c, out)
-        else:
-            async for message in c.receive_response():
-                out.messages.append(message)
-    finally:
-        await c.disconnect()
-
-
-def _as_prompt(prompt: Any) -> Any:
-    if isinstance(prompt, list):
-        return _iterate(prompt)
-    return prompt if prompt is not None else ""
-
-
-async def _iterate(items: list[dict[str, Any]]) -> AsyncIterable[dict[str, Any]]:
-    for item in items:
-        yield item
 
 
 @functools.lru_cache(maxsize=8)

@@ -38,6 +38,11 @@ def installed() -> Path | None:
     return tsc if isinstance(record, dict) and record.get("version") == VERSION and tsc.is_file() else None
 
 
+def api(tsc: Path) -> Path:
+    """The compiler API module (typescript.js) beside an installed tsc.js: what declarations.mjs loads."""
+    return tsc.with_name("typescript.js")
+
+
 def _npm(
     args: list[str], timeout: float, tick: Callable[[float], None] | None = None
 ) -> subprocess.CompletedProcess[str]:

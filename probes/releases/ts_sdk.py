@@ -13,8 +13,8 @@ is built beside that one and renamed into place with `install.json` written last
 file lock per release: two installs of one release build it once, and an interrupted install
 leaves only a hidden work folder, removed by the next install of that release, never reused.
 
-What a release offers (Options' keys, Query's methods, the exported functions) is read from
-its sdk.d.ts (releases/dts.py).
+What a release offers (Options' keys, Query's methods, the exported functions, its whole
+public surface) is read from its sdk.d.ts by the pinned TypeScript compiler (releases/declarations.py).
 """
 
 from __future__ import annotations
@@ -28,11 +28,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sdkprobe.errors import UsageError
-from sdkprobe.releases import cache, dts, npm
+from sdkprobe.releases import cache, npm
 from sdkprobe.releases.npm import platform_key
+
+if TYPE_CHECKING:
+    from sdkprobe.releases.declarations import Declarations
 
 PACKAGE = "@anthropic-ai/claude-agent-sdk"
 PEERS = ("@anthropic-ai/sdk", "@modelcontextprotocol/sdk", "zod")
@@ -185,32 +188,26 @@ class TsRelease:
 
     def query_methods(self) -> tuple[str, ...]:
         """The methods of `interface Query` (interrupt, setPermissionMode, setModel, ...), sorted."""
-        found = self._members("Query")
-        return tuple(sorted({name for name, is_method in found or [] if is_method}))
+        return tuple(self.declarations().methods("Query"))
 
     def exports(self) -> tuple[str, ...]:
         """The functions the package exports (query, tool, createSdkMcpServer, ...), sorted."""
-        try:
-            return tuple(self._declarations().exported_functions())
-        except (OSError, dts.DtsError) as exc:
-            raise self._unreadable(exc) from None
+        return tuple(self.declarations().of_kind("function"))
 
     def type_fields(self, name: str) -> tuple[str, ...] | None:
-        """The top-level keys of type or interface `name`, sorted; None when the package declares none."""
-        found = self._members(name)
-        return None if found is None else tuple(sorted({member for member, _ in found}))
+        """The top-level keys of type or interface `name`, sorted; None when the package exports none."""
+        found = self.declarations().fields(name)
+        return None if found is None else tuple(sorted(found))
 
-    def _members(self, name: str) -> list[tuple[str, bool]] | None:
+    def declarations(self) -> Declarations:
+        """What its declaration file exports, read by the pinned compiler (installed into the
+        cache first when it is not there); TsReleaseError (one line) when it cannot be read."""
+        from sdkprobe.releases import declarations, ts_compiler
+
         try:
-            return self._declarations().type_members(name)
-        except (OSError, dts.DtsError) as exc:
-            raise self._unreadable(exc) from None
-
-    def _declarations(self) -> dts.Package:
-        return dts.package(self.types)
-
-    def _unreadable(self, exc: Exception) -> TsReleaseError:
-        return TsReleaseError(f"TS SDK {self.version}: cannot read {self.types.name}: {exc}")
+            return declarations.read(self.types, ts_compiler.api(ts_compiler.install()))
+        except (OSError, declarations.DeclarationsError) as exc:
+            raise TsReleaseError(f"TS SDK {self.version}: cannot read {self.types.name}: {exc}") from None
 
 
 def _root_export(manifest: dict[str, Any]) -> Any:

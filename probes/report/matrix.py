@@ -10,7 +10,7 @@ versions the few that moved are what a reader came for.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -41,14 +41,14 @@ HTML_NAME = "compatibility.html"
 def render_matrix(
     reports_dir: Path,
     renames: Mapping[str, str] | None = None,
-    coverage: Mapping[str, Sequence[str]] | None = None,
+    coverage: CoverageOf | None = None,
 ) -> tuple[Path, Path]:
     """Write the Markdown and HTML matrix of every report in reports_dir, a page per
     behaviour in reports_dir/behaviours/ and a release note per release in reports_dir/notes/
     (each file whole or not at all, the pages' folder replaced as a whole, and nothing when one
     cannot be written), an old id's cells in its
     current id's row (`renames`: old -> current), each version's public surface counted
-    against `coverage` (item -> covering ids) when given; return the matrix's paths."""
+    against `coverage` (item -> covering ids, for the folder's SDK) when given; return the matrix's paths."""
     from sdkprobe.report.html import render_html
     from sdkprobe.report.published import NOTES
     from sdkprobe.report.release_note import write_notes
@@ -73,6 +73,10 @@ def render_matrix(
     return md_path, html_path
 
 
+# The catalogue's coverage of a surface: (the SDK's key, its items) -> item -> covering ids.
+CoverageOf = Callable[[str, Iterable[str]], Mapping[str, Sequence[str]]]
+
+
 class Folder(NamedTuple):
     """A folder's matrix as data: its grid (links to the project from the folder), the TypeScript
     reports of its ts/ compared with its own when it holds the Python SDK's, whether it is the
@@ -87,15 +91,15 @@ class Folder(NamedTuple):
 def load_folder(
     reports_dir: Path,
     renames: Mapping[str, str] | None = None,
-    coverage: Mapping[str, Sequence[str]] | None = None,
+    coverage: CoverageOf | None = None,
 ) -> Folder:
     """What `render_matrix` renders from a folder (and `sdkprobe site` too); ReportError when it
     holds no usable report."""
     reports_dir = Path(reports_dir)
     reports = load_reports(reports_dir)
-    grid = dataclasses.replace(
-        load_dir(reports_dir, renames, reports), project=project_from(reports_dir), coverage=coverage
-    )
+    grid = load_dir(reports_dir, renames, reports)
+    covered = None if coverage is None else coverage(grid.sdk.key, {i for s in grid.surfaces if s for i in s})
+    grid = dataclasses.replace(grid, project=project_from(reports_dir), coverage=covered)
     # The TypeScript SDK's reports in ts/, compared with these on each CLI both bundle.
     beside = None
     if grid.sdk.key == PYTHON and sdkdiff.has_typescript(reports_dir):

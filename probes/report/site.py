@@ -33,7 +33,7 @@ from sdkprobe.report.files import check_folder_writable, replace_folder
 from sdkprobe.report.grid import Grid, cli_axis_sdk
 from sdkprobe.report.html import render_html
 from sdkprobe.report.markdown import to_html
-from sdkprobe.report.matrix import HTML_NAME, load_folder
+from sdkprobe.report.matrix import HTML_NAME, CoverageOf, load_folder
 from sdkprobe.report.release_note import release_note
 from sdkprobe.report.render import render_page
 from sdkprobe.report.sdks import PYTHON, SDKS, TS_FOLDER, TYPESCRIPT
@@ -121,7 +121,7 @@ def build(
     out: Path,
     repository: str | None = None,
     renames: Mapping[str, str] | None = None,
-    coverage: Mapping[str, Sequence[str]] | None = None,
+    coverage: CoverageOf | None = None,
 ) -> Site:
     """Every page of the site of `reports_dir` (its ts/ and cli-axis/ when they hold reports).
     Links into the project (a declaration, a source's page) lead under `repository` (a URL of
@@ -163,7 +163,7 @@ def _shelf(
     where: str,
     project: Callable[[str], str],
     renames: Mapping[str, str] | None,
-    coverage: Mapping[str, Sequence[str]] | None,
+    coverage: CoverageOf | None,
 ) -> Shelf:
     grid, beside, python_above, loaded = load_folder(folder, renames, coverage)
     grid = dataclasses.replace(grid, project=project(where))

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+from collections.abc import Awaitable, Callable
 from typing import Any
 
-from sdkprobe.harness.typescript.options import Answer, camel, snake
+from sdkprobe.harness.typescript.names import camel, snake
+
+Answer = Callable[[list[Any]], Awaitable[Any]]  # a callback's JSON args -> its JSON answer
 
 # TypeScript's name for each field of the context canUseTool gets -> the Python SDK's.
 _CONTEXT = {

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterable, AsyncIterator, Callable
 from typing import Any
 
 from sdkprobe.harness.typescript.messages import neutral
-from sdkprobe.harness.typescript.options import camel
+from sdkprobe.harness.typescript.names import camel
 from sdkprobe.harness.typescript.relay import Relay, TsError
 
 # ClaudeSDKClient method -> the TypeScript Query method that does its job.

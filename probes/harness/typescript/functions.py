@@ -23,7 +23,7 @@ from typing import Any
 import claude_agent_sdk as py_sdk
 
 from sdkprobe.behaviour import NotApplicable
-from sdkprobe.harness.typescript.options import camel, snake
+from sdkprobe.harness.typescript.names import camel, snake
 from sdkprobe.harness.typescript.relay import DriverError, node, ts_exception
 
 CALL = Path(__file__).with_name("call.mjs")

@@ -22,12 +22,14 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-Answer = Callable[[list[Any]], Awaitable[Any]]  # a callback's JSON args -> its JSON answer
+from sdkprobe.harness.typescript import callbacks
+from sdkprobe.harness.typescript.callbacks import Answer
+from sdkprobe.harness.typescript.names import camel
+
 Notify = Callable[[list[Any]], None]
 
 
@@ -160,15 +162,11 @@ def _notify(value: Any, out: Translated, name: str) -> Any:
 
 
 def _can_use_tool(value: Any, out: Translated, name: str) -> Any:
-    from sdkprobe.harness.typescript import callbacks
-
     out.answers[name] = callbacks.can_use_tool(value)
     return {"$callback": name, "kind": "canUseTool"}
 
 
 def _hooks(value: Any, out: Translated, name: str) -> Any:
-    from sdkprobe.harness.typescript import callbacks
-
     hooks: dict[str, list[dict[str, Any]]] = {}
     for event, matchers in value.items():
         hooks[event] = []
@@ -189,8 +187,6 @@ def _hooks(value: Any, out: Translated, name: str) -> Any:
 def _session_store(value: Any, out: Translated, name: str) -> Any:
     """A SessionStore as the object the TypeScript SDK calls: each method the Python store
     has becomes one that asks it (callbacks.store_method)."""
-    from sdkprobe.harness.typescript import callbacks
-
     store: dict[str, Any] = {}
     for ts_method, py_method in callbacks.STORE_METHODS.items():
         if callable(getattr(value, py_method, None)):
@@ -230,16 +226,6 @@ def _mcp_servers(value: Any, out: Translated, name: str) -> Any:
         else:
             servers[server] = _plain(config)
     return servers
-
-
-def camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(p.title() for p in rest)
-
-
-def snake(name: str) -> str:
-    """camel's inverse: sessionId -> session_id."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
 def _plain(value: Any) -> Any:

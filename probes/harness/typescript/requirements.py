@@ -2,17 +2,17 @@
 
 Requirements are declared in the Python SDK's terms (`option:can_use_tool`,
 `api:ClaudeSDKClient.interrupt`, `field:AgentDefinition.maxTurns`); here each is answered for
-the TypeScript release under test from what its `sdk.d.ts` declares, through the one option
-table and the one client-method table. Where the TypeScript SDK has the API but sdkprobe's
-driver does not relay it yet, the reason says so, naming the TypeScript API: that is a gap
-of this harness, not of the SDK, and the report keeps the two apart.
+the TypeScript release under test from what its `sdk.d.ts` declares, through the one
+client-method table and the one function table (an option through the option table, by
+TypeScriptSdk.missing_options). Where the TypeScript SDK has the API but sdkprobe's driver
+does not relay it yet, the reason says so, naming the TypeScript API: that is a gap of this
+harness, not of the SDK, and the report keeps the two apart.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from sdkprobe.harness.typescript import options as table
 from sdkprobe.harness.typescript.client import METHODS, STREAM
 from sdkprobe.harness.typescript.functions import TABLE as FUNCTIONS
 
@@ -41,11 +41,9 @@ _NO_COUNTERPART = {"project_key_for_directory"}
 
 
 def unmet(kind: str, name: str, release: Any) -> str | None:
-    """Why TypeScript release `release` cannot run a probe needing `kind:name`; None if it can."""
+    """Why TypeScript release `release` cannot run a probe needing `kind:name` (a field or an
+    api; an option is the seam's to answer, TypeScriptSdk.missing_options); None if it can."""
     sdk = f"@anthropic-ai/claude-agent-sdk {release.version}"
-    if kind == "option":
-        lacking = table.missing({name}, release.options())
-        return f"{sdk}: {lacking[0]}" if lacking else None
     if kind == "field":
         cls, field = name.split(".")
         if cls == "ResultMessage":
@@ -79,14 +77,12 @@ def unmet(kind: str, name: str, release: Any) -> str | None:
         if what == "function":
             return None if ts_name in release.exports() else f"{sdk} exports no {ts_name}()"
         return None if release.type_fields(ts_name) is not None else f"{sdk} declares no type {ts_name}"
-    raise ValueError(f"{kind}: is answered as for Python")
+    raise ValueError(f"{kind}: is not a field or api requirement")
 
 
 def surface_names(release: Any) -> list[str]:
-    """The release's public items as a report records them: `option:` its Options keys,
-    `query:` its Query methods, `function:` its exported functions (TypeScript names)."""
-    return sorted(
-        [f"option:{n}" for n in release.options()]
-        + [f"query:{n}" for n in release.query_methods()]
-        + [f"function:{n}" for n in release.exports()]
-    )
+    """The release's public items as a report records them, read from its own declarations
+    (sdkprobe.ts_surface: options, Query methods, functions, hook events and inputs, messages...)."""
+    from sdkprobe import ts_surface
+
+    return ts_surface.names(release.declarations())

@@ -1,6 +1,6 @@
 """One run of the TypeScript SDK, collected as a Python run is: messages, error, nothing else.
 
-`run_ts` takes what `sdk.run_sdk` takes and gives back the same `Outcome`, so the wire and
+`run_ts` takes the run `sdk.run_sdk` was asked for and fills the same `Outcome`, so the wire and
 cli tiers, Conversation and every probe work on either SDK. The TypeScript SDK has no
 Python warnings or logger, so those stay empty.
 """
@@ -15,6 +15,7 @@ from sdkprobe.harness.typescript import options as table
 from sdkprobe.harness.typescript.client import TsClient
 from sdkprobe.harness.typescript.messages import neutral
 from sdkprobe.harness.typescript.relay import Relay
+from sdkprobe.harness.under_test import RunSpec
 
 
 @dataclass
@@ -25,18 +26,9 @@ class TsOptions:
     release: Any
 
 
-async def run_ts(
-    options: TsOptions,
-    prompt: str | list[dict[str, Any]] | None,
-    *,
-    client: bool,
-    drive: Any,
-    timeout: float,
-    connect_prompt: bool,
-    watch: Any,
-    out: Any,
-) -> None:
-    """Fill `out` (an sdk.Outcome) from one TypeScript query(); the caller bounds it by `timeout`."""
+async def run_ts(options: TsOptions, spec: RunSpec, out: Any) -> None:
+    """Fill `out` (an sdk.Outcome) from one TypeScript query(); the caller bounds its time."""
+    prompt, client, connect_prompt, drive, watch = spec.prompt, spec.client, spec.connect_prompt, spec.drive, spec.watch
     translated = table.translate(dict(options.values))
     relay = Relay(translated)
     streaming = client or connect_prompt or isinstance(prompt, list)

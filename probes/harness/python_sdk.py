@@ -1,0 +1,173 @@
+"""The Python SDK under test: the installed `claude_agent_sdk` (or a module standing in for it).
+
+Probes speak its terms, so little is translated: options are its ClaudeAgentOptions,
+callbacks its own, messages its own classes, requirements its attributes and dataclass fields.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import typing
+from collections.abc import AsyncIterable
+from pathlib import Path
+from typing import Any
+
+from sdkprobe.harness.under_test import Drive, RunSpec, SdkUnderTest, Watch
+
+
+class PythonSdk(SdkUnderTest):
+    name = "claude-agent-sdk"
+    env_is_whole = False
+
+    def __init__(self, module: Any, version: str | None = None) -> None:
+        self.module = module
+        self._version = version
+
+    @property
+    def version(self) -> str:
+        if self._version is not None:
+            return self._version
+        version = getattr(self.module, "__version__", None)
+        return str(version or _module_attr("claude_agent_sdk._version", "__version__"))
+
+    def bundled_cli_version(self) -> str | None:
+        version = _module_attr("claude_agent_sdk._cli_version", "__cli_version__")
+        return None if version is None else str(version)
+
+    def bundled_cli_path(self) -> Path | None:
+        path = Path(self.module.__file__).parent / "_bundled" / "claude"
+        return path if path.exists() else None
+
+    # --- options ------------------------------------------------------------------------
+
+    def option_fields(self) -> set[str]:
+        return _fields(getattr(self.module, "ClaudeAgentOptions", None))
+
+    def why_lacking(self, lacking: list[str]) -> str:
+        return f"ClaudeAgentOptions in {self.name} {self.version} has no field " + ", ".join(repr(n) for n in lacking)
+
+    def build_options(self, options: dict[str, Any]) -> Any:
+        """ClaudeAgentOptions; `agents` may be given as plain dicts, which become AgentDefinitions."""
+        agents = options.get("agents")
+        if isinstance(agents, dict):
+            definition = self.module.AgentDefinition
+            options["agents"] = {n: definition(**a) if isinstance(a, dict) else a for n, a in agents.items()}
+        return self.module.ClaudeAgentOptions(**options)
+
+    # --- running --------------------------------------------------------------------------
+
+    async def run(self, options: Any, spec: RunSpec, out: Any) -> None:
+        if spec.connect_prompt:
+            await self._run_connected(options, spec.prompt, spec.drive, out)
+        elif not spec.client:
+            await self._query(options, spec.prompt, out, spec.watch)
+        else:
+            await self._client(options, spec.prompt, spec.drive, out)
+
+    async def _query(self, options: Any, prompt: Any, out: Any, watch: Watch | None) -> None:
+        stream: Any = self.module.query(prompt=_as_prompt(prompt), options=options)  # an async generator
+        try:
+            async for message in stream:
+                out.messages.append(message)
+                if watch is not None:
+                    watch(message)
+        finally:
+            await stream.aclose()
+
+    async def _client(self, options: Any, prompt: Any, drive: Drive | None, out: Any) -> None:
+        async with self.module.ClaudeSDKClient(options=options) as c:
+            if drive is not None:
+                await drive(c, out)
+                return
+            if prompt is not None:
+                await c.query(_as_prompt(prompt))
+                async for message in c.receive_response():
+                    out.messages.append(message)
+
+    async def _run_connected(self, options: Any, prompt: Any, drive: Drive | None, out: Any) -> None:
+        """A ClaudeSDKClient given its prompt at connect(), as a streaming-input session starts."""
+        c = self.module.ClaudeSDKClient(options=options)
+        await c.connect(_as_prompt(prompt))
+        try:
+            if drive is not None:
+                await drive(c, out)
+            else:
+                async for message in c.receive_response():
+                    out.messages.append(message)
+        finally:
+            await c.disconnect()
+
+    # --- what it declares -----------------------------------------------------------------
+
+    def typed_keys(self, name: str) -> list[str] | None:
+        """The keys of the TypedDict `claude_agent_sdk.types.NAME` (a hook output newer than
+        this version has none)."""
+        types = importlib.import_module(self.module.__name__ + ".types")
+        typed = getattr(types, name, None)
+        return None if typed is None else list(getattr(typed, "__annotations__", {}))
+
+    def hook_inputs(self) -> dict[str, list[str]]:
+        """The values of types.HookEvent (a union of Literals), each with the keys of its
+        `<Event>HookInput` TypedDict (BaseHookInput's alone when this version has none)."""
+        types = importlib.import_module(self.module.__name__ + ".types")
+
+        def values(tp: Any) -> list[str]:
+            if typing.get_origin(tp) is typing.Literal:
+                return [str(v) for v in typing.get_args(tp)]
+            return [v for member in typing.get_args(tp) for v in values(member)]
+
+        base = getattr(types, "BaseHookInput", None)
+        inputs = {}
+        for event in values(getattr(types, "HookEvent", None)):
+            typed = getattr(types, f"{event}HookInput", base)
+            inputs[event] = sorted(getattr(typed, "__annotations__", {}))
+        return inputs
+
+    def unmet(self, kind: str, name: str) -> str | None:
+        sdk = f"{self.name} {self.version}"
+        if kind == "option":
+            return self.missing_options([name])
+        if kind == "field":
+            cls_name, field = name.split(".")
+            if field not in _fields(getattr(self.module, cls_name, None)):
+                return f"{cls_name} in {sdk} has no field {field!r}"
+            return None
+        if kind == "api":
+            obj = self.module
+            for part in name.split("."):
+                obj = getattr(obj, part, None)
+                if obj is None:
+                    return f"{sdk} has no {name}"
+            return None
+        raise ValueError(f"{kind}: is not a requirement on the SDK itself")
+
+    def session_functions(self) -> Any:
+        return self.module
+
+    def run_info(self) -> dict[str, Any]:
+        from sdkprobe import surface
+
+        return {"surface": surface.names(self.module)}
+
+
+def _fields(cls: Any) -> set[str]:
+    return {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
+
+
+def _module_attr(module: str, attr: str) -> Any:
+    try:
+        return getattr(importlib.import_module(module), attr)
+    except (ImportError, AttributeError):
+        return None
+
+
+def _as_prompt(prompt: Any) -> Any:
+    if isinstance(prompt, list):
+        return _iterate(prompt)
+    return prompt if prompt is not None else ""
+
+
+async def _iterate(items: list[dict[str, Any]]) -> AsyncIterable[dict[str, Any]]:
+    for item in items:
+        yield item

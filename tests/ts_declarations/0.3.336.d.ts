@@ -1,0 +1,19 @@
+// What @anthropic-ai/claude-agent-sdk 0.3.336's sdk.d.ts declares of what differs from the other
+// excerpted release (comments dropped); the rest is shared.d.ts, read through `export *`.
+export * from './shared.js';
+import type { BaseHookInput, PreToolUseHookInput, StopFailureHookInput, SubagentStartHookInput } from './shared.js';
+
+export declare const HOOK_EVENTS: readonly ['PreToolUse', 'StopFailure', 'Interrupt', 'SubagentStart'];
+
+export declare type HookEvent = 'PreToolUse' | 'StopFailure' | 'Interrupt' | 'SubagentStart';
+
+export declare type HookInput = PreToolUseHookInput | StopFailureHookInput | InterruptHookInput | SubagentStartHookInput;
+
+export declare type InterruptHookInput = BaseHookInput & {
+    hook_event_name: 'Interrupt';
+    source: 'user' | 'session' | 'system';
+    reason: 'stop' | 'permission_denied' | 'rewind' | 'other';
+    via?: 'terminal' | 'client';
+};
+
+export declare type PermissionDecisionClassification = 'user_temporary' | 'user_permanent' | 'user_reject' | 'config';
