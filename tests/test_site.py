@@ -273,11 +273,29 @@ LAYOUT = """
 
 @needs_chromium
 @pytest.mark.parametrize(("width", "height"), [(1280, 900), (390, 844)])
-@pytest.mark.parametrize("page", ["index.html", "behaviours/tools.disallowed-removes-builtin-not-mcp.html"])
+@pytest.mark.parametrize(
+    "page",
+    [
+        "index.html",
+        "behaviours/tools.disallowed-removes-builtin-not-mcp.html",
+        f"releases/{versions(COMMITTED)[-1]}.html",
+    ],
+)
 def test_pages_are_usable_at_laptop_and_phone_width(site, page, width, height, tmp_path):
     out = in_frame(tmp_path, site / page, width, height, LAYOUT)
     assert out["page"][0] <= out["page"][1], f"{page} scrolls sideways at {width} px: {out}"
     assert out["wide"] == [] and out["h1"] and out["nav"], out
+
+
+@needs_chromium
+def test_the_layout_check_notices_a_page_wider_than_the_screen(tmp_path):
+    page = tmp_path / "wide.html"
+    page.write_text(
+        '<!DOCTYPE html><meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<nav class="site"><a href="a.html">a</a></nav><h1>wide</h1><div style="width:2000px">x</div>'
+    )
+    out = in_frame(tmp_path, page, 390, 844, LAYOUT)
+    assert out["page"][0] > out["page"][1] and out["wide"] == ["DIV."]
 
 
 # --- the Pages workflow ------------------------------------------------------------------
