@@ -286,8 +286,8 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             len(calls) == 2 and all(c["raised"] is None for c in calls),
             f"set_model calls {calls} (error {seen['error']})",
         ),
-        _RESET: check(
-            last_turn is not None and last_turn["model"] != _SWITCHED_MODEL,
+        _RESET: check(  # the default is the CLI's own model: neither the one set nor the session's first
+            last_turn is not None and last_turn["model"] not in (_SWITCHED_MODEL, _FIRST_MODEL),
             f"after set_model(None) the next turn's request named {last_turn['model'] if last_turn else 'nothing'}",
         ),
     }
@@ -307,6 +307,8 @@ def _switch_seen(models: list[str], calls: list[str | None] | None = None) -> di
 
 # the switch waits for the turn's end; set_model(None) ignored, and the call raising
 set_model_mid_turn.differs_on(_switch_seen([_FIRST_MODEL, _FIRST_MODEL, _SWITCHED_MODEL]))
+# set_model(None) reverting to the session's first model, not to the default
+set_model_mid_turn.differs_on(_switch_seen([_FIRST_MODEL, _SWITCHED_MODEL, _FIRST_MODEL]))
 set_model_mid_turn.differs_on(
     {
         **_switch_seen([_FIRST_MODEL, _SWITCHED_MODEL, _SWITCHED_MODEL]),

@@ -255,11 +255,24 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             f"the model's tool_result for {tool_use_id} (hook returned {key}) carried: {got} "
             f"(None: no tool_result came back; raised {seen['error']})"
         )
-        ok = got is not None and (got["replacement"] and not got["original"] if replaced else got["original"])
+        # one or the other, never both: a replacement appended beside the real output is not "in place of"
+        ok = got is not None and got["replacement"] is replaced and got["original"] is not replaced
         out[name] = check(bool(ok), note)
     return out
 
 
+posttooluse_updated_tool_output.differs_on(
+    {  # the wrong-shape replacement appended beside the real output, the others in its place
+        "tool results": {
+            "toolu_upd_bash_ok": {"replacement": True, "original": False},
+            "toolu_upd_bash_bad": {"replacement": True, "original": True},
+            "toolu_upd_mcp_mcp": {"replacement": True, "original": False},
+            "toolu_upd_mcp_any": {"replacement": True, "original": False},
+        },
+        "declared": {"updatedToolOutput": True, "updatedMCPToolOutput": True},
+        "error": None,
+    }
+)
 posttooluse_updated_tool_output.differs_on(
     {
         "tool results": {

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.behaviour import Check, behaviour, check
 from sdkprobe.harness import (
     MAIN,
     CliRun,
@@ -149,8 +149,8 @@ async def accept_edits_fs_bash(h: Harness) -> dict[str, Any]:
 @accept_edits_fs_bash.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     mode = seen["init_permission_mode"]
-    if mode != "acceptEdits":
-        why = undecidable(f"the CLI did not start in acceptEdits (init permissionMode {mode!r}; {seen['error']!r})")
+    if mode != "acceptEdits":  # permission_mode did not reach the CLI: the claim's mode never applied
+        why = check(False, f"the CLI did not start in acceptEdits (init permissionMode {mode!r}; {seen['error']!r})")
         return dict.fromkeys(_FS_CHECKS.values(), why)
     steps = seen["steps"]
     decided: dict[str, Check] = {}
@@ -174,6 +174,15 @@ _REPORTED_RUN = {  # cc#45474 and cc#60693: the filesystem set inside the cwd ra
     for step, (_, group) in _FS_STEPS.items()
 }
 accept_edits_fs_bash.differs_on({"init_permission_mode": "acceptEdits", "steps": _REPORTED_RUN, "error": None})
+accept_edits_fs_bash.differs_on(
+    {  # permission_mode no longer reaching the CLI: a default-mode session, every command asked and refused
+        "init_permission_mode": "default",
+        "steps": {
+            step: {"asked": True, "ran": False, "result": {"is_error": True, "text": "no"}} for step in _FS_STEPS
+        },
+        "error": None,
+    }
+)
 accept_edits_fs_bash.differs_on(
     {  # a mode that approves every Bash command
         "init_permission_mode": "acceptEdits",

@@ -192,8 +192,9 @@ _STORE_INFO = {**_INFO, "file_size": None}  # a store has no file size
 
 
 def _same_fields(seen: Any, claimed: dict[str, Any]) -> bool:
-    """Every claimed field has its value (fields a version lacks are not asked for)."""
-    return isinstance(seen, dict) and "summary" in seen and all(seen[k] == v for k, v in claimed.items() if k in seen)
+    """Every claimed field is there with its value: every SDK with get_session_info has them
+    all, so one missing is a field dropped or renamed, never one a version lacks."""
+    return isinstance(seen, dict) and all(k in seen and seen[k] == v for k, v in claimed.items())
 
 
 def _absent_or(seen: dict[str, Any], key: str, decide: Callable[[Any], Check]) -> Check:
@@ -322,6 +323,37 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
+_DROPPED = ("custom_title", "first_prompt", "created_at", "tag")  # SDKSessionInfo fields a regression loses
+
+
+def _info_without(info: dict[str, Any], dropped: tuple[str, ...] = _DROPPED) -> dict[str, Any]:
+    return {k: v for k, v in info.items() if k not in dropped}
+
+
+_READERS_HOLD = {  # what a release that keeps the claim gives (0.2.189's observation)
+    "info": dict(_INFO),
+    "messages": _claimed(_CHAIN),
+    "messages limit 2 offset 1": _claimed(_CHAIN[1:3]),
+    "without directory": {"messages": _claimed(_CHAIN), "info": dict(_INFO)},
+    "unknown or invalid id": {
+        "messages unknown": [],
+        "messages invalid": [],
+        "info unknown": None,
+        "info invalid": None,
+    },
+    "subagents": [_AGENT],
+    "subagent messages": _claimed(_SUB_CHAIN, f"spawned by {_SPAWNED_BY}"),
+    "unknown subagent": [],
+    "subagent ids supported": True,
+}
+# SDKSessionInfo losing custom_title, first_prompt, created_at and tag, all else as it was
+transcript_readers.differs_on(
+    _READERS_HOLD
+    | {
+        "info": _info_without(_INFO),
+        "without directory": {"messages": _claimed(_CHAIN), "info": _info_without(_INFO)},
+    }
+)
 transcript_readers.differs_on(
     {
         "info": {**_INFO, "summary": _FIRST_PROMPT, "custom_title": None, "file_size": 0},
@@ -836,6 +868,28 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
+store_readers_match_disk.differs_on(  # SDKSessionInfo losing fields, on disk and from the store alike
+    {
+        "disk info": _info_without(_INFO),
+        "listed": [_info_without(_STORE_INFO)],
+        "info": _info_without(_INFO),
+        "info unknown": None,
+        "messages": {"all": _claimed(_CHAIN), "limit 2 offset 1": _claimed(_CHAIN[1:3]), "unknown": []},
+        "subagents": [_AGENT],
+        "subagent messages": _claimed(_SUB_CHAIN, f"spawned by {_SPAWNED_BY}"),
+        "subagent ids supported": True,
+        "import": {
+            "sessions": ["session"],
+            "main entries are the transcript's": True,
+            "main entries": ["u1", "a1", "u2", "a2", "custom-title"],
+            "subkeys": [_SUBPATH],
+            "subagent entries": ["su1", "sa1", "agent_metadata"],
+            "subagent metadata": [{"agentType": "runner", "toolUseId": _SPAWNED_BY}],
+            "subkeys without subagents": [],
+            "unknown session raised": "FileNotFoundError",
+        },
+    }
+)
 store_readers_match_disk.differs_on(
     {
         "disk info": dict(_INFO),

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.harness import Harness, ProbeTimeout, Scenario, WireCapture, sdk_version, typed_keys
+from sdkprobe.harness import Harness, ProbeTimeout, Scenario, WireCapture, published_version, typed_keys
 
 _TRANSPORT = "claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command"
 
@@ -335,9 +335,10 @@ def _written(argv: list[str], flag: str) -> str | None:
     id="wire.dash-leading-values-stay-values",
     claim=(
         "A value starting with '--' (here --dangerously-skip-permissions) given to model, fallback_model, "
-        "system_prompt, permission_prompt_tool_name or settings travels as the value after its flag, and given "
-        "to resume, session_id, resume_session_at, resume_drops_turn or as an extra_args value as one "
-        "--flag=value token, so that it never stands in argv as a flag of its own."
+        "system_prompt, permission_prompt_tool_name or settings travels bound to its flag (the token after it, "
+        "or one --flag=value token), and given to resume, session_id, resume_session_at, resume_drops_turn or "
+        "as an extra_args value as one --flag=value token (their flags take an optional value), or it stays "
+        "off the command line: it never stands in argv as a flag of its own."
     ),
     summary="A dash-leading option value stays bound to its flag, never a flag token of its own",
     security="a value read as a flag (--dangerously-skip-permissions) would switch off permission checks",
@@ -382,13 +383,14 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         if "refused" in run:
             checks[name] = check(True, "")
             continue
-        bound = f"{flag} {_DASHED}" if form == "pair" else f"{flag}={_DASHED}"
+        # safe: bound to its flag in a form the CLI reads as its value, or not on argv at all
+        bound = [f"{flag}={_DASHED}", *([f"{flag} {_DASHED}"] if form == "pair" else [])]
         alone = [p for p in run["value tokens preceded by"] if form == "equals" or p != flag]
         checks[name] = check(
-            run["spelling"] == bound and not alone,
+            run["spelling"] in (*bound, None) and not alone,
             f"{option}={_DASHED!r} was written {run['spelling'] or 'nowhere'}"
             + (f"; {_DASHED} stood as a token of its own after {alone}" if alone else "")
-            + f", not {bound!r}",
+            + f", not {' or '.join(map(repr, bound))}",
         )
     return checks
 
@@ -459,7 +461,7 @@ def _env_seen(run: WireCapture) -> dict[str, Any]:
 )
 async def sdk_set_environment(h: Harness) -> dict[str, Any]:
     seen: dict[str, Any] = {
-        "sdk version": sdk_version(),
+        "sdk version": published_version(),  # as published, not the constant the SDK reads itself
         "default": _env_seen(await h.wire()),
         "env overrides": _env_seen(await h.wire(env=dict(_OVERRIDES))),
         "env lower-case state key": _env_seen(await h.wire(env={_STATE.lower(): "0"})),
@@ -522,6 +524,18 @@ def _env_run(**watched: str | None) -> dict[str, Any]:
     return {"watched": values, "cwd": "/w", "added": sorted(k for k, v in values.items() if v), "removed": []}
 
 
+_ENV_HOLDS = {  # what a release that keeps the claim gives
+    "sdk version": "0.2.189",
+    "default": _env_run(**{_ENTRYPOINT: "sdk-py", _VERSION: "0.2.189", _STATE: "1", "PWD": "/w"}),
+    "env overrides": _env_run(**{_ENTRYPOINT: "probe-entry", _VERSION: "0.2.189", "SDKPROBE_ENV_MARK": "mark"}),
+    "env lower-case state key": _env_run(),
+    "checkpointing on": _env_run(**{_CHECKPOINTS: "true"}),
+    "client_app 'probe/1'": _env_run(**{_CLIENT_APP: "probe/1"}),
+}
+# a release published as 0.2.190 whose _version.py still says 0.2.189
+sdk_set_environment.differs_on(_ENV_HOLDS | {"sdk version": "0.2.190"})
+# the env option's entries lost on the way
+sdk_set_environment.differs_on(_ENV_HOLDS | {"env overrides": _env_run(**{_ENTRYPOINT: "probe-entry"})})
 sdk_set_environment.differs_on(
     {
         "sdk version": "0.2.189",

@@ -44,6 +44,21 @@ def sdk_version() -> str:
     return str(getattr(sdk, "__version__", None) or _module_attr("claude_agent_sdk._version", "__version__"))
 
 
+def published_version() -> str:
+    """The version the SDK under test was published as: its distribution's metadata, not the
+    `__version__` constant the SDK reads itself (a release whose _version.py went stale shows
+    the two apart); the TypeScript release's package version; `sdk_version()` when the
+    distribution is not installed as one (a checkout on sys.path)."""
+    if under_test.typescript() is not None:
+        return sdk_version()
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("claude-agent-sdk")
+    except PackageNotFoundError:
+        return sdk_version()
+
+
 def sdk_name() -> str:
     """The package under test, as its users name it."""
     return "@anthropic-ai/claude-agent-sdk" if under_test.is_typescript() else "claude-agent-sdk"
