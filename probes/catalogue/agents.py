@@ -278,6 +278,10 @@ async def background_by_default(h: Harness) -> dict[str, Any]:
             {"hooks": {"PreToolUse": [HookMatcher(matcher="Agent|Task", hooks=[_foreground])]}},
         ),
     }
+    # What the SDK sends for the definition (the fake CLI records it): the CLI ignoring
+    # background=False is only a finding when the SDK sent it.
+    sent = sent_agents(await h.wire(agents=variants["background=False"][1]["agents"]))
+    seen["background=False sent as"] = ((sent or {}).get("waiter") or {}).get("background", "absent")
     for name, (subagent_type, options) in variants.items():
         # The host reads one response: it stops at its first result. The subagent's answer
         # is held until that result has come, so a report the host got was waited for; a
@@ -372,8 +376,9 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             not lost, f"the subagent's report reached a host that ignores task messages: {lost}"
         ),
         "definition-background-false-no-change": check(
-            mode(defined) == mode(default),
-            f"with background=False the call ran {mode(defined)}, by default {mode(default)}",
+            seen["background=False sent as"] is False and mode(defined) == mode(default),
+            f"the SDK sent the definition's background as {seen['background=False sent as']!r}; with it the "
+            f"call ran {mode(defined)}, by default {mode(default)}",
         ),
         "hook-rewrite-runs-in-foreground": check(
             mode(hooked) == "foreground (the report in the tool_result)",
@@ -394,8 +399,20 @@ _BACKGROUND = {
     "tool_result_starts": "Async agent launched successfully.",
     "report_reached_host_in": [],
 }
+_BACKGROUND_RUN = {**_BACKGROUND, "parent_turn_ended_before_the_report": True}
+# AgentDefinition.background no longer sent: the CLI runs the agent as by default, which alone looks the same
 background_by_default.differs_on(
     {
+        "background=False sent as": "absent",
+        "default": _BACKGROUND_RUN,
+        "background=False": _BACKGROUND_RUN,
+        "hook sets run_in_background=False": {**_FOREGROUND, "parent_turn_ended_before_the_report": False},
+        "default, query() read to its end": {**_BACKGROUND, "report_reached_host_in": ["task message"]},
+    }
+)
+background_by_default.differs_on(
+    {
+        "background=False sent as": False,
         "default": {**_FOREGROUND, "parent_turn_ended_before_the_report": False},
         "background=False": {**_BACKGROUND, "parent_turn_ended_before_the_report": True},
         "hook sets run_in_background=False": {**_BACKGROUND, "parent_turn_ended_before_the_report": True},
