@@ -119,6 +119,7 @@ subagent_tools_within_session_tools.differs_on(
     checks=("general-purpose-spawned", "inherits-session-tools"),
     requires=("option:tools", "option:agents"),
     timeout=90,
+    pins={"inherits-session-tools": ("option:tools",)},
 )
 async def general_purpose_always_spawnable(h: Harness) -> dict[str, Any]:
     run = await h.session(
@@ -262,6 +263,9 @@ def _kind(m: Any) -> str:
     ),
     requires=("option:tools", "option:agents", "option:hooks", "api:HookMatcher", "field:AgentDefinition.background"),
     timeout=300,
+    pins={
+        "definition-background-false-no-change": ("agent:background",),
+    },
 )
 async def background_by_default(h: Harness) -> dict[str, Any]:
     from claude_agent_sdk import HookMatcher
@@ -523,6 +527,7 @@ no_allowed_tools_field.differs_on(  # the Bash call was the main conversation's,
     checks=("not-sent-as-flag", "sent-in-initialize"),
     requires=("option:agents",),
     sdk_ref="claude_agent_sdk._internal.query.Query.initialize",
+    pins={"not-sent-as-flag": ("option:agents",), "sent-in-initialize": ("option:agents",)},
 )
 async def definitions_sent_in_initialize(h: Harness) -> dict[str, Any]:
     prompt = "You review code (definition marker 8812)."
@@ -891,6 +896,10 @@ _RO_BASH_ID = "toolu_double_robash"
     requires=("option:tools", "option:agents", "option:allowed_tools", "field:AgentDefinition.disallowedTools"),
     sdk_ref="claude_agent_sdk.types.AgentDefinition",
     timeout=90,
+    pins={
+        "tools-list-limits-offer": ("agent:tools",),
+        "disallowed-tools-not-offered": ("agent:disallowedTools",),
+    },
 )
 async def definition_tool_limits_in_subagent_request(h: Harness) -> dict[str, Any]:
     mark = h.cwd / "ro-bash-ran"
@@ -992,6 +1001,12 @@ def _family(model: str | None) -> str | None:
     requires=("option:agents", "option:model", "option:tools", "field:AgentDefinition.model"),
     sdk_ref="claude_agent_sdk.types.AgentDefinition.model",
     timeout=120,
+    pins={
+        "session-model-inherited": ("agent:model", "option:model"),
+        "definition-model-used": ("agent:model", "option:model"),
+        "definition-model-beats-env": ("agent:model", "option:model"),
+        "call-model-beats-env": ("agent:model", "option:model"),
+    },
 )
 async def subagent_model_resolution(h: Harness) -> dict[str, Any]:
     seen: dict[str, Any] = {}
@@ -1064,6 +1079,7 @@ _LIM_PROMPT = "Keep echoing, task 4419."
     requires=("option:agents", "option:tools", "option:allowed_tools", "field:AgentDefinition.maxTurns"),
     sdk_ref="claude_agent_sdk.types.AgentDefinition.maxTurns",
     timeout=90,
+    pins={"stops-after-max-turns": ("agent:maxTurns",)},
 )
 async def definition_max_turns_enforced(h: Harness) -> dict[str, Any]:
     scripted = 8  # tool calls the subagent's model would go on making

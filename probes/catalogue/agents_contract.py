@@ -55,7 +55,7 @@ def _agent_fields() -> set[str]:
     tier="wire",
     checks=(*_FIELDS, "none-fields-left-out"),
     requires=("option:agents", "api:AgentDefinition"),
-    covers=tuple(f"agent:{field}" for field, _, _ in _FIELDS.values()),
+    pins={name: (f"agent:{field}",) for name, (field, _, _) in _FIELDS.items()},
     sdk_ref="claude_agent_sdk.types.AgentDefinition",
 )
 async def definition_fields_sent(h: Harness) -> dict[str, Any]:

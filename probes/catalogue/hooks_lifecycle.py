@@ -97,7 +97,13 @@ def _lifecycle_settings(folder: Path) -> str:
     ),
     controls=("settings-hooks-run",),
     requires=("option:hooks", "option:settings", "api:HookMatcher", "api:ClaudeSDKClient"),
-    covers=("hook-output:SessionStartHookSpecificOutput.additionalContext",),
+    pins={
+        "start-called": ("hook-output:SessionStartHookSpecificOutput.additionalContext",),
+        "start-input-has-source": ("hook-output:SessionStartHookSpecificOutput.additionalContext",),
+        "end-called": ("hook-output:SessionStartHookSpecificOutput.additionalContext",),
+        "end-input-has-reason": ("hook-output:SessionStartHookSpecificOutput.additionalContext",),
+        "start-context-reaches-model": ("hook-output:SessionStartHookSpecificOutput.additionalContext",),
+    },
     sdk_ref="claude_agent_sdk.types.SessionStartHookSpecificOutput",
     timeout=240,
 )
@@ -234,12 +240,16 @@ def _once(output: dict[str, Any]) -> Any:
         "additional-context-continues",
     ),
     requires=("option:hooks", "api:HookMatcher", "api:ClaudeSDKClient"),
-    covers=(
-        "hook-event:Stop",
-        "hook-output:SyncHookJSONOutput.decision",
-        "hook-output:SyncHookJSONOutput.reason",
-        "hook-output:StopHookSpecificOutput.additionalContext",
-    ),
+    pins={
+        "callback-called": ("hook-output:SyncHookJSONOutput.decision",),
+        "block-takes-another-turn": ("hook-output:SyncHookJSONOutput.decision",),
+        "reason-reaches-model": ("hook-output:SyncHookJSONOutput.decision", "hook-output:SyncHookJSONOutput.reason"),
+        "second-stop-input-active": ("hook-event:Stop", "hook-output:SyncHookJSONOutput.decision"),
+        "additional-context-continues": (
+            "hook-output:SyncHookJSONOutput.decision",
+            "hook-output:StopHookSpecificOutput.additionalContext",
+        ),
+    },
     sdk_ref="claude_agent_sdk.types.StopHookInput",
     timeout=200,
 )
@@ -378,7 +388,19 @@ async def _decide_by_file(hook_input: Any, tool_use_id: Any, context: Any) -> An
         "api:ClaudeSDKClient",
         "api:PermissionResultDeny",
     ),
-    covers=("hook-event:PreToolUse", "hook-output:PreToolUseHookSpecificOutput.permissionDecision"),
+    pins={
+        "hook-called-for-every-call": (
+            "hook-event:PreToolUse",
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
+        ),
+        "deny-blocks-tool": ("hook-event:PreToolUse", "hook-output:PreToolUseHookSpecificOutput.permissionDecision"),
+        "ask-reaches-can-use-tool": (
+            "hook-event:PreToolUse",
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
+            "option:can_use_tool",
+        ),
+        "ask-denied-not-run": ("hook-event:PreToolUse", "hook-output:PreToolUseHookSpecificOutput.permissionDecision"),
+    },
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
     security="a PreToolUse deny or ask skipped under bypassPermissions would let a tool the host refused run",
     timeout=120,
@@ -488,7 +510,7 @@ async def _record_only(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
         "api:ClaudeSDKClient",
         "api:PermissionResultAllow",
     ),
-    covers=("hook-event:Notification",),
+    pins={"notification-called": ("hook-event:Notification",)},
     sdk_ref="claude_agent_sdk.types.NotificationHookInput",
     timeout=150,
 )

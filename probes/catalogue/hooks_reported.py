@@ -66,7 +66,13 @@ async def _stop_after_a(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
     checks=("stopping-call-ran", "no-model-request-after-stop", "no-tool-after-stop"),
     controls=("stopping-call-ran",),
     requires=("option:hooks", "api:HookMatcher"),
-    covers=("hook-output:SyncHookJSONOutput.continue_", "hook-output:SyncHookJSONOutput.stopReason"),
+    pins={
+        "no-model-request-after-stop": (
+            "hook-output:SyncHookJSONOutput.continue_",
+            "hook-output:SyncHookJSONOutput.stopReason",
+        ),
+        "no-tool-after-stop": ("hook-output:SyncHookJSONOutput.continue_", "hook-output:SyncHookJSONOutput.stopReason"),
+    },
     sdk_ref="claude_agent_sdk._internal.query._convert_hook_output_for_cli",
 )
 async def posttooluse_continue_false_stops(h: Harness) -> dict[str, Any]:
@@ -201,10 +207,15 @@ async def _replace_output(hook_input: Any, tool_use_id: Any, context: Any) -> An
     tier="cli",
     checks=tuple(_REPLACEMENT_CHECKS),
     requires=("option:hooks", "option:mcp_servers", "api:HookMatcher", "api:create_sdk_mcp_server"),
-    covers=(
-        "hook-output:PostToolUseHookSpecificOutput.updatedToolOutput",
-        "hook-output:PostToolUseHookSpecificOutput.updatedMCPToolOutput",
-    ),
+    pins={
+        "bash-matching-shape-replaces": ("hook-output:PostToolUseHookSpecificOutput.updatedMCPToolOutput",),
+        "bash-mismatched-shape-keeps-original": ("hook-output:PostToolUseHookSpecificOutput.updatedMCPToolOutput",),
+        "mcp-updated-mcp-output-replaces": ("hook-output:PostToolUseHookSpecificOutput.updatedMCPToolOutput",),
+        "mcp-updated-tool-output-replaces": (
+            "hook-output:PostToolUseHookSpecificOutput.updatedToolOutput",
+            "hook-output:PostToolUseHookSpecificOutput.updatedMCPToolOutput",
+        ),
+    },
     sdk_ref="claude_agent_sdk.types.PostToolUseHookSpecificOutput",
     timeout=90,
 )
@@ -317,7 +328,11 @@ _CONTEXT_CALLS: dict[str, tuple[str, dict[str, Any], str]] = {
     tier="cli",
     checks=tuple(name for name, _, _ in _CONTEXT_CALLS.values()),
     requires=("option:hooks", "option:mcp_servers", "api:HookMatcher", "api:create_sdk_mcp_server"),
-    covers=("hook-output:PostToolUseHookSpecificOutput.additionalContext",),
+    pins={
+        "bash-context-reaches-model": ("hook-output:PostToolUseHookSpecificOutput.additionalContext",),
+        "mcp-context-reaches-model": ("hook-output:PostToolUseHookSpecificOutput.additionalContext",),
+        "agent-context-reaches-model": ("hook-output:PostToolUseHookSpecificOutput.additionalContext",),
+    },
     sdk_ref="claude_agent_sdk.types.PostToolUseHookSpecificOutput",
     timeout=120,
 )
@@ -474,12 +489,44 @@ def _titles(h: Harness) -> list[str] | None:
         "unknown-field-not-dropped-silently",
     ),
     requires=("option:hooks", "api:HookMatcher", "api:ClaudeSDKClient"),
-    covers=(
-        "hook-output:UserPromptSubmitHookSpecificOutput.additionalContext",
-        "hook-output:UserPromptSubmitHookSpecificOutput.sessionTitle",
-        "hook-output:UserPromptSubmitHookSpecificOutput.suppressOriginalPrompt",
-        "hook-event:UserPromptSubmit",
-    ),
+    pins={
+        "context-reaches-model": (
+            "hook-output:UserPromptSubmitHookSpecificOutput.additionalContext",
+            "hook-output:UserPromptSubmitHookSpecificOutput.suppressOriginalPrompt",
+            "hook-event:UserPromptSubmit",
+        ),
+        "block-makes-no-request": (
+            "hook-output:UserPromptSubmitHookSpecificOutput.additionalContext",
+            "hook-output:UserPromptSubmitHookSpecificOutput.suppressOriginalPrompt",
+            "hook-event:UserPromptSubmit",
+        ),
+        "block-reason-reaches-caller": (
+            "hook-output:UserPromptSubmitHookSpecificOutput.additionalContext",
+            "hook-output:UserPromptSubmitHookSpecificOutput.suppressOriginalPrompt",
+            "hook-event:UserPromptSubmit",
+        ),
+        "suppressed-block-hides-prompt": (
+            "hook-output:UserPromptSubmitHookSpecificOutput.additionalContext",
+            "hook-output:UserPromptSubmitHookSpecificOutput.suppressOriginalPrompt",
+            "hook-event:UserPromptSubmit",
+        ),
+        "session-title-set": (
+            "hook-output:UserPromptSubmitHookSpecificOutput.additionalContext",
+            "hook-output:UserPromptSubmitHookSpecificOutput.sessionTitle",
+            "hook-output:UserPromptSubmitHookSpecificOutput.suppressOriginalPrompt",
+            "hook-event:UserPromptSubmit",
+        ),
+        "top-level-context-not-dropped-silently": (
+            "hook-output:UserPromptSubmitHookSpecificOutput.additionalContext",
+            "hook-output:UserPromptSubmitHookSpecificOutput.suppressOriginalPrompt",
+            "hook-event:UserPromptSubmit",
+        ),
+        "unknown-field-not-dropped-silently": (
+            "hook-output:UserPromptSubmitHookSpecificOutput.additionalContext",
+            "hook-output:UserPromptSubmitHookSpecificOutput.suppressOriginalPrompt",
+            "hook-event:UserPromptSubmit",
+        ),
+    },
     sdk_ref="claude_agent_sdk.types.UserPromptSubmitHookSpecificOutput",
     timeout=180,
 )

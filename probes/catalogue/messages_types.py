@@ -466,9 +466,7 @@ def _record(message: Any) -> dict[str, Any]:
     source=("sdk-py", "claude_agent_sdk.types Message"),
     tier="wire",
     checks=(*_MESSAGES, *_BLOCKS),
-    covers=tuple(
-        sorted({f"message:{c}" for c, *_ in _MESSAGES.values()} | {f"message:{c}" for c, *_ in _BLOCKS.values()})
-    ),
+    pins={name: (f"message:{cls}",) for name, (cls, *_) in {**_MESSAGES, **_BLOCKS}.items()},
     sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
 )
 async def every_line_kind_typed(h: Harness) -> dict[str, Any]:

@@ -132,7 +132,14 @@ async def _bypass_run(h: Harness, with_callback: bool) -> dict[str, Any]:
         "no-callback-ask-rule-not-run",
     ),
     requires=("option:can_use_tool", "option:permission_mode", "option:settings", "option:env"),
-    covers=("option:permission_mode",),
+    pins={
+        "ask-rule-reaches-callback": ("option:permission_mode",),
+        "unruled-call-runs-unasked": ("option:permission_mode",),
+        "ask-user-question-reaches-callback": ("option:permission_mode",),
+        "exit-plan-mode-reaches-callback": ("option:permission_mode",),
+        "no-callback-ends-without-hang": ("option:permission_mode",),
+        "no-callback-ask-rule-not-run": ("option:permission_mode",),
+    },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
 )
 async def bypass_still_asks(h: Harness) -> dict[str, Any]:
@@ -236,7 +243,12 @@ _MARK = "sdkprobe-write\n"
     tier="cli",
     checks=tuple(_PROTECTED_CHECKS.values()),
     requires=("option:can_use_tool", "option:permission_mode"),
-    covers=("option:permission_mode",),
+    pins={
+        "ordinary-file-written-unasked": ("option:permission_mode",),
+        "git-dir-write-asks": ("option:permission_mode",),
+        "claude-dir-write-asks": ("option:permission_mode",),
+        "husky-dir-write-asks": ("option:permission_mode",),
+    },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
 )
 async def accept_edits_protected_paths(h: Harness) -> dict[str, Any]:
@@ -386,7 +398,12 @@ async def _plan_run(h: Harness, approve: bool) -> dict[str, Any]:
         "approved-exit-leaves-plan-mode",
     ),
     requires=("option:can_use_tool", "option:permission_mode", "api:PermissionUpdate"),
-    covers=("option:permission_mode",),
+    pins={
+        "plan-mode-blocks-write": ("option:permission_mode",),
+        "exit-plan-mode-reaches-callback": ("option:permission_mode",),
+        "rejected-exit-keeps-plan-mode": ("option:permission_mode",),
+        "approved-exit-leaves-plan-mode": ("option:permission_mode",),
+    },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
 )
 async def plan_mode_exit_plan(h: Harness) -> dict[str, Any]:
@@ -528,14 +545,38 @@ def _effect(h: Harness, tool: str, target: str, outside: str) -> Path:
     tier="cli",
     checks=tuple(_UPDATE_CHECKS.values()),
     requires=("option:can_use_tool", "api:PermissionUpdate", "api:PermissionResultAllow"),
-    covers=(
-        "permission:PermissionResultAllow.updated_permissions",
-        "permission-update:type=addRules",
-        "permission-update:type=setMode",
-        "permission-update:type=addDirectories",
-        "permission-update:destination",
-        "permission-update:rules",
-    ),
+    pins={
+        "session-rule-stops-next-prompt": (
+            "permission:PermissionResultAllow.updated_permissions",
+            "permission-update:type=addRules",
+            "permission-update:destination",
+            "permission-update:rules",
+            "permission:PermissionResultAllow",
+        ),
+        "set-mode-changes-mode": (
+            "permission:PermissionResultAllow.updated_permissions",
+            "permission-update:type=addRules",
+            "permission-update:type=setMode",
+            "permission-update:destination",
+            "permission-update:rules",
+            "permission:PermissionResultAllow",
+        ),
+        "add-directories-widens-access": (
+            "permission:PermissionResultAllow.updated_permissions",
+            "permission-update:type=addRules",
+            "permission-update:type=addDirectories",
+            "permission-update:destination",
+            "permission-update:rules",
+            "permission:PermissionResultAllow",
+        ),
+        "local-settings-rule-persisted": (
+            "permission:PermissionResultAllow.updated_permissions",
+            "permission-update:type=addRules",
+            "permission-update:destination",
+            "permission-update:rules",
+            "permission:PermissionResultAllow",
+        ),
+    },
     sdk_ref="claude_agent_sdk.types.PermissionUpdate.to_dict",
 )
 async def updated_permissions_applied(h: Harness) -> dict[str, Any]:

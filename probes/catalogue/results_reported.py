@@ -83,7 +83,11 @@ def _budget_seen(run: CliRun | None) -> dict[str, Any]:
     tier="cli",
     checks=(*_BUDGET_RUNS, _EXCEPTION),
     requires=("option:max_budget_usd", "option:allowed_tools"),
-    covers=("option:max_budget_usd", "error:ResultError"),
+    pins={
+        "main-thread-spend-ends-error-max-budget": ("option:max_budget_usd", "error:ResultError"),
+        "subagent-spend-ends-error-max-budget": ("option:max_budget_usd", "error:ResultError"),
+        "raised-error-names-subtype": ("option:max_budget_usd", "error:ResultError"),
+    },
     sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
     timeout=180,
 )
@@ -210,7 +214,13 @@ def _usage_entries(result: Any) -> dict[str, Any] | None:
     tier="cli",
     checks=(_DIFFER, *(_priced_check(m) for m in _PRICED), _CANONICAL),
     requires=("option:model",),
-    covers=("message:ResultMessage",),
+    pins={
+        "costs-differ-by-model": ("message:ResultMessage", "option:model"),
+        "total-priced-as-claude-sonnet-4-5": ("message:ResultMessage",),
+        "total-priced-as-claude-opus-4-5": ("message:ResultMessage",),
+        "total-priced-as-claude-haiku-4-5": ("message:ResultMessage",),
+        "model-usage-names-served-model": ("message:ResultMessage", "option:model"),
+    },
     sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
     timeout=150,
 )

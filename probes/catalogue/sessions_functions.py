@@ -241,7 +241,16 @@ def _has_parent_ids() -> bool:
         "subagent-messages-name-spawning-tool-use",
     ),
     requires=("api:get_session_messages",),
-    covers=("function:get_session_info", "function:list_subagents", "function:get_subagent_messages"),
+    pins={
+        "info-read-from-transcript": ("function:get_session_info",),
+        "messages-follow-chain-in-order": ("function:get_session_messages",),
+        "messages-paged-by-limit-offset": ("function:get_session_messages",),
+        "found-without-directory": ("function:get_session_info",),
+        "nothing-for-unknown-or-invalid-id": ("function:get_session_messages",),
+        "subagents-listed": ("function:list_subagents",),
+        "subagent-messages-read": ("function:get_subagent_messages",),
+        "subagent-messages-name-spawning-tool-use": ("function:get_subagent_messages",),
+    },
     sdk_ref="claude_agent_sdk._internal.sessions.get_session_messages",
 )
 async def transcript_readers(h: Harness) -> dict[str, Any]:
@@ -495,7 +504,15 @@ def _listing(project: Path, forks: list[Any]) -> list[str]:
         "delete-removes-transcript-and-subagents",
     ),
     requires=("api:rename_session", "api:tag_session"),
-    covers=("function:fork_session", "function:delete_session"),
+    pins={
+        "fork-up-to-message-with-derived-title": ("function:fork_session",),
+        "fork-whole-with-given-title": ("function:fork_session",),
+        "fork-leaves-source": ("function:fork_session",),
+        "rename-appends-stripped-title": ("function:rename_session",),
+        "tag-appends-sanitized-and-clears": ("function:tag_session",),
+        "last-title-and-tag-win": ("function:rename_session", "function:tag_session"),
+        "delete-removes-transcript-and-subagents": ("function:delete_session",),
+    },
     sdk_ref="claude_agent_sdk._internal.session_mutations.rename_session",
 )
 async def transcript_mutations(h: Harness) -> dict[str, Any]:
@@ -726,13 +743,57 @@ def _entry_rows(entries: Any) -> Any:
         "import-replays-transcript-and-subagents",
     ),
     requires=("api:InMemorySessionStore", "api:list_sessions_from_store", "api:get_session_info"),
-    covers=(
-        "function:get_session_info_from_store",
-        "function:get_session_messages_from_store",
-        "function:list_subagents_from_store",
-        "function:get_subagent_messages_from_store",
-        "function:import_session_to_store",
-    ),
+    pins={
+        "list-from-store-as-on-disk": (
+            "function:get_session_info_from_store",
+            "function:get_session_messages_from_store",
+            "function:list_subagents_from_store",
+            "function:get_subagent_messages_from_store",
+            "function:import_session_to_store",
+        ),
+        "info-from-store-as-on-disk": (
+            "function:get_session_info_from_store",
+            "function:get_session_messages_from_store",
+            "function:list_subagents_from_store",
+            "function:get_subagent_messages_from_store",
+            "function:import_session_to_store",
+        ),
+        "messages-from-store-as-on-disk": (
+            "function:get_session_info_from_store",
+            "function:get_session_messages_from_store",
+            "function:list_subagents_from_store",
+            "function:get_subagent_messages_from_store",
+            "function:import_session_to_store",
+        ),
+        "subagents-from-store": (
+            "function:get_session_info_from_store",
+            "function:get_session_messages_from_store",
+            "function:list_subagents_from_store",
+            "function:get_subagent_messages_from_store",
+            "function:import_session_to_store",
+        ),
+        "subagent-messages-from-store": (
+            "function:get_session_info_from_store",
+            "function:get_session_messages_from_store",
+            "function:list_subagents_from_store",
+            "function:get_subagent_messages_from_store",
+            "function:import_session_to_store",
+        ),
+        "subagent-from-store-names-spawning-tool-use": (
+            "function:get_session_info_from_store",
+            "function:get_session_messages_from_store",
+            "function:list_subagents_from_store",
+            "function:get_subagent_messages_from_store",
+            "function:import_session_to_store",
+        ),
+        "import-replays-transcript-and-subagents": (
+            "function:get_session_info_from_store",
+            "function:get_session_messages_from_store",
+            "function:list_subagents_from_store",
+            "function:get_subagent_messages_from_store",
+            "function:import_session_to_store",
+        ),
+    },
     sdk_ref="claude_agent_sdk._internal.sessions.get_session_info_from_store",
 )
 async def store_readers_match_disk(h: Harness) -> dict[str, Any]:
@@ -968,12 +1029,56 @@ async def _fork_in_store(h: Harness, store: Any, fork: Callable[[], Any]) -> Any
         "delete-without-store-delete-is-no-op",
     ),
     requires=("api:InMemorySessionStore",),
-    covers=(
-        "function:fork_session_via_store",
-        "function:rename_session_via_store",
-        "function:tag_session_via_store",
-        "function:delete_session_via_store",
-    ),
+    pins={
+        "fork-via-store-up-to-message": (
+            "function:fork_session_via_store",
+            "function:rename_session_via_store",
+            "function:tag_session_via_store",
+            "function:delete_session_via_store",
+        ),
+        "fork-via-store-given-title": (
+            "function:fork_session_via_store",
+            "function:rename_session_via_store",
+            "function:tag_session_via_store",
+            "function:delete_session_via_store",
+        ),
+        "fork-via-store-leaves-source": (
+            "function:fork_session_via_store",
+            "function:rename_session_via_store",
+            "function:tag_session_via_store",
+            "function:delete_session_via_store",
+        ),
+        "rename-via-store-appends-title": (
+            "function:fork_session_via_store",
+            "function:rename_session_via_store",
+            "function:tag_session_via_store",
+            "function:delete_session_via_store",
+        ),
+        "tag-via-store-appends-and-clears": (
+            "function:fork_session_via_store",
+            "function:rename_session_via_store",
+            "function:tag_session_via_store",
+            "function:delete_session_via_store",
+        ),
+        "bad-input-refused": (
+            "function:fork_session_via_store",
+            "function:rename_session_via_store",
+            "function:tag_session_via_store",
+            "function:delete_session_via_store",
+        ),
+        "delete-via-store-cascades": (
+            "function:fork_session_via_store",
+            "function:rename_session_via_store",
+            "function:tag_session_via_store",
+            "function:delete_session_via_store",
+        ),
+        "delete-without-store-delete-is-no-op": (
+            "function:fork_session_via_store",
+            "function:rename_session_via_store",
+            "function:tag_session_via_store",
+            "function:delete_session_via_store",
+        ),
+    },
     sdk_ref="claude_agent_sdk._internal.session_mutations.rename_session_via_store",
 )
 async def store_mutations(h: Harness) -> dict[str, Any]:
@@ -1195,6 +1300,14 @@ class _SummaryStore:
     checks=("new-summary-keyed-with-mtime-zero", "later-fold-keeps-mtime", "listing-from-summaries-as-from-entries"),
     requires=("api:fold_session_summary", "api:list_sessions_from_store", "api:get_session_info_from_store"),
     sdk_ref="claude_agent_sdk._internal.session_summary.fold_session_summary",
+    pins={
+        "new-summary-keyed-with-mtime-zero": ("function:fold_session_summary",),
+        "later-fold-keeps-mtime": ("function:fold_session_summary",),
+        "listing-from-summaries-as-from-entries": (
+            "function:fold_session_summary",
+            "function:list_sessions_from_store",
+        ),
+    },
 )
 async def fold_summary_feeds_store_listing(h: Harness) -> dict[str, Any]:
     sdk = _sdk()

@@ -214,8 +214,8 @@ def _value(value: Any) -> Any:
     tier="wire",
     checks=("default-argv-fixed-flags-only", *_FLAG_VALUES),
     requires=tuple(f"option:{o}" for o in _ALWAYS),
-    # every option a sub-check pins, also those only some versions have (not-applicable before)
-    covers=tuple(sorted({f"option:{o}" for o, _ in _FLAG_VALUES.values()} - {f"option:{o}" for o in _ALWAYS})),
+    # every option its sub-check pins, also those only some versions have (not-applicable before)
+    pins={name: (f"option:{option}",) for name, (option, _) in _FLAG_VALUES.items()},
     sdk_ref=_TRANSPORT,
 )
 async def option_flags_and_defaults(h: Harness) -> dict[str, Any]:
@@ -346,9 +346,7 @@ def _written(argv: list[str], flag: str) -> str | None:
     tier="wire",
     checks=tuple(_DASHED_OPTIONS),
     requires=tuple(f"option:{o}" for o in _DASHED_ALWAYS),
-    covers=tuple(
-        sorted({f"option:{o}" for o, *_ in _DASHED_OPTIONS.values()} - {f"option:{o}" for o in _DASHED_ALWAYS})
-    ),
+    pins={name: (f"option:{option}",) for name, (option, *_) in _DASHED_OPTIONS.items()},
     sdk_ref=_TRANSPORT,
 )
 async def dash_leading_values_stay_values(h: Harness) -> dict[str, Any]:
@@ -456,7 +454,12 @@ def _env_seen(run: WireCapture) -> dict[str, Any]:
         "client-app-variable-from-option",
     ),
     requires=("option:env", "option:cwd", "option:enable_file_checkpointing"),
-    covers=("option:client_app",),
+    pins={
+        "env-entries-passed-on": ("option:env",),
+        "pwd-is-cwd": ("option:cwd",),
+        "checkpointing-variable-only-when-on": ("option:enable_file_checkpointing",),
+        "client-app-variable-from-option": ("option:client_app",),
+    },
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.connect",
 )
 async def sdk_set_environment(h: Harness) -> dict[str, Any]:
@@ -673,14 +676,18 @@ def _lacks(need: tuple[str, str] | None) -> str | None:
     tier="wire",
     checks=("no-options-sends-null-hooks-only", *_INIT_FIELDS),
     requires=("option:hooks", "api:HookMatcher"),
-    covers=(
-        "option:skills",
-        "option:forward_subagent_text",
-        "hook-matcher:matcher",
-        "hook-matcher:hooks",
-        "hook-matcher:timeout",
-        "hook-matcher:on_failure",
-    ),
+    pins={
+        "no-options-sends-null-hooks-only": ("option:hooks",),
+        "hooks-map-as-documented": (
+            "hook-matcher:matcher",
+            "hook-matcher:hooks",
+            "hook-matcher:timeout",
+            "option:hooks",
+        ),
+        "on-failure-sent-as-onfailure": ("hook-matcher:on_failure",),
+        "skills-list-only-in-initialize": ("option:skills",),
+        "forward-subagent-text-only-when-true": ("option:forward_subagent_text",),
+    },
     sdk_ref="claude_agent_sdk._internal.query.Query.initialize",
 )
 async def initialize_request_fields(h: Harness) -> dict[str, Any]:
@@ -851,7 +858,19 @@ def _own_user() -> str | None:
         "verbatim-prompts-warns-on-old-cli",
     ),
     requires=("option:cli_path", "option:user", "option:sandbox", "option:settings"),
-    covers=("option:verbatim_prompts",),
+    pins={
+        "cli-path-is-the-program-started": ("option:cli_path",),
+        "missing-cli-path-not-found": ("option:cli_path",),
+        "own-user-starts-the-cli": ("option:user",),
+        "unknown-user-fails-the-start": ("option:user",),
+        "sandbox-alone-sent-in-settings": ("option:sandbox", "option:settings"),
+        "sandbox-merged-with-settings": ("option:sandbox", "option:settings"),
+        "sandbox-merged-with-settings-file": ("option:sandbox", "option:settings"),
+        "settings-path-read-relative-to-cwd": ("option:settings",),
+        "unloadable-settings-refused": ("option:settings",),
+        "verbatim-prompts-marks-user-messages": ("option:verbatim_prompts",),
+        "verbatim-prompts-warns-on-old-cli": ("option:verbatim_prompts",),
+    },
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.connect",
     security="the SDK running another program, as another user, unsandboxed, or letting @path text read files",
 )
@@ -1069,7 +1088,12 @@ async def _flush_seen(h: Harness, mode: str) -> dict[str, Any]:
         "debug-stderr-not-written",
     ),
     requires=("option:extra_args", "option:debug_stderr"),
-    covers=("option:load_timeout_ms", "option:session_store_flush"),
+    pins={
+        "load-timeout-fails-hung-load": ("option:load_timeout_ms", "option:session_store_flush"),
+        "eager-flush-appends-each-frame": ("option:load_timeout_ms", "option:session_store_flush"),
+        "batched-flush-appends-at-result": ("option:load_timeout_ms", "option:session_store_flush"),
+        "debug-stderr-not-written": ("option:load_timeout_ms", "option:session_store_flush", "option:debug_stderr"),
+    },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions",
 )
 async def store_and_stderr_options(h: Harness) -> dict[str, Any]:

@@ -56,7 +56,13 @@ def _texts(message: Any) -> list[str]:
         "stdin-closed-after-prompt",
         "cli-exited-at-end",
     ),
-    covers=("function:query",),
+    pins={
+        "prompt-one-user-message-on-stdin": ("function:query",),
+        "messages-yielded-in-order": ("function:query",),
+        "iteration-ends-after-result": ("function:query",),
+        "stdin-closed-after-prompt": ("function:query",),
+        "cli-exited-at-end": ("function:query",),
+    },
     sdk_ref="claude_agent_sdk.query",
 )
 async def query_string_prompt_lifecycle(h: Harness) -> dict[str, Any]:

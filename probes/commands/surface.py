@@ -16,11 +16,13 @@ List every public item of the installed claude-agent-sdk, found by introspecting
 (ClaudeAgentOptions fields, ClaudeSDKClient methods, module functions, hook events and
 hook output keys, HookMatcher fields, permission results and updates, AgentDefinition
 fields, message and content block classes, error classes), each as KIND:NAME with the
-behaviours that cover it (how many, and the first few), then `covered N of M (P%)` per
-kind and overall. An item no behaviour covers is marked ✗, with the reason a catalogue
-gives for leaving it so (`leave_uncovered`), or "no reason given". A behaviour covers an
-item when its requirements name it (option:tools) or its `covers=` does. Reads only:
-nothing is probed."""
+behaviours that cover it with the sub-checks that pin it (how many behaviours, and the
+first few), then `covered N of M (P%)` per kind and overall. A behaviour covers an item
+when one of its sub-checks pins it (`pins=`) and one of its counterexamples makes that
+sub-check differ: its verdict would notice the item's contract changing. A requirement
+(option:tools) names an item but never covers it. An item no behaviour covers is marked ✗,
+with the reason a catalogue gives for leaving it so (`leave_uncovered`), else the
+behaviours that only name it, or "no reason given". Reads only: nothing is probed."""
 
 SURFACE_EPILOG = """\
 `sdkprobe list --covers ITEM` lists the behaviours covering one item in full.
@@ -46,9 +48,9 @@ def register(sub: Any) -> None:
     sp.add_argument(
         "--json",
         action="store_true",
-        help="print one JSON object: sdk_version, items (item, kind, name, origin, covered_by, and "
-        "uncovered_because for an uncovered item with a reason) and totals (per kind and overall: "
-        "covered, items, percent)",
+        help="print one JSON object: sdk_version, items (item, kind, name, origin, covered_by, pinned_by "
+        "{id: [sub-check, ...]}, and for an uncovered item named_by, the ids only naming it, and "
+        "uncovered_because when a reason is given) and totals (per kind and overall: covered, items, percent)",
     )
     sp.set_defaults(func=cmd_surface)
 
@@ -58,7 +60,8 @@ def cmd_surface(args: argparse.Namespace) -> int:
     from sdkprobe.harness import sdk
     from sdkprobe.surface import surface
 
-    coverage = catalogue.coverage()
+    pinning = catalogue.pinning()
+    naming = catalogue.naming()
     reasons = catalogue.left_uncovered()
     items = [
         {
@@ -66,7 +69,9 @@ def cmd_surface(args: argparse.Namespace) -> int:
             "kind": i.kind,
             "name": i.name,
             "origin": i.origin,
-            "covered_by": coverage.get(str(i), []),
+            "covered_by": list(pinning.get(str(i), {})),
+            "pinned_by": pinning.get(str(i), {}),
+            **({} if str(i) in pinning else {"named_by": naming.get(str(i), [])}),
             **({"uncovered_because": reasons[str(i)]} if str(i) in reasons else {}),
         }
         for i in surface()
@@ -118,13 +123,24 @@ def render(version: str, items: Sequence[Mapping[str, Any]], totals: Mapping[str
 
 
 def _covered_by(item: Mapping[str, Any]) -> str:
-    """The first covering ids, or for an uncovered item why it is left so."""
-    ids = item["covered_by"]
-    if ids:
-        return _ids(ids)
-    return f"none: {item['uncovered_because']}" if "uncovered_because" in item else "none (no reason given)"
+    """The first covering ids with their pinning sub-checks, or for an uncovered item why it
+    is left so, else which behaviours only name it."""
+    pinned = item["pinned_by"]
+    if pinned:
+        return _pins(pinned)
+    if "uncovered_because" in item:
+        return f"none: {item['uncovered_because']}"
+    named = item.get("named_by") or []
+    return f"none; named, not pinned, by {_more(named)}" if named else "none (no reason given)"
 
 
-def _ids(ids: Sequence[str]) -> str:
+def _pins(pinned: Mapping[str, Sequence[str]]) -> str:
+    """'a.b (check-1, check-2); c.d (check)', the first SHOWN behaviours, the rest counted."""
+    shown = [f"{bid} ({', '.join(checks)})" for bid, checks in list(pinned.items())[:SHOWN]]
+    more = f" (+{len(pinned) - SHOWN} more)" if len(pinned) > SHOWN else ""
+    return "; ".join(shown) + more
+
+
+def _more(ids: Sequence[str]) -> str:
     more = f" (+{len(ids) - SHOWN} more)" if len(ids) > SHOWN else ""
     return ", ".join(ids[:SHOWN]) + more
