@@ -492,6 +492,9 @@ async def _record_only(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
     return {}
 
 
+_NOTIFICATION_CEILING = 30.0  # seconds a pending permission prompt waits for its notification: a hang's
+
+
 @behaviour(
     id="hooks.notification-fires-in-sdk",
     claim=(
@@ -519,12 +522,27 @@ async def notification_fires_in_sdk(h: Harness) -> dict[str, Any]:
 
     from claude_agent_sdk import HookMatcher, PermissionResultAllow
 
-    async def allow_after_a_second(name: str, tool_input: dict[str, Any], context: Any) -> Any:
-        await asyncio.sleep(1)  # time for a notification of the pending prompt
-        return PermissionResultAllow()
-
     runs: dict[str, Any] = {}
-    for label, can_use_tool in (("with can_use_tool", allow_after_a_second), ("without can_use_tool", None)):
+    for label in ("with can_use_tool", "without can_use_tool"):
+        # The permission prompt stays pending until the Notification callback has been called:
+        # decided by order, however slow the machine; only a CLI that never notifies waits
+        # out the ceiling (and then the prompt is answered all the same).
+        notified = asyncio.Event()
+
+        async def notification(hook_input: Any, tool_use_id: Any, context: Any, notified: Any = notified) -> Any:
+            notified.set()
+            return {}
+
+        async def allow_once_notified(
+            name: str, tool_input: dict[str, Any], context: Any, notified: Any = notified
+        ) -> Any:
+            try:
+                await asyncio.wait_for(notified.wait(), _NOTIFICATION_CEILING)
+            except asyncio.TimeoutError:
+                pass
+            return PermissionResultAllow()
+
+        can_use_tool = allow_once_notified if label == "with can_use_tool" else None
         name = "f1.txt" if can_use_tool else "f2.txt"
         write = tool_use("Write", {"file_path": str(h.cwd / name), "content": "probe"}, f"toolu_notify_{name[1]}")
         extra: dict[str, Any] = {"can_use_tool": can_use_tool} if can_use_tool else {}
@@ -534,7 +552,7 @@ async def notification_fires_in_sdk(h: Harness) -> dict[str, Any]:
             client=True,  # hooks and can_use_tool need a streamed prompt on old SDKs
             script=[reply(write), "done"],
             hooks={
-                "Notification": [HookMatcher(matcher=None, hooks=[_record_only])],
+                "Notification": [HookMatcher(matcher=None, hooks=[notification])],
                 "PermissionRequest": [HookMatcher(matcher=None, hooks=[_record_only])],
             },
             settings=_notification_settings(markers),
