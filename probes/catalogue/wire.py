@@ -307,7 +307,7 @@ system_prompt_shapes_never_dropped.differs_on(
 
 # --- wire.connect-string-prompt-sent -------------------------------------------------------
 
-_CONNECT_WAIT = 5.0  # seconds a connect(prompt) run may take to its result before it counts as hung
+_CONNECT_WAIT = 30.0  # seconds a connect(prompt) run may take to its result: only a hang reaches it
 
 
 @behaviour(

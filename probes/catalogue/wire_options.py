@@ -999,20 +999,39 @@ _CONFIG_DIR = "/nonexistent/sdkprobe-config"  # CLAUDE_CONFIG_DIR: where the SDK
 _RESUMED = "0e3c8a5e-1f7d-4a55-9d3c-6c1f1e2d3b4a"  # a session id to resume (resume takes only a UUID)
 _LOAD_TIMEOUT_MS = 200  # far below the 10 s the run may take; the default 60 000 ms is far above it
 _STDERR_LINE = "probe stderr line"
-# An eager flush is a background task: polled for, up to this many seconds on a loaded machine.
-# A batched one is judged on order alone: the frames came before the assistant message, and a
-# batch flushes once per turn, so nothing is in the store while the caller holds that message.
-_EAGER_CEILING = 10.0
+# An eager flush is a background task: waited for (the store says when its appends reach the
+# two frames), up to a ceiling only a flush that never comes reaches. A batched one is judged
+# on order alone: the frames came before the assistant message, and a batch flushes once per
+# turn, so nothing is in the store while the caller holds that message.
+_EAGER_CEILING = 60.0
 
 
 class _Store:
     """A SessionStore (duck-typed, as the SDK allows): records append() calls; load() never settles."""
 
     def __init__(self) -> None:
+        import asyncio
+
         self.appended: list[int] = []  # the entries of each append() call
+        self.grew = asyncio.Event()  # set at each append(): a waiter looks again
 
     async def append(self, key: Any, entries: list[Any]) -> None:
         self.appended.append(len(entries))
+        self.grew.set()
+
+    async def holds(self, entries: int, ceiling: float) -> None:
+        """Return once `entries` entries were appended, or at the ceiling (the count tells which)."""
+        import asyncio
+
+        async def grown() -> None:
+            while sum(self.appended) < entries:
+                self.grew.clear()
+                await self.grew.wait()
+
+        try:
+            await asyncio.wait_for(grown(), ceiling)
+        except asyncio.TimeoutError:
+            pass
 
     async def load(self, key: Any) -> Any:
         import asyncio
@@ -1045,10 +1064,7 @@ async def _flush_seen(h: Harness, mode: str) -> dict[str, Any]:
             kind = type(message).__name__
             if kind == "AssistantMessage":
                 if mode == "eager":
-                    for _ in range(int(_EAGER_CEILING / 0.05)):
-                        if sum(store.appended) >= 2:
-                            break
-                        await asyncio.sleep(0.05)
+                    await store.holds(2, _EAGER_CEILING)
                 else:
                     for _ in range(20):  # let every task the frames started run; no clock decides
                         await asyncio.sleep(0)
@@ -1065,6 +1081,7 @@ async def _flush_seen(h: Harness, mode: str) -> dict[str, Any]:
         session_store=store,
         session_store_flush=mode,
         env={"CLAUDE_CONFIG_DIR": _CONFIG_DIR},
+        timeout=_EAGER_CEILING + 30,
     )
     return {**counts, "error": run.error_line}
 
