@@ -272,30 +272,20 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     return out
 
 
-posttooluse_updated_tool_output.differs_on(
-    {  # the wrong-shape replacement appended beside the real output, the others in its place
-        "tool results": {
-            "toolu_upd_bash_ok": {"replacement": True, "original": False},
-            "toolu_upd_bash_bad": {"replacement": True, "original": True},
-            "toolu_upd_mcp_mcp": {"replacement": True, "original": False},
-            "toolu_upd_mcp_any": {"replacement": True, "original": False},
-        },
+def _replaced(*carried: tuple[bool, bool]) -> dict[str, Any]:
+    """What the model's tool_results carried, (replacement, original) per call in _REPLACED's order."""
+    results = {i: {"replacement": r, "original": o} for i, (r, o) in zip(_REPLACED, carried, strict=True)}
+    return {
+        "tool results": results,
         "declared": {"updatedToolOutput": True, "updatedMCPToolOutput": True},
         "error": None,
     }
-)
-posttooluse_updated_tool_output.differs_on(
-    {
-        "tool results": {
-            "toolu_upd_bash_ok": {"replacement": False, "original": True},
-            "toolu_upd_bash_bad": {"replacement": True, "original": False},
-            "toolu_upd_mcp_mcp": {"replacement": False, "original": True},
-            "toolu_upd_mcp_any": {"replacement": False, "original": True},
-        },
-        "declared": {"updatedToolOutput": True, "updatedMCPToolOutput": True},
-        "error": None,
-    }
-)
+
+
+# the wrong-shape replacement appended beside the real output, the others in its place
+posttooluse_updated_tool_output.differs_on(_replaced((True, False), (True, True), (True, False), (True, False)))
+# every replacement ignored, the wrong-shape one taken in place of the real output
+posttooluse_updated_tool_output.differs_on(_replaced((False, True), (True, False), (False, True), (False, True)))
 
 
 # --- hooks.posttooluse-additional-context-reaches-model --------------------------------------
