@@ -350,6 +350,9 @@ def _plan_callback(approve: bool) -> Any:
     return callback
 
 
+_EXITED = "exited plan mode"  # what the CLI tells the model once the session has left plan mode
+
+
 async def _plan_run(h: Harness, approve: bool) -> dict[str, Any]:
     for name in _PLAN_FILES:
         (h.cwd / name).unlink(missing_ok=True)
@@ -374,6 +377,9 @@ async def _plan_run(h: Harness, approve: bool) -> dict[str, Any]:
         "exit_result": _result_of(run, "toolu_exit"),
         # whether the model was asked again after ExitPlanMode (the turn went on) and got the second Write's result
         "went_on_after_exit": _result_of(run, "toolu_after") is not None,
+        # whether the CLI told the model it left plan mode (the CLI's own record of the mode changing; in
+        # plan mode a Write can_use_tool allows runs as in default mode, so the Writes alone cannot tell)
+        "told_model_plan_mode_exited": any(_EXITED in json.dumps(r.messages).lower() for r in run.requests),
         "result": getattr(run.result, "subtype", None),
         "error": run.error_line,
     }
@@ -420,7 +426,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         return (
             f"ExitPlanMode {label} (init permissionMode {r['init_permission_mode']!r}): can_use_tool asked about "
             f"{r['asked']}, files written {r['written']}, ExitPlanMode's result {said!r}, the turn went on "
-            f"after it {r['went_on_after_exit']}"
+            f"after it {r['went_on_after_exit']}, the model told it left plan mode {r['told_model_plan_mode_exited']}"
         )
 
     return {
@@ -440,7 +446,8 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         # plan mode still in force: the second Write gets no easier treatment than the first (it does not run
         # unasked); whether plan mode gates the first at all is the first sub-check's
         "rejected-exit-keeps-plan-mode": check(
-            not (rejected["written"]["after.txt"] and "after.txt" not in rejected["asked_files"]),
+            not (rejected["written"]["after.txt"] and "after.txt" not in rejected["asked_files"])
+            and not rejected["told_model_plan_mode_exited"],
             shown("rejected"),
         ),
         "approved-exit-leaves-plan-mode": check(
@@ -449,8 +456,11 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-def _plan_seen(asked_files: list[str], before: bool, after: bool, went_on: bool = True) -> dict[str, Any]:
+def _plan_seen(
+    asked_files: list[str], before: bool, after: bool, went_on: bool = True, exited: bool = False
+) -> dict[str, Any]:
     return {
+        "told_model_plan_mode_exited": exited,
         "init_permission_mode": "plan",
         "asked": ["Write" for _ in asked_files],
         "asked_files": asked_files,
@@ -462,6 +472,13 @@ def _plan_seen(asked_files: list[str], before: bool, after: bool, went_on: bool 
     }
 
 
+plan_mode_exit_plan.differs_on(
+    {  # the CLI leaving plan mode on a rejected ExitPlanMode: it tells the model so, all else as 2.1.332 does
+        "rejected": _plan_seen(["before.txt", "after.txt"], True, True, exited=True)
+        | {"asked": ["Write", "ExitPlanMode", "Write"]},
+        "approved": _plan_seen(["before.txt"], True, True, exited=True) | {"asked": ["Write", "ExitPlanMode"]},
+    }
+)
 plan_mode_exit_plan.differs_on(
     {  # cc#89403: after a rejected ExitPlanMode plan mode stopped gating edits; the first Write ran too
         "rejected": _plan_seen(["before.txt"], True, True) | {"asked": ["Write", "ExitPlanMode"]},
