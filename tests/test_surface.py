@@ -226,9 +226,9 @@ def test_list_covers_gives_the_covering_behaviours(patched_sdk: None, capsys: py
     assert main(["list", "--covers", "client:interrupt", "--json"]) == 0
     ids = [r["id"] for r in json.loads(capsys.readouterr().out)]
     assert ids and sorted(ids) == catalogue.covering("client:interrupt")
-    assert "messages.interrupt-settles-with-own-result" in ids  # by its requirement
+    assert "messages.interrupt-settles-with-own-result" in ids  # a sub-check pins it
     assert main(["list", "--covers", "hook-event:PreToolUse"]) == 0
-    assert "hooks.pretooluse-deny-returns-tool-result" in capsys.readouterr().out  # by its covers=
+    assert "hooks.pretooluse-deny-returns-tool-result" in capsys.readouterr().out
     uncovered = f"option:{FAKE}"
     assert main(["list", "--covers", uncovered]) == 0
     captured = capsys.readouterr()
