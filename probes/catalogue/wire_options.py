@@ -1106,10 +1106,10 @@ async def _flush_seen(h: Harness, mode: str) -> dict[str, Any]:
     ),
     requires=("option:extra_args", "option:debug_stderr"),
     pins={
-        "load-timeout-fails-hung-load": ("option:load_timeout_ms", "option:session_store_flush"),
-        "eager-flush-appends-each-frame": ("option:load_timeout_ms", "option:session_store_flush"),
-        "batched-flush-appends-at-result": ("option:load_timeout_ms", "option:session_store_flush"),
-        "debug-stderr-not-written": ("option:load_timeout_ms", "option:session_store_flush", "option:debug_stderr"),
+        "load-timeout-fails-hung-load": ("option:load_timeout_ms",),
+        "eager-flush-appends-each-frame": ("option:session_store_flush",),
+        "batched-flush-appends-at-result": ("option:session_store_flush",),
+        "debug-stderr-not-written": ("option:debug_stderr",),
     },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions",
 )
