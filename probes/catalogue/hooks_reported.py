@@ -433,7 +433,9 @@ _PROMPT_TURNS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
 }
 _WARNING_WORDS = ("invalid", "unknown", "unrecognized", "unrecognised", "ignored", "not allowed", "validation")
-_TURN_CEILING = 20.0  # seconds a turn may take to end (a blocked prompt's turn may never yield a result)
+# seconds a turn may take to end (a blocked prompt's turn may never yield a result): every recorded turn
+# ends in seconds, so only a turn that never ends reaches it
+_TURN_CEILING = 60.0
 
 
 def _told(texts: list[str], field: str) -> bool:
@@ -488,7 +490,7 @@ def _titles(h: Harness) -> list[str] | None:
         "top-level-context-not-dropped-silently": ("hook-output:UserPromptSubmitHookSpecificOutput.additionalContext",),
     },
     sdk_ref="claude_agent_sdk.types.UserPromptSubmitHookSpecificOutput",
-    timeout=180,
+    timeout=len(_PROMPT_TURNS) * _TURN_CEILING + 120,
 )
 async def user_prompt_submit_output(h: Harness) -> dict[str, Any]:
     from claude_agent_sdk import HookMatcher
@@ -525,7 +527,11 @@ async def user_prompt_submit_output(h: Harness) -> dict[str, Any]:
                 with contextlib.suppress(asyncio.CancelledError):
                     await pending
 
-    run = await h.converse(steps, hooks={"UserPromptSubmit": [HookMatcher(matcher=None, hooks=[answer])]}, timeout=170)
+    run = await h.converse(
+        steps,
+        hooks={"UserPromptSubmit": [HookMatcher(matcher=None, hooks=[answer])]},
+        timeout=len(_PROMPT_TURNS) * _TURN_CEILING + 60,
+    )
     main = run.on(MAIN)
     turns: dict[str, Any] = {}
     for i, (label, (prompt, _)) in enumerate(_PROMPT_TURNS.items()):

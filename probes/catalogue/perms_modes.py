@@ -80,7 +80,7 @@ _BYPASS_CALLS: dict[str, tuple[str, Any]] = {
     "EnterPlanMode": ("EnterPlanMode", tool_use("EnterPlanMode", {}, id="toolu_enter")),
     "ExitPlanMode": ("ExitPlanMode", tool_use("ExitPlanMode", {"plan": "1. write the file"}, id="toolu_plan")),
 }
-_BYPASS_TIMEOUT = 60.0
+_BYPASS_TIMEOUT = 180.0  # seconds a session may take to end: a run that works ends in seconds, only a hang reaches it
 
 
 async def _bypass_run(h: Harness, with_callback: bool) -> dict[str, Any]:
@@ -141,6 +141,7 @@ async def _bypass_run(h: Harness, with_callback: bool) -> dict[str, Any]:
         "no-callback-ask-rule-not-run": ("option:permission_mode",),
     },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
+    timeout=2 * _BYPASS_TIMEOUT + 60,
 )
 async def bypass_still_asks(h: Harness) -> dict[str, Any]:
     return {"with callback": await _bypass_run(h, True), "without callback": await _bypass_run(h, False)}
