@@ -492,6 +492,14 @@ async def _record_only(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
     return {}
 
 
+async def _appeared(folder: Path) -> None:
+    """Return once a file is in `folder` (a command hook's process left it there)."""
+    import asyncio
+
+    while not any(folder.iterdir()):
+        await asyncio.sleep(0.05)
+
+
 _NOTIFICATION_CEILING = 30.0  # seconds a pending permission prompt waits for its notification: a hang's
 
 
@@ -528,16 +536,19 @@ async def notification_fires_in_sdk(h: Harness) -> dict[str, Any]:
         # decided by order, however slow the machine; only a CLI that never notifies waits
         # out the ceiling (and then the prompt is answered all the same).
         notified = asyncio.Event()
+        markers = h.workdir("notified")
 
         async def notification(hook_input: Any, tool_use_id: Any, context: Any, notified: Any = notified) -> Any:
             notified.set()
             return {}
 
         async def allow_once_notified(
-            name: str, tool_input: dict[str, Any], context: Any, notified: Any = notified
+            name: str, tool_input: dict[str, Any], context: Any, notified: Any = notified, markers: Path = markers
         ) -> Any:
             try:
                 await asyncio.wait_for(notified.wait(), _NOTIFICATION_CEILING)
+                # the settings' command hook runs beside the callback: its file, waited for while the prompt is pending
+                await asyncio.wait_for(_appeared(markers), _NOTIFICATION_CEILING)
             except asyncio.TimeoutError:
                 pass
             return PermissionResultAllow()
@@ -546,7 +557,6 @@ async def notification_fires_in_sdk(h: Harness) -> dict[str, Any]:
         name = "f1.txt" if can_use_tool else "f2.txt"
         write = tool_use("Write", {"file_path": str(h.cwd / name), "content": "probe"}, f"toolu_notify_{name[1]}")
         extra: dict[str, Any] = {"can_use_tool": can_use_tool} if can_use_tool else {}
-        markers = h.workdir("notified")
         run = await h.session(
             "write a file",
             client=True,  # hooks and can_use_tool need a streamed prompt on old SDKs
