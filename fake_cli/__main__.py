@@ -110,10 +110,16 @@ class Stdin:
                     return None
                 self._cond.wait()
 
-    def wait_eof(self) -> None:
+    def wait_eof(self, ceiling: float | None = None) -> bool:
+        """Whether stdin closed: waits for it, or with `ceiling` at most that many seconds."""
+        deadline = None if ceiling is None else time.monotonic() + ceiling
         with self._cond:
             while not self.eof:
-                self._cond.wait()
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                self._cond.wait(left)
+        return True
 
 
 def argv_prompt(argv: list[str]) -> list[dict[str, Any]]:
@@ -146,7 +152,8 @@ def play(scenario: dict[str, Any], argv: list[str], capture: Capture) -> int:
                 break
             cursor = found + 1
         elif op == "await_eof":
-            stdin.wait_eof()
+            if not stdin.wait_eof(step.get("ceiling")):
+                capture.event("eof_ceiling", seconds=step["ceiling"])
         elif op == "request":
             rid = step["request_id"]
             out.send({"type": "control_request", "request_id": rid, "request": step["request"]})

@@ -8,7 +8,8 @@ control requests the SDK sends (initialize, interrupt, mcp_status, ...). Steps:
   stderr    write text to stderr
   await     block until a stdin line matches a pattern (a subset of its JSON)
   request   send a CLI->SDK control_request and wait for the SDK's answer
-  await_eof block until the SDK closes stdin
+  await_eof block until the SDK closes stdin (or, given a ceiling, at most that many seconds:
+            a close that never comes then shows after what the fake writes next)
   sleep     pause for some seconds (the SDK gets on with what it was sent)
   exit      exit with a code at once (a crash mid-stream when it comes early)
 
@@ -75,8 +76,9 @@ class Scenario:
     def wait_for_user(self) -> Scenario:
         return self.wait_for(type="user")
 
-    def wait_for_eof(self) -> Scenario:
-        self.steps.append({"op": "await_eof"})
+    def wait_for_eof(self, ceiling: float | None = None) -> Scenario:
+        """Wait for the SDK to close stdin; with `ceiling`, go on after that many seconds without it."""
+        self.steps.append({"op": "await_eof", **({"ceiling": ceiling} if ceiling is not None else {})})
         return self
 
     def request(self, subtype: str, **fields: Any) -> Scenario:

@@ -170,7 +170,8 @@ class Behaviour:
     controls: tuple[str, ...] = ()  # sub-checks that show the setup worked, never the claim
     summary: str | None = None  # the claim in one short line, for a table a person reads
     renamed_from: tuple[str, ...] = ()  # ids it had before: reports and lists naming them still find it
-    covers: tuple[str, ...] = ()  # surface items (`option:add_dirs`) whose contract its decision pins
+    # (sub-check, the surface items, `option:add_dirs`, whose contract its verdict pins), declared order
+    pins: tuple[tuple[str, tuple[str, ...]], ...] = ()
     security: str | None = None  # why a change of this contract weakens a host's security, if it would
 
     @property
@@ -178,11 +179,40 @@ class Behaviour:
         return area_of(self.id)
 
     @property
+    def named(self) -> tuple[str, ...]:
+        """The surface items it names, sorted: in `pins` and in its requirements (`option:tools`,
+        `api:ClaudeSDKClient.interrupt` as client:interrupt). Naming an item covers nothing."""
+        required = {item for r in self.requires for item in named_by(r)}
+        return tuple(sorted(required | {item for _, items in self.pins for item in items}))
+
+    def pinned(self) -> dict[str, tuple[str, ...]]:
+        """Surface item -> the sub-checks that pin it, sorted by item: each a sub-check `pins`
+        declares for it that one of the counterexamples makes differ. A pin no counterexample
+        shows failing, and an item only a requirement names, pin nothing."""
+        shown = self.shown_differing()
+        found: dict[str, list[str]] = {}
+        for name, items in self.pins:
+            if name in shown:
+                for item in items:
+                    found.setdefault(item, []).append(name)
+        return {item: tuple(found[item]) for item in sorted(found)}
+
+    @property
     def covered(self) -> tuple[str, ...]:
-        """The surface items it covers, sorted: those its `covers` names and those its
-        requirements name (`option:tools`, `api:ClaudeSDKClient.interrupt` as client:interrupt)."""
-        named = {item for r in self.requires for item in named_by(r)}
-        return tuple(sorted(named | set(self.covers)))
+        """The surface items it covers: those a sub-check pins (see `pinned`), sorted."""
+        return tuple(self.pinned())
+
+    def shown_differing(self) -> frozenset[str]:
+        """The sub-checks some counterexample makes `differs` (a counterexample the decision
+        cannot judge shows none: the catalogue test reports it)."""
+        found: set[str] = set()
+        for observed in self.counterexamples:
+            try:
+                checks = self.judge(observed).checks
+            except Exception:
+                continue
+            found |= {name for name, verdict in checks.items() if verdict == DIFFERS}
+        return frozenset(found)
 
     def judge(self, observed: Observation) -> Verdict:
         """The verdict for an observation; DeclarationError if the decision's sub-checks
@@ -274,8 +304,9 @@ def behaviour(
     cannot_decide: tuple[str, ...] = (),
     controls: tuple[str, ...] = (),
     summary: str | None = None,
-    covers: tuple[str, ...] = (),
+    pins: Mapping[str, tuple[str, ...]] | None = None,
     security: str | None = None,
+    covers: object = None,
 ) -> Callable[[Probe], Declared]:
     """Declare a behaviour; the decorated coroutine is its probe. Every mistake in the
     declaration (unknown area, source or tier, bad sub-check names or requirements) is a
@@ -297,11 +328,13 @@ def behaviour(
     `resolve`). An old id is spelt like an id, and is neither a declared id nor another
     behaviour's old id.
 
-    `covers` names the SDK's public items (`sdkprobe surface` lists them: `option:add_dirs`,
-    `client:interrupt`, `hook-output:SyncHookJSONOutput.continue_`) whose contract the
-    decision pins: handed an observation where that item's contract changed in the way the
-    probe observes, it says `differs`. An item a requirement names (`option:tools`) is
-    covered already and need not be repeated.
+    `pins` maps a sub-check to the SDK's public items (`sdkprobe surface` lists them:
+    `option:add_dirs`, `client:interrupt`, `hook-output:SyncHookJSONOutput.continue_`) whose
+    contract its verdict pins: handed an observation where that item's contract changed in
+    the way the probe observes, it says `differs`. A counterexample shows it (`differs_on`):
+    an item counts as covered only through a sub-check some counterexample makes differ. A
+    requirement (`option:tools`) names an item but never covers it: what a probe needs to
+    run is not what its decision notices. A control pins nothing.
 
     `security` marks a contract a host relies on for its safety (a deny honoured, a
     disallowed tool never running, a value that cannot be read as a flag, what the
@@ -351,15 +384,7 @@ def behaviour(
         needs = tuple(parse(r) for r in requires)
     except ValueError as exc:
         raise fail(str(exc)) from None
-    if isinstance(covers, str):
-        raise fail("covers is a tuple of surface items: covers=('option:add_dirs',)")
-    try:
-        for item in covers:
-            parse_item(item)
-    except ValueError as exc:
-        raise fail(str(exc)) from None
-    if len(set(covers)) != len(covers):
-        raise fail("covers names each surface item once")
+    pinned = _pins(pins, covers, checks, controls, cannot_decide, fail)
     if security is not None and not (isinstance(security, str) and 15 <= len(security.strip()) <= 160):
         raise fail("security says in one line (15 to 160 characters) what a change of the contract would expose")
 
@@ -391,9 +416,42 @@ def behaviour(
             tuple(controls),
             summary,
             tuple(renamed_from),
-            tuple(covers),
+            pinned,
             security.strip() if security else None,
         )
         return Declared(id)
 
     return register
+
+
+def _pins(
+    pins: Mapping[str, tuple[str, ...]] | None,
+    covers: object,
+    checks: tuple[str, ...],
+    controls: tuple[str, ...],
+    cannot_decide: tuple[str, ...],
+    fail: Callable[[str], DeclarationError],
+) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`pins` as the Behaviour keeps it, in declared sub-check order; a DeclarationError for a
+    sub-check that is not declared, is a control or cannot be decided, or an item misspelt."""
+    if covers is not None:
+        raise fail(
+            "covers= became pins={'sub-check': ('option:x', ...)}: name the sub-check whose verdict pins each item"
+        )
+    if pins is None:
+        return ()
+    if not isinstance(pins, Mapping):
+        raise fail("pins maps a sub-check to the surface items it pins: pins={'sub-check': ('option:add_dirs',)}")
+    for name, items in pins.items():
+        if name not in checks:
+            raise fail(f"pins names an undeclared sub-check {name!r}")
+        if name in controls or name in cannot_decide:
+            raise fail(f"pins {name!r}: a control or a sub-check no observation decides pins nothing")
+        if isinstance(items, str) or not items or len(set(items)) != len(items):
+            raise fail(f"pins {name!r}: a tuple of distinct surface items, at least one: ('option:add_dirs',)")
+        try:
+            for item in items:
+                parse_item(item)
+        except ValueError as exc:
+            raise fail(str(exc)) from None
+    return tuple((name, tuple(pins[name])) for name in checks if name in pins)

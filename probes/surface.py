@@ -22,7 +22,7 @@ option shows up as an item no behaviour covers. Each item is `kind:name`:
 
 A kind the SDK version lacks (0.1.x has no hook-specific outputs) gives no items; nothing
 here raises on an old SDK. This module knows no behaviour: the catalogue computes coverage
-from what behaviours declare (`requires`, `covers`), with `named_by` below.
+from what behaviours declare (`pins`; `requires` only names items, with `named_by` below).
 """
 
 from __future__ import annotations

@@ -114,10 +114,19 @@ def declare(**overrides):
         ({"renamed_from": ("Tools.Old",)}, "an old id in renamed_from is area.lower-case-words too"),
         ({"renamed_from": ("tools.toy-claim",)}, "not its own"),
         ({"renamed_from": ("tools.old-claim", "tools.old-claim")}, "distinct"),
-        ({"covers": "option:tools"}, "covers is a tuple of surface items"),
-        ({"covers": ("options:tools",)}, "KIND:NAME with KIND one of option, client"),
-        ({"covers": ("add_dirs",)}, "is not KIND:NAME"),
-        ({"covers": ("option:add_dirs", "option:add_dirs")}, "each surface item once"),
+        ({"covers": ("option:tools",)}, "covers= became pins="),
+        ({"pins": ("option:tools",)}, "pins maps a sub-check to the surface items"),
+        ({"pins": {"other": ("option:tools",)}}, "pins names an undeclared sub-check 'other'"),
+        ({"pins": {"it": "option:tools"}}, "a tuple of distinct surface items"),
+        ({"pins": {"it": ()}}, "at least one"),
+        ({"pins": {"it": ("options:tools",)}}, "KIND:NAME with KIND one of option, client"),
+        ({"pins": {"it": ("add_dirs",)}}, "is not KIND:NAME"),
+        ({"pins": {"it": ("option:add_dirs", "option:add_dirs")}}, "distinct"),
+        ({"checks": ("it", "setup"), "controls": ("setup",), "pins": {"setup": ("option:tools",)}}, "pins nothing"),
+        (
+            {"checks": ("it", "model"), "cannot_decide": ("model",), "pins": {"model": ("option:tools",)}},
+            "pins nothing",
+        ),
     ],
 )
 def test_a_bad_declaration_fails_where_it_is_made(overrides, message, monkeypatch):
@@ -223,43 +232,63 @@ def test_an_old_id_is_neither_a_declared_id_nor_another_behaviours_old_id(monkey
         declare(id="tools.old-claim")(probe)
 
 
-def test_what_a_behaviour_covers_is_its_covers_and_what_its_requirements_name(monkeypatch):
-    monkeypatch.setattr(declaring, "REGISTRY", {})
+def _pinning_toy(bid: str, **overrides):
+    """A behaviour whose sub-check `sent` differs when the flag was not sent, `ran` when it did
+    not run; its counterexamples are given with `differs_on` by each test."""
 
     async def probe(h):
         return {}
 
-    toy = declare(
+    declared = declare(id=bid, checks=("sent", "ran"), **overrides)(probe)
+    declared.decide(lambda seen: {"sent": check(seen["sent"], "not sent"), "ran": check(seen["ran"], "did not run")})
+    return declared
+
+
+def test_an_item_is_covered_only_by_a_pin_a_counterexample_shows_failing(monkeypatch):
+    monkeypatch.setattr(declaring, "REGISTRY", {})
+    toy = _pinning_toy(
+        "tools.toy-pins",
         requires=("option:tools", "api:ClaudeSDKClient.interrupt", "field:AgentDefinition.skills", "package:mcp"),
-        covers=("option:add_dirs", "option:tools"),
-    )(probe).behaviour
-    assert toy.covers == ("option:add_dirs", "option:tools")
-    assert toy.covered == ("agent:skills", "client:interrupt", "option:add_dirs", "option:tools")
-    assert declare(id="tools.toy-bare")(probe).behaviour.covered == ()
+        pins={"ran": ("client:interrupt",), "sent": ("option:add_dirs", "option:tools")},
+    )
+    b = toy.behaviour
+    assert b.pins == (("sent", ("option:add_dirs", "option:tools")), ("ran", ("client:interrupt",)))  # declared order
+    assert b.named == ("agent:skills", "client:interrupt", "option:add_dirs", "option:tools")
+    assert b.covered == () and b.pinned() == {}  # no counterexample yet: no pin is shown to notice anything
+    toy.differs_on({"sent": False, "ran": True})
+    assert toy.behaviour.pinned() == {"option:add_dirs": ("sent",), "option:tools": ("sent",)}
+    # the requirement names agent:skills, and `ran` pins client:interrupt, but no counterexample makes it differ
+    assert toy.behaviour.covered == ("option:add_dirs", "option:tools")
+    toy.differs_on({"sent": True, "ran": False})
+    assert toy.behaviour.covered == ("client:interrupt", "option:add_dirs", "option:tools")
+    assert toy.behaviour.shown_differing() == {"sent", "ran"}
 
 
-def test_the_catalogue_counts_coverage_from_requires_and_covers(monkeypatch):
+def test_the_catalogue_counts_coverage_from_pins_never_from_requires(monkeypatch):
     from sdkprobe import catalogue
 
     monkeypatch.setattr(declaring, "REGISTRY", {})
-
-    async def probe(h):
-        return {}
-
-    by_need = declare(id="tools.by-need", requires=("option:tools",))(probe).behaviour
-    by_claim = declare(id="tools.by-claim", covers=("option:tools", "client:interrupt"))(probe).behaviour
-    monkeypatch.setattr(catalogue, "load", lambda: [by_need, by_claim])
-    assert catalogue.covering("option:tools") == ["tools.by-claim", "tools.by-need"]
-    assert catalogue.covering("client:interrupt") == ["tools.by-claim"]
+    by_need = _pinning_toy("tools.by-need", requires=("option:tools",))
+    by_need.differs_on({"sent": False, "ran": False})
+    by_claim = _pinning_toy("tools.by-claim", pins={"sent": ("option:tools",), "ran": ("client:interrupt",)})
+    by_claim.differs_on({"sent": False, "ran": False})
+    unproven = _pinning_toy("tools.unproven", pins={"ran": ("option:add_dirs",)})
+    unproven.differs_on({"sent": False, "ran": True})
+    behaviours = [by_need.behaviour, by_claim.behaviour, unproven.behaviour]
+    monkeypatch.setattr(catalogue, "load", lambda: behaviours)
+    assert catalogue.covering("option:tools") == ["tools.by-claim"]
     assert catalogue.covering("option:add_dirs") == []
-    assert catalogue.coverage() == {
-        "client:interrupt": ["tools.by-claim"],
-        "option:tools": ["tools.by-claim", "tools.by-need"],
+    assert catalogue.pinning() == {
+        "client:interrupt": {"tools.by-claim": ["ran"]},
+        "option:tools": {"tools.by-claim": ["sent"]},
     }
+    assert catalogue.coverage() == {"client:interrupt": ["tools.by-claim"], "option:tools": ["tools.by-claim"]}
+    assert catalogue.naming()["option:tools"] == ["tools.by-claim", "tools.by-need"]
+    assert catalogue.naming()["option:add_dirs"] == ["tools.unproven"]
 
 
-def test_every_declared_covers_names_an_item_of_the_installed_sdk():
-    """A `covers=` in sdkprobe's catalogue names an item as `sdkprobe surface` spells it, or as
+def test_every_declared_pin_names_an_item_of_the_installed_sdk():
+    """A `pins=` in sdkprobe's catalogue names items as `sdkprobe surface` spells them, or as
     `surface --sdk ts@V` does for the newest TypeScript release recorded (its report's surface)."""
     import json
 
@@ -269,5 +298,5 @@ def test_every_declared_covers_names_an_item_of_the_installed_sdk():
 
     newest_ts = Path(__file__).resolve().parent.parent / "reports" / "ts" / f"{TS_VERSIONS[-1]}.json"
     known = set(names()) | set(json.loads(newest_ts.read_text())["surface"])
-    declared = {item for b in catalogue.load() for item in b.covers}
+    declared = {item for b in catalogue.load() for _, items in b.pins for item in items}
     assert declared and declared <= known, sorted(declared - known)

@@ -70,6 +70,16 @@ def test_decision_can_fail(behaviour):
     assert made_to_differ == set(behaviour.checks) - set(behaviour.cannot_decide)
 
 
+def test_each_pin_is_a_sub_check_a_counterexample_makes_differ(behaviour):
+    """An item a behaviour says it pins is covered only when its sub-check notices a change:
+    some counterexample makes that very sub-check differ (`pinned` drops it otherwise, and the
+    surface would count the item uncovered without saying why)."""
+    shown = behaviour.shown_differing()
+    unproven = {name: items for name, items in behaviour.pins if name not in shown}
+    assert not unproven, f"{behaviour.id}: no counterexample makes these pinning sub-checks differ: {unproven}"
+    assert set(behaviour.covered) == {item for _, items in behaviour.pins for item in items}
+
+
 def _stored() -> list[tuple[str, dict]]:
     known = {b.id for b in catalogue.load()}
     renames = catalogue.renames()  # a report from before a rename names the old id: judged as the new one

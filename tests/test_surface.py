@@ -117,9 +117,11 @@ def test_surface_json_gives_every_item_with_its_coverage_and_the_totals(capsys: 
     assert set(data) == {"sdk", "sdk_version", "items", "totals"} and data["sdk"] == "claude-agent-sdk"
     assert data["sdk_version"] == claude_agent_sdk.__version__
     assert [i["item"] for i in data["items"]] == [str(i) for i in surface()]
-    assert set(data["items"][0]) == {"item", "kind", "name", "origin", "covered_by"}
+    assert set(data["items"][0]) == {"item", "kind", "name", "origin", "covered_by", "pinned_by"}
     interrupt = next(i for i in data["items"] if i["item"] == "client:interrupt")
     assert interrupt["covered_by"] == catalogue.covering("client:interrupt") != []
+    assert interrupt["pinned_by"] == catalogue.pinning()["client:interrupt"]
+    assert list(interrupt["pinned_by"]) == interrupt["covered_by"] and all(interrupt["pinned_by"].values())
     totals = data["totals"]
     assert list(totals["kinds"]) == [k for k in KINDS if k in totals["kinds"]]
     covered = sum(bool(i["covered_by"]) for i in data["items"])
@@ -227,9 +229,9 @@ def test_list_covers_gives_the_covering_behaviours(patched_sdk: None, capsys: py
     assert main(["list", "--covers", "client:interrupt", "--json"]) == 0
     ids = [r["id"] for r in json.loads(capsys.readouterr().out)]
     assert ids and sorted(ids) == catalogue.covering("client:interrupt")
-    assert "messages.interrupt-settles-with-own-result" in ids  # by its requirement
+    assert "messages.interrupt-settles-with-own-result" in ids  # a sub-check pins it
     assert main(["list", "--covers", "hook-event:PreToolUse"]) == 0
-    assert "hooks.pretooluse-deny-returns-tool-result" in capsys.readouterr().out  # by its covers=
+    assert "hooks.pretooluse-deny-returns-tool-result" in capsys.readouterr().out
     uncovered = f"option:{FAKE}"
     assert main(["list", "--covers", uncovered]) == 0
     captured = capsys.readouterr()
@@ -246,3 +248,41 @@ def test_list_covers_an_item_the_sdk_lacks_is_one_line_naming_close_ones(
     assert main(["list", "--covers", given]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith(f"sdkprobe list: error: --covers {given}: ") and named in err
+
+
+def test_an_item_only_a_requirement_names_is_uncovered_and_says_who_names_it(
+    patched_sdk: None, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+):
+    """What a probe needs to run is not what its decision notices: `requires` alone covers
+    nothing; a pin that a counterexample shows failing does, and the table names its sub-check."""
+    monkeypatch.setattr(declaring, "REGISTRY", dict(declaring.REGISTRY))
+    item = f"option:{FAKE}"
+
+    async def probe(h: Any) -> dict[str, Any]:
+        return {}
+
+    def declare(bid: str, **pins: Any) -> Any:
+        toy = declaring.behaviour(
+            id=bid, claim="a toy claim long enough to read", source=("003", "s"), tier="wire", checks=("sent",), **pins
+        )(probe)
+        toy.decide(lambda seen: {"sent": declaring.check(seen["sent"], "not sent")})
+        toy.differs_on({"sent": False})
+        return toy.behaviour
+
+    needs = declare("tools.toy-needs", requires=(item,))
+    selected = catalogue.load()
+    monkeypatch.setattr(catalogue, "load", lambda: [*selected, needs])
+    assert catalogue.covering(item) == [] and main(["surface", "--uncovered"]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if item in line)
+    assert line.split()[0] == "✗" and line.endswith("none; named, not pinned, by tools.toy-needs"), line
+    pins = declare("tools.toy-pins", pins={"sent": (item,)})
+    monkeypatch.setattr(catalogue, "load", lambda: [*selected, needs, pins])
+    assert main(["surface", "--json"]) == 0
+    listed = {i["item"]: i for i in json.loads(capsys.readouterr().out)["items"]}[item]
+    assert listed["covered_by"] == ["tools.toy-pins"] and listed["pinned_by"] == {"tools.toy-pins": ["sent"]}
+    assert main(["surface"]) == 0
+    line = next(line for line in capsys.readouterr().out.splitlines() if item in line)
+    assert line.split()[0] == "1" and line.endswith("tools.toy-pins (sent)"), line
+    assert main(["list", "--covers", item]) == 0
+    out = capsys.readouterr().out
+    assert f"pinning {item}" in out and "tools.toy-pins" in out and "tools.toy-needs" not in out

@@ -111,6 +111,21 @@ async def test_stdin_closes_right_after_prompt_without_callbacks(space):
     assert run.timeline().index("eof") < run.timeline().index("out:system/init")
 
 
+async def test_a_ceilinged_wait_for_eof_goes_on_and_the_late_close_shows_after_the_result(space):
+    """A close the SDK keeps back (a callback holds stdin open until the result) lands after the
+    result the fake writes once its ceiling is reached; an early close lands before it."""
+
+    async def allow(*a):
+        raise AssertionError("not called")
+
+    held = Scenario().wait_for_user().init().wait_for_eof(ceiling=0.5).result()
+    line = (await wire.capture(space.path("held"), held, can_use_tool=allow)).timeline()
+    assert line.index("out:result") < line.index("eof")
+    early = Scenario().wait_for_user().init().wait_for_eof(ceiling=30).result()
+    line = (await wire.capture(space.path("early"), early)).timeline()
+    assert line.index("eof") < line.index("out:result")
+
+
 async def test_stdin_stays_open_until_result_with_callback(space):
     async def allow(*a):
         raise AssertionError("not called")

@@ -103,13 +103,29 @@ def renames() -> dict[str, str]:
     return {old: b.id for b in load() for old in b.renamed_from}
 
 
+def pinning() -> dict[str, dict[str, list[str]]]:
+    """Surface item (`option:tools`) -> {id: the sub-checks pinning it} for the selected
+    behaviours, for every item a sub-check pins that a counterexample shows failing (on any
+    SDK version: an item the installed SDK lacks is looked up the same way, as the gate does
+    for a release's new items). A requirement alone pins nothing."""
+    found: dict[str, dict[str, list[str]]] = {}
+    for b in load():
+        for item, checks in b.pinned().items():
+            found.setdefault(item, {})[b.id] = list(checks)
+    return {item: dict(sorted(by.items())) for item, by in sorted(found.items())}
+
+
 def coverage() -> dict[str, list[str]]:
-    """Surface item (`option:tools`) -> the ids of the selected behaviours covering it, for
-    every item some behaviour's `covers` or requirements name (on any SDK version: an item the
-    installed SDK lacks is looked up the same way, as the gate does for a release's new items)."""
+    """Surface item -> the ids of the selected behaviours covering it: those pinning it."""
+    return {item: list(by) for item, by in pinning().items()}
+
+
+def naming() -> dict[str, list[str]]:
+    """Surface item -> the ids of the selected behaviours that name it (a requirement, a pin)
+    whether or not they cover it: what an uncovered item's reader looks at first."""
     found: dict[str, list[str]] = {}
     for b in load():
-        for item in b.covered:
+        for item in b.named:
             found.setdefault(item, []).append(b.id)
     return {item: sorted(ids) for item, ids in sorted(found.items())}
 

@@ -119,6 +119,7 @@ subagent_tools_within_session_tools.differs_on(
     checks=("general-purpose-spawned", "inherits-session-tools"),
     requires=("option:tools", "option:agents"),
     timeout=90,
+    pins={"inherits-session-tools": ("option:tools",)},
 )
 async def general_purpose_always_spawnable(h: Harness) -> dict[str, Any]:
     run = await h.session(
@@ -262,6 +263,9 @@ def _kind(m: Any) -> str:
     ),
     requires=("option:tools", "option:agents", "option:hooks", "api:HookMatcher", "field:AgentDefinition.background"),
     timeout=300,
+    pins={
+        "definition-background-false-no-change": ("agent:background",),
+    },
 )
 async def background_by_default(h: Harness) -> dict[str, Any]:
     from claude_agent_sdk import HookMatcher
@@ -278,6 +282,10 @@ async def background_by_default(h: Harness) -> dict[str, Any]:
             {"hooks": {"PreToolUse": [HookMatcher(matcher="Agent|Task", hooks=[_foreground])]}},
         ),
     }
+    # What the SDK sends for the definition (the fake CLI records it): the CLI ignoring
+    # background=False is only a finding when the SDK sent it.
+    sent = sent_agents(await h.wire(agents=variants["background=False"][1]["agents"]))
+    seen["background=False sent as"] = ((sent or {}).get("waiter") or {}).get("background", "absent")
     for name, (subagent_type, options) in variants.items():
         # The host reads one response: it stops at its first result. The subagent's answer
         # is held until that result has come, so a report the host got was waited for; a
@@ -372,8 +380,9 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             not lost, f"the subagent's report reached a host that ignores task messages: {lost}"
         ),
         "definition-background-false-no-change": check(
-            mode(defined) == mode(default),
-            f"with background=False the call ran {mode(defined)}, by default {mode(default)}",
+            seen["background=False sent as"] is False and mode(defined) == mode(default),
+            f"the SDK sent the definition's background as {seen['background=False sent as']!r}; with it the "
+            f"call ran {mode(defined)}, by default {mode(default)}",
         ),
         "hook-rewrite-runs-in-foreground": check(
             mode(hooked) == "foreground (the report in the tool_result)",
@@ -394,8 +403,20 @@ _BACKGROUND = {
     "tool_result_starts": "Async agent launched successfully.",
     "report_reached_host_in": [],
 }
+_BACKGROUND_RUN = {**_BACKGROUND, "parent_turn_ended_before_the_report": True}
+# AgentDefinition.background no longer sent: the CLI runs the agent as by default, which alone looks the same
 background_by_default.differs_on(
     {
+        "background=False sent as": "absent",
+        "default": _BACKGROUND_RUN,
+        "background=False": _BACKGROUND_RUN,
+        "hook sets run_in_background=False": {**_FOREGROUND, "parent_turn_ended_before_the_report": False},
+        "default, query() read to its end": {**_BACKGROUND, "report_reached_host_in": ["task message"]},
+    }
+)
+background_by_default.differs_on(
+    {
+        "background=False sent as": False,
         "default": {**_FOREGROUND, "parent_turn_ended_before_the_report": False},
         "background=False": {**_BACKGROUND, "parent_turn_ended_before_the_report": True},
         "hook sets run_in_background=False": {**_BACKGROUND, "parent_turn_ended_before_the_report": True},
@@ -506,6 +527,7 @@ no_allowed_tools_field.differs_on(  # the Bash call was the main conversation's,
     checks=("not-sent-as-flag", "sent-in-initialize"),
     requires=("option:agents",),
     sdk_ref="claude_agent_sdk._internal.query.Query.initialize",
+    pins={"not-sent-as-flag": ("option:agents",), "sent-in-initialize": ("option:agents",)},
 )
 async def definitions_sent_in_initialize(h: Harness) -> dict[str, Any]:
     prompt = "You review code (definition marker 8812)."
@@ -874,6 +896,10 @@ _RO_BASH_ID = "toolu_double_robash"
     requires=("option:tools", "option:agents", "option:allowed_tools", "field:AgentDefinition.disallowedTools"),
     sdk_ref="claude_agent_sdk.types.AgentDefinition",
     timeout=90,
+    pins={
+        "tools-list-limits-offer": ("agent:tools",),
+        "disallowed-tools-not-offered": ("agent:disallowedTools",),
+    },
 )
 async def definition_tool_limits_in_subagent_request(h: Harness) -> dict[str, Any]:
     mark = h.cwd / "ro-bash-ran"
@@ -975,6 +1001,12 @@ def _family(model: str | None) -> str | None:
     requires=("option:agents", "option:model", "option:tools", "field:AgentDefinition.model"),
     sdk_ref="claude_agent_sdk.types.AgentDefinition.model",
     timeout=120,
+    pins={
+        "session-model-inherited": ("agent:model", "option:model"),
+        "definition-model-used": ("agent:model", "option:model"),
+        "definition-model-beats-env": ("agent:model", "option:model"),
+        "call-model-beats-env": ("agent:model", "option:model"),
+    },
 )
 async def subagent_model_resolution(h: Harness) -> dict[str, Any]:
     seen: dict[str, Any] = {}
@@ -1047,6 +1079,7 @@ _LIM_PROMPT = "Keep echoing, task 4419."
     requires=("option:agents", "option:tools", "option:allowed_tools", "field:AgentDefinition.maxTurns"),
     sdk_ref="claude_agent_sdk.types.AgentDefinition.maxTurns",
     timeout=90,
+    pins={"stops-after-max-turns": ("agent:maxTurns",)},
 )
 async def definition_max_turns_enforced(h: Harness) -> dict[str, Any]:
     scripted = 8  # tool calls the subagent's model would go on making

@@ -25,6 +25,10 @@ _FIELDS: dict[str, tuple[str, Any, str]] = {
     "initial-prompt-sent": ("initialPrompt", "Start by listing files.", "initialPrompt"),
     "effort-sent": ("effort", "high", "effort"),
     "permission-mode-sent": ("permissionMode", "plan", "permissionMode"),
+    "disallowed-tools-sent": ("disallowedTools", ["Bash"], "disallowedTools"),
+    "model-sent": ("model", "haiku", "model"),
+    "max-turns-sent": ("maxTurns", 3, "maxTurns"),
+    "background-sent": ("background", True, "background"),
 }
 _REQUIRED = ("description", "prompt")  # the fields every listed AgentDefinition has, and requires
 
@@ -43,15 +47,15 @@ def _agent_fields() -> set[str]:
     claim=(
         "agents={'name': AgentDefinition(...)} reaches the CLI (the initialize request's agents, or --agents JSON on "
         "SDKs that pass it on the command line) with each field under its documented name and value: description, "
-        "prompt, tools, skills, memory, mcpServers (names and inline {name: config} entries), initialPrompt, effort "
-        "and permissionMode; a field left None is left out."
+        "prompt, tools, disallowedTools, model, skills, memory, mcpServers (names and inline {name: config} "
+        "entries), initialPrompt, maxTurns, background, effort and permissionMode; a field left None is left out."
     ),
     summary="Each AgentDefinition field reaches the CLI under its camelCase name; None ones left out",
     source=("sdk-py", "AgentDefinition"),
     tier="wire",
     checks=(*_FIELDS, "none-fields-left-out"),
     requires=("option:agents", "api:AgentDefinition"),
-    covers=tuple(f"agent:{field}" for field, _, _ in _FIELDS.values()),
+    pins={name: (f"agent:{field}",) for name, (field, _, _) in _FIELDS.items()},
     sdk_ref="claude_agent_sdk.types.AgentDefinition",
 )
 async def definition_fields_sent(h: Harness) -> dict[str, Any]:
@@ -105,6 +109,17 @@ definition_fields_sent.differs_on(
             "permission_mode": "plan",
         },
         "bare": {"description": "bare", "prompt": "You are bare.", "tools": None, "model": None},
+        "error": None,
+    }
+)
+_ALL_SENT = {key: value for _, value, key in _FIELDS.values()}
+# background no longer sent (the CLI would run the agent as it does by default: nothing else shows it)
+definition_fields_sent.differs_on(
+    {
+        "fields": sorted(field for field, _, _ in _FIELDS.values()),
+        "via": "initialize",
+        "full": {k: v for k, v in _ALL_SENT.items() if k != "background"},
+        "bare": {"description": "bare", "prompt": "You are bare."},
         "error": None,
     }
 )

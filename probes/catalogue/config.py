@@ -578,6 +578,11 @@ def _skill_listing(request: Recorded | None) -> list[str]:
     requires=("option:setting_sources", "option:skills"),
     sdk_ref="claude_agent_sdk._internal.query.Query.initialize",
     timeout=120,
+    pins={
+        "bundled-skills-without-sources": ("option:skills",),
+        "skills-option-filters-them": ("option:skills",),
+        "empty-skills-list-keeps-all-out": ("option:skills",),
+    },
 )
 async def bundled_skills_need_skills_filter(h: Harness) -> dict[str, Any]:
     unfiltered = await h.session("hi", setting_sources=[])
@@ -697,6 +702,12 @@ def _usage(usage: Any) -> dict[str, Any]:
     ),
     sdk_ref="claude_agent_sdk.client.ClaudeSDKClient.get_context_usage",
     timeout=120,
+    pins={
+        "mcp-tools-zero-before-first-turn": ("client:get_context_usage",),
+        "mcp-tools-counted-after-first-turn": ("client:get_context_usage",),
+        "filtered-skills-counted-as-system-tools": ("client:get_context_usage", "option:skills"),
+        "estimate-below-first-call": ("client:get_context_usage",),
+    },
 )
 async def get_context_usage_misleading(h: Harness) -> dict[str, Any]:
     answers: dict[str, Any] = {}
@@ -993,6 +1004,11 @@ _WHERE = 'pwd; echo "PWD=$PWD"'
     requires=("option:cwd", "option:allowed_tools"),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.connect",
     timeout=90,
+    pins={
+        "bash-runs-in-cwd": ("option:cwd",),
+        "bash-runs-in-symlinked-cwd": ("option:cwd",),
+        "missing-cwd-raises": ("option:cwd",),
+    },
 )
 async def cwd_reaches_bash(h: Harness) -> dict[str, Any]:
     project = h.workdir("proj")

@@ -82,7 +82,7 @@ def _fallback_seen(run: CliRun) -> dict[str, Any]:
     tier="cli",
     checks=(*_FALLBACK_RUNS, _VISIBLE, _SAME),
     requires=("option:fallback_model", "option:model"),
-    covers=("option:fallback_model",),
+    pins={"fallback-equal-to-model-refused": ("option:fallback_model", "option:model")},
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
     timeout=300,
 )
@@ -211,7 +211,11 @@ def _switch_script() -> ByModel:
     tier="cli",
     checks=(_MID_TURN, _ACCEPTED, _RESET),
     requires=("api:ClaudeSDKClient.set_model", "option:model", "option:allowed_tools", "option:hooks"),
-    covers=("client:set_model",),
+    pins={
+        "next-request-of-turn-names-new-model": ("option:model",),
+        "set-model-returns-accepted": ("client:set_model", "option:model"),
+        "set-model-none-leaves-new-model": ("client:set_model", "option:model"),
+    },
     sdk_ref="claude_agent_sdk.client.ClaudeSDKClient.set_model",
     timeout=120,
 )
@@ -286,8 +290,8 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             len(calls) == 2 and all(c["raised"] is None for c in calls),
             f"set_model calls {calls} (error {seen['error']})",
         ),
-        _RESET: check(
-            last_turn is not None and last_turn["model"] != _SWITCHED_MODEL,
+        _RESET: check(  # the default is the CLI's own model: neither the one set nor the session's first
+            last_turn is not None and last_turn["model"] not in (_SWITCHED_MODEL, _FIRST_MODEL),
             f"after set_model(None) the next turn's request named {last_turn['model'] if last_turn else 'nothing'}",
         ),
     }
@@ -307,6 +311,8 @@ def _switch_seen(models: list[str], calls: list[str | None] | None = None) -> di
 
 # the switch waits for the turn's end; set_model(None) ignored, and the call raising
 set_model_mid_turn.differs_on(_switch_seen([_FIRST_MODEL, _FIRST_MODEL, _SWITCHED_MODEL]))
+# set_model(None) reverting to the session's first model, not to the default
+set_model_mid_turn.differs_on(_switch_seen([_FIRST_MODEL, _SWITCHED_MODEL, _FIRST_MODEL]))
 set_model_mid_turn.differs_on(
     {
         **_switch_seen([_FIRST_MODEL, _SWITCHED_MODEL, _SWITCHED_MODEL]),
@@ -362,7 +368,13 @@ def _described(path: Any, name: str) -> None:
     tier="cli",
     checks=(_AD_READ, _AD_WRITE, _AD_MD_DEFAULT, _AD_MD_ENV, _AD_SKILLS),
     requires=("option:add_dirs", "option:setting_sources", "option:permission_mode"),
-    covers=("option:add_dirs",),
+    pins={
+        "read-in-added-dir-not-asked": ("option:add_dirs",),
+        "write-in-added-dir-accepted": ("option:add_dirs",),
+        "claude-md-not-loaded-by-default": ("option:add_dirs",),
+        "claude-md-loaded-with-variable": ("option:add_dirs",),
+        "skills-loaded": ("option:add_dirs",),
+    },
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
     timeout=150,
 )
@@ -522,7 +534,12 @@ def _mentions_sandbox(run: CliRun) -> list[str]:
     tier="cli",
     checks=(_SB_NOT_RUN, _SB_VISIBLE, _SB_REFUSED, _SB_REFUSED_OPTION),
     requires=("option:sandbox", "option:settings", "option:allowed_tools", "option:env"),
-    covers=("option:sandbox",),
+    pins={
+        "unavailable-sandbox-runs-no-command": ("option:sandbox",),
+        "unavailable-sandbox-is-visible": ("option:sandbox",),
+        "fail-if-unavailable-in-settings-refuses": ("option:settings",),
+        "fail-if-unavailable-in-sandbox-option-refuses": ("option:sandbox",),
+    },
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_settings_value",
     timeout=150,
 )

@@ -56,7 +56,13 @@ def _thinking_seen(body: Any) -> dict[str, Any]:
     source=("ts#168", "report"),
     tier="cli",
     checks=tuple(_THINKING_RUNS),
-    covers=("option:thinking", "option:max_thinking_tokens", "option:effort"),
+    pins={
+        "disabled-sends-no-thinking": ("option:thinking",),
+        "max-thinking-tokens-budget-reaches-request": ("option:thinking", "option:max_thinking_tokens"),
+        "zero-max-thinking-tokens-sends-no-thinking": ("option:thinking", "option:max_thinking_tokens"),
+        "effort-reaches-request": ("option:effort",),
+        "max-thinking-tokens-budget-on-older-model": ("option:thinking", "option:max_thinking_tokens"),
+    },
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
     timeout=180,
 )
@@ -160,7 +166,11 @@ _ENV_RUNS: dict[str, list[str] | None] = {
     tier="cli",
     checks=tuple(_ENV_RUNS),
     requires=("option:env", "option:setting_sources", "option:allowed_tools"),
-    covers=("option:env", "option:setting_sources"),
+    pins={
+        "options-env-wins-default-sources": ("option:env", "option:setting_sources"),
+        "options-env-wins-project-source": ("option:env", "option:setting_sources"),
+        "options-env-wins-no-sources": ("option:env", "option:setting_sources"),
+    },
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.connect",
     timeout=150,
 )

@@ -140,7 +140,7 @@ _EDIT_MODES = ("acceptEdits", "auto")
         "approved-edit-skips-callback",
     ),
     requires=("option:hooks", "option:can_use_tool", "option:permission_mode", "api:HookMatcher"),
-    covers=("hook-event:PostToolUse",),
+    pins={"same-tool-use-id-in-pre-and-post": ("hook-event:PostToolUse",)},
     sdk_ref="claude_agent_sdk.types.PostToolUseHookInput",
 )
 async def posttooluse_reports_auto_approved_edits(h: Harness) -> dict[str, Any]:
@@ -361,7 +361,11 @@ def _label(matcher: str | None) -> str:
     tier="cli",
     checks=("server-name-matches-its-tools", "regex-matchers-match", "posttooluse-fires-for-mcp-tools"),
     requires=("option:hooks", "option:mcp_servers", "api:HookMatcher", "api:create_sdk_mcp_server"),
-    covers=("hook-matcher:matcher",),
+    pins={
+        "server-name-matches-its-tools": ("hook-matcher:matcher",),
+        "regex-matchers-match": ("hook-matcher:matcher",),
+        "posttooluse-fires-for-mcp-tools": ("hook-matcher:matcher",),
+    },
     sdk_ref="claude_agent_sdk.types.HookMatcher",
 )
 async def server_matcher_catches_its_tools(h: Harness) -> dict[str, Any]:
@@ -462,11 +466,23 @@ def _outcome(block: dict[str, Any] | None, reason: str, content: str) -> dict[st
     tier="cli",
     checks=("denied-call-gets-error-with-reason", "parallel-call-answered", "conversation-continues"),
     requires=("option:hooks", "api:HookMatcher"),
-    covers=(
-        "hook-event:PreToolUse",
-        "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
-        "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
-    ),
+    pins={
+        "denied-call-gets-error-with-reason": (
+            "hook-event:PreToolUse",
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
+        ),
+        "parallel-call-answered": (
+            "hook-event:PreToolUse",
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
+        ),
+        "conversation-continues": (
+            "hook-event:PreToolUse",
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
+        ),
+    },
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
 )
 async def pretooluse_deny_returns_tool_result(h: Harness) -> dict[str, Any]:
@@ -651,7 +667,25 @@ _VARIANTS = ("A", "B", "C")  # A: hook allow+updatedInput; B: can_use_tool updat
         "hook-updated-input-without-decision-runs",
     ),
     requires=("option:hooks", "option:can_use_tool", "api:HookMatcher", "api:PermissionResultAllow"),
-    covers=("hook-output:PreToolUseHookSpecificOutput.updatedInput", "permission:PermissionResultAllow.updated_input"),
+    pins={
+        "hook-allow-updated-input-runs": (
+            "hook-output:PreToolUseHookSpecificOutput.updatedInput",
+            "permission:PermissionResultAllow.updated_input",
+        ),
+        "posttooluse-sees-updated-input": (
+            "hook-output:PreToolUseHookSpecificOutput.updatedInput",
+            "permission:PermissionResultAllow.updated_input",
+        ),
+        "can-use-tool-updated-input-runs": (
+            "hook-output:PreToolUseHookSpecificOutput.updatedInput",
+            "permission:PermissionResultAllow.updated_input",
+            "option:can_use_tool",
+        ),
+        "hook-updated-input-without-decision-runs": (
+            "hook-output:PreToolUseHookSpecificOutput.updatedInput",
+            "permission:PermissionResultAllow.updated_input",
+        ),
+    },
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
 )
 async def pretooluse_updated_input_applied(h: Harness) -> dict[str, Any]:
@@ -783,7 +817,21 @@ def _ask_for(name: str) -> Any:
     tier="cli",
     checks=("fires-and-applies-alone", "fires-and-applies-beside-can-use-tool", "fires-and-applies-after-ask"),
     requires=("option:hooks", "option:can_use_tool", "api:HookMatcher", "api:PermissionRequestHookInput"),
-    covers=("hook-event:PermissionRequest", "hook-output:PermissionRequestHookSpecificOutput.decision"),
+    pins={
+        "fires-and-applies-alone": (
+            "hook-event:PermissionRequest",
+            "hook-output:PermissionRequestHookSpecificOutput.decision",
+        ),
+        "fires-and-applies-beside-can-use-tool": (
+            "hook-event:PermissionRequest",
+            "hook-output:PermissionRequestHookSpecificOutput.decision",
+            "option:can_use_tool",
+        ),
+        "fires-and-applies-after-ask": (
+            "hook-event:PermissionRequest",
+            "hook-output:PermissionRequestHookSpecificOutput.decision",
+        ),
+    },
     sdk_ref="claude_agent_sdk.types.PermissionRequestHookInput",
     timeout=90,
 )

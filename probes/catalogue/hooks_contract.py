@@ -141,7 +141,7 @@ def _event_output(event: str) -> dict[str, Any]:
     tier="wire",
     checks=tuple(_event_check(event) for event in _EVENTS),
     requires=("option:hooks", "api:HookMatcher"),
-    covers=tuple(f"hook-event:{event}" for event in _EVENTS),
+    pins={_event_check(event): (f"hook-event:{event}",) for event in _EVENTS},
     sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
 )
 async def every_event_registered_and_called(h: Harness) -> dict[str, Any]:
@@ -314,7 +314,7 @@ def _listed_input(event: str, fields: list[str]) -> dict[str, Any]:
     tier="wire",
     checks=(_REGISTERED, _ANSWERED),
     requires=("option:hooks", "api:HookMatcher"),
-    covers=tuple(f"hook-event:{event}" for event in (*_LISTED_PY, *_LISTED_TS)),
+    pins={_REGISTERED: tuple(f"hook-event:{event}" for event in (*_LISTED_PY, *_LISTED_TS))},
     sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
 )
 async def every_listed_event_answered(h: Harness) -> dict[str, Any]:
@@ -499,11 +499,15 @@ _OUTPUTS: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
         for event, keys in _SPECIFIC.items()
     },
 }
-_COVERS = (
-    *(f"hook-output:SyncHookJSONOutput.{k}" for k in _SYNC_VALUES),
-    *(f"hook-output:AsyncHookJSONOutput.{k}" for k in _ASYNC_VALUES),
-    *(f"hook-output:{event}HookSpecificOutput.{k}" for event, keys in _SPECIFIC.items() for k in keys),
-)
+# sub-check -> the output keys it pins: each TypedDict's keys, pinned by that TypedDict's sub-check
+_PINS = {
+    _output_check("SyncHookJSONOutput"): tuple(f"hook-output:SyncHookJSONOutput.{k}" for k in _SYNC_VALUES),
+    _output_check("AsyncHookJSONOutput"): tuple(f"hook-output:AsyncHookJSONOutput.{k}" for k in _ASYNC_VALUES),
+    **{
+        _output_check(f"{event}HookSpecificOutput"): tuple(f"hook-output:{event}HookSpecificOutput.{k}" for k in keys)
+        for event, keys in _SPECIFIC.items()
+    },
+}
 
 
 def _returned(typed: str, value: dict[str, Any], lacks: list[str]) -> dict[str, Any]:
@@ -539,7 +543,7 @@ def _lacks(typed: str, value: dict[str, Any]) -> list[str] | None:
     tier="wire",
     checks=tuple(_OUTPUTS),
     requires=("option:hooks", "api:HookMatcher"),
-    covers=_COVERS,
+    pins=_PINS,
     sdk_ref="claude_agent_sdk._internal.query._convert_hook_output_for_cli",
 )
 async def output_reaches_cli_as_returned(h: Harness) -> dict[str, Any]:
@@ -667,11 +671,21 @@ async def _guard(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
     checks=("allowed-call-runs", "denied-call-does-not-run", "model-sees-deny-reason", "continue-false-stops"),
     controls=("allowed-call-runs",),
     requires=("option:hooks", "api:HookMatcher"),
-    covers=(
-        "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
-        "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
-        "hook-output:SyncHookJSONOutput.continue_",
-    ),
+    pins={
+        "denied-call-does-not-run": (
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
+        ),
+        "model-sees-deny-reason": (
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
+        ),
+        "continue-false-stops": (
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
+            "hook-output:SyncHookJSONOutput.continue_",
+        ),
+    },
     sdk_ref="claude_agent_sdk._internal.query._convert_hook_output_for_cli",
     security="a hook's deny or stop ignored would let a tool run, or a session go on, that the host's hook refused",
 )

@@ -97,7 +97,13 @@ def _lifecycle_settings(folder: Path) -> str:
     ),
     controls=("settings-hooks-run",),
     requires=("option:hooks", "option:settings", "api:HookMatcher", "api:ClaudeSDKClient"),
-    covers=("hook-output:SessionStartHookSpecificOutput.additionalContext",),
+    pins={
+        "start-called": ("hook-output:SessionStartHookSpecificOutput.additionalContext",),
+        "start-input-has-source": ("hook-output:SessionStartHookSpecificOutput.additionalContext",),
+        "end-called": ("hook-output:SessionStartHookSpecificOutput.additionalContext",),
+        "end-input-has-reason": ("hook-output:SessionStartHookSpecificOutput.additionalContext",),
+        "start-context-reaches-model": ("hook-output:SessionStartHookSpecificOutput.additionalContext",),
+    },
     sdk_ref="claude_agent_sdk.types.SessionStartHookSpecificOutput",
     timeout=240,
 )
@@ -234,12 +240,16 @@ def _once(output: dict[str, Any]) -> Any:
         "additional-context-continues",
     ),
     requires=("option:hooks", "api:HookMatcher", "api:ClaudeSDKClient"),
-    covers=(
-        "hook-event:Stop",
-        "hook-output:SyncHookJSONOutput.decision",
-        "hook-output:SyncHookJSONOutput.reason",
-        "hook-output:StopHookSpecificOutput.additionalContext",
-    ),
+    pins={
+        "callback-called": ("hook-output:SyncHookJSONOutput.decision",),
+        "block-takes-another-turn": ("hook-output:SyncHookJSONOutput.decision",),
+        "reason-reaches-model": ("hook-output:SyncHookJSONOutput.decision", "hook-output:SyncHookJSONOutput.reason"),
+        "second-stop-input-active": ("hook-event:Stop", "hook-output:SyncHookJSONOutput.decision"),
+        "additional-context-continues": (
+            "hook-output:SyncHookJSONOutput.decision",
+            "hook-output:StopHookSpecificOutput.additionalContext",
+        ),
+    },
     sdk_ref="claude_agent_sdk.types.StopHookInput",
     timeout=200,
 )
@@ -378,7 +388,19 @@ async def _decide_by_file(hook_input: Any, tool_use_id: Any, context: Any) -> An
         "api:ClaudeSDKClient",
         "api:PermissionResultDeny",
     ),
-    covers=("hook-event:PreToolUse", "hook-output:PreToolUseHookSpecificOutput.permissionDecision"),
+    pins={
+        "hook-called-for-every-call": (
+            "hook-event:PreToolUse",
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
+        ),
+        "deny-blocks-tool": ("hook-event:PreToolUse", "hook-output:PreToolUseHookSpecificOutput.permissionDecision"),
+        "ask-reaches-can-use-tool": (
+            "hook-event:PreToolUse",
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
+            "option:can_use_tool",
+        ),
+        "ask-denied-not-run": ("hook-event:PreToolUse", "hook-output:PreToolUseHookSpecificOutput.permissionDecision"),
+    },
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
     security="a PreToolUse deny or ask skipped under bypassPermissions would let a tool the host refused run",
     timeout=120,
@@ -470,6 +492,17 @@ async def _record_only(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
     return {}
 
 
+async def _appeared(folder: Path) -> None:
+    """Return once a file is in `folder` (a command hook's process left it there)."""
+    import asyncio
+
+    while not any(folder.iterdir()):
+        await asyncio.sleep(0.05)
+
+
+_NOTIFICATION_CEILING = 30.0  # seconds a pending permission prompt waits for its notification: a hang's
+
+
 @behaviour(
     id="hooks.notification-fires-in-sdk",
     claim=(
@@ -488,7 +521,7 @@ async def _record_only(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
         "api:ClaudeSDKClient",
         "api:PermissionResultAllow",
     ),
-    covers=("hook-event:Notification",),
+    pins={"notification-called": ("hook-event:Notification",)},
     sdk_ref="claude_agent_sdk.types.NotificationHookInput",
     timeout=150,
 )
@@ -497,22 +530,39 @@ async def notification_fires_in_sdk(h: Harness) -> dict[str, Any]:
 
     from claude_agent_sdk import HookMatcher, PermissionResultAllow
 
-    async def allow_after_a_second(name: str, tool_input: dict[str, Any], context: Any) -> Any:
-        await asyncio.sleep(1)  # time for a notification of the pending prompt
-        return PermissionResultAllow()
-
     runs: dict[str, Any] = {}
-    for label, can_use_tool in (("with can_use_tool", allow_after_a_second), ("without can_use_tool", None)):
+    for label in ("with can_use_tool", "without can_use_tool"):
+        # The permission prompt stays pending until the Notification callback has been called:
+        # decided by order, however slow the machine; only a CLI that never notifies waits
+        # out the ceiling (and then the prompt is answered all the same).
+        notified = asyncio.Event()
+        markers = h.workdir("notified")
+
+        async def notification(hook_input: Any, tool_use_id: Any, context: Any, notified: Any = notified) -> Any:
+            notified.set()
+            return {}
+
+        async def allow_once_notified(
+            name: str, tool_input: dict[str, Any], context: Any, notified: Any = notified, markers: Path = markers
+        ) -> Any:
+            try:
+                await asyncio.wait_for(notified.wait(), _NOTIFICATION_CEILING)
+                # the settings' command hook runs beside the callback: its file, waited for while the prompt is pending
+                await asyncio.wait_for(_appeared(markers), _NOTIFICATION_CEILING)
+            except asyncio.TimeoutError:
+                pass
+            return PermissionResultAllow()
+
+        can_use_tool = allow_once_notified if label == "with can_use_tool" else None
         name = "f1.txt" if can_use_tool else "f2.txt"
         write = tool_use("Write", {"file_path": str(h.cwd / name), "content": "probe"}, f"toolu_notify_{name[1]}")
         extra: dict[str, Any] = {"can_use_tool": can_use_tool} if can_use_tool else {}
-        markers = h.workdir("notified")
         run = await h.session(
             "write a file",
             client=True,  # hooks and can_use_tool need a streamed prompt on old SDKs
             script=[reply(write), "done"],
             hooks={
-                "Notification": [HookMatcher(matcher=None, hooks=[_record_only])],
+                "Notification": [HookMatcher(matcher=None, hooks=[notification])],
                 "PermissionRequest": [HookMatcher(matcher=None, hooks=[_record_only])],
             },
             settings=_notification_settings(markers),

@@ -66,7 +66,13 @@ async def _stop_after_a(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
     checks=("stopping-call-ran", "no-model-request-after-stop", "no-tool-after-stop"),
     controls=("stopping-call-ran",),
     requires=("option:hooks", "api:HookMatcher"),
-    covers=("hook-output:SyncHookJSONOutput.continue_", "hook-output:SyncHookJSONOutput.stopReason"),
+    pins={
+        "no-model-request-after-stop": (
+            "hook-output:SyncHookJSONOutput.continue_",
+            "hook-output:SyncHookJSONOutput.stopReason",
+        ),
+        "no-tool-after-stop": ("hook-output:SyncHookJSONOutput.continue_", "hook-output:SyncHookJSONOutput.stopReason"),
+    },
     sdk_ref="claude_agent_sdk._internal.query._convert_hook_output_for_cli",
 )
 async def posttooluse_continue_false_stops(h: Harness) -> dict[str, Any]:
@@ -201,10 +207,12 @@ async def _replace_output(hook_input: Any, tool_use_id: Any, context: Any) -> An
     tier="cli",
     checks=tuple(_REPLACEMENT_CHECKS),
     requires=("option:hooks", "option:mcp_servers", "api:HookMatcher", "api:create_sdk_mcp_server"),
-    covers=(
-        "hook-output:PostToolUseHookSpecificOutput.updatedToolOutput",
-        "hook-output:PostToolUseHookSpecificOutput.updatedMCPToolOutput",
-    ),
+    pins={
+        "bash-matching-shape-replaces": ("hook-output:PostToolUseHookSpecificOutput.updatedToolOutput",),
+        "bash-mismatched-shape-keeps-original": ("hook-output:PostToolUseHookSpecificOutput.updatedToolOutput",),
+        "mcp-updated-mcp-output-replaces": ("hook-output:PostToolUseHookSpecificOutput.updatedMCPToolOutput",),
+        "mcp-updated-tool-output-replaces": ("hook-output:PostToolUseHookSpecificOutput.updatedToolOutput",),
+    },
     sdk_ref="claude_agent_sdk.types.PostToolUseHookSpecificOutput",
     timeout=90,
 )
@@ -255,23 +263,26 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             f"the model's tool_result for {tool_use_id} (hook returned {key}) carried: {got} "
             f"(None: no tool_result came back; raised {seen['error']})"
         )
-        ok = got is not None and (got["replacement"] and not got["original"] if replaced else got["original"])
+        # one or the other, never both: a replacement appended beside the real output is not "in place of"
+        ok = got is not None and got["replacement"] is replaced and got["original"] is not replaced
         out[name] = check(bool(ok), note)
     return out
 
 
-posttooluse_updated_tool_output.differs_on(
-    {
-        "tool results": {
-            "toolu_upd_bash_ok": {"replacement": False, "original": True},
-            "toolu_upd_bash_bad": {"replacement": True, "original": False},
-            "toolu_upd_mcp_mcp": {"replacement": False, "original": True},
-            "toolu_upd_mcp_any": {"replacement": False, "original": True},
-        },
+def _replaced(*carried: tuple[bool, bool]) -> dict[str, Any]:
+    """What the model's tool_results carried, (replacement, original) per call in _REPLACED's order."""
+    results = {i: {"replacement": r, "original": o} for i, (r, o) in zip(_REPLACED, carried, strict=True)}
+    return {
+        "tool results": results,
         "declared": {"updatedToolOutput": True, "updatedMCPToolOutput": True},
         "error": None,
     }
-)
+
+
+# the wrong-shape replacement appended beside the real output, the others in its place
+posttooluse_updated_tool_output.differs_on(_replaced((True, False), (True, True), (True, False), (True, False)))
+# every replacement ignored, the wrong-shape one taken in place of the real output
+posttooluse_updated_tool_output.differs_on(_replaced((False, True), (True, False), (False, True), (False, True)))
 
 
 # --- hooks.posttooluse-additional-context-reaches-model --------------------------------------
@@ -304,7 +315,11 @@ _CONTEXT_CALLS: dict[str, tuple[str, dict[str, Any], str]] = {
     tier="cli",
     checks=tuple(name for name, _, _ in _CONTEXT_CALLS.values()),
     requires=("option:hooks", "option:mcp_servers", "api:HookMatcher", "api:create_sdk_mcp_server"),
-    covers=("hook-output:PostToolUseHookSpecificOutput.additionalContext",),
+    pins={
+        "bash-context-reaches-model": ("hook-output:PostToolUseHookSpecificOutput.additionalContext",),
+        "mcp-context-reaches-model": ("hook-output:PostToolUseHookSpecificOutput.additionalContext",),
+        "agent-context-reaches-model": ("hook-output:PostToolUseHookSpecificOutput.additionalContext",),
+    },
     sdk_ref="claude_agent_sdk.types.PostToolUseHookSpecificOutput",
     timeout=120,
 )
@@ -418,7 +433,9 @@ _PROMPT_TURNS: dict[str, tuple[str, dict[str, Any]]] = {
     ),
 }
 _WARNING_WORDS = ("invalid", "unknown", "unrecognized", "unrecognised", "ignored", "not allowed", "validation")
-_TURN_CEILING = 20.0  # seconds a turn may take to end (a blocked prompt's turn may never yield a result)
+# seconds a turn may take to end (a blocked prompt's turn may never yield a result): every recorded turn
+# ends in seconds, so only a turn that never ends reaches it
+_TURN_CEILING = 60.0
 
 
 def _told(texts: list[str], field: str) -> bool:
@@ -461,14 +478,19 @@ def _titles(h: Harness) -> list[str] | None:
         "unknown-field-not-dropped-silently",
     ),
     requires=("option:hooks", "api:HookMatcher", "api:ClaudeSDKClient"),
-    covers=(
-        "hook-output:UserPromptSubmitHookSpecificOutput.additionalContext",
-        "hook-output:UserPromptSubmitHookSpecificOutput.sessionTitle",
-        "hook-output:UserPromptSubmitHookSpecificOutput.suppressOriginalPrompt",
-        "hook-event:UserPromptSubmit",
-    ),
+    pins={
+        "context-reaches-model": (
+            "hook-event:UserPromptSubmit",
+            "hook-output:UserPromptSubmitHookSpecificOutput.additionalContext",
+        ),
+        "block-makes-no-request": ("hook-event:UserPromptSubmit",),
+        "block-reason-reaches-caller": ("hook-event:UserPromptSubmit",),
+        "suppressed-block-hides-prompt": ("hook-output:UserPromptSubmitHookSpecificOutput.suppressOriginalPrompt",),
+        "session-title-set": ("hook-output:UserPromptSubmitHookSpecificOutput.sessionTitle",),
+        "top-level-context-not-dropped-silently": ("hook-output:UserPromptSubmitHookSpecificOutput.additionalContext",),
+    },
     sdk_ref="claude_agent_sdk.types.UserPromptSubmitHookSpecificOutput",
-    timeout=180,
+    timeout=len(_PROMPT_TURNS) * _TURN_CEILING + 120,
 )
 async def user_prompt_submit_output(h: Harness) -> dict[str, Any]:
     from claude_agent_sdk import HookMatcher
@@ -505,7 +527,11 @@ async def user_prompt_submit_output(h: Harness) -> dict[str, Any]:
                 with contextlib.suppress(asyncio.CancelledError):
                     await pending
 
-    run = await h.converse(steps, hooks={"UserPromptSubmit": [HookMatcher(matcher=None, hooks=[answer])]}, timeout=170)
+    run = await h.converse(
+        steps,
+        hooks={"UserPromptSubmit": [HookMatcher(matcher=None, hooks=[answer])]},
+        timeout=len(_PROMPT_TURNS) * _TURN_CEILING + 60,
+    )
     main = run.on(MAIN)
     turns: dict[str, Any] = {}
     for i, (label, (prompt, _)) in enumerate(_PROMPT_TURNS.items()):

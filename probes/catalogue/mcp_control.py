@@ -132,6 +132,11 @@ _PHASES = ("before", "toggled off", "toggled on")
     sdk_ref="claude_agent_sdk.client.ClaudeSDKClient.toggle_mcp_server",
     timeout=120,
     cannot_decide=("model-says-it-has-none",),
+    pins={
+        "off-tools-leave-request": ("client:toggle_mcp_server",),
+        "off-tool-call-fails": ("client:toggle_mcp_server",),
+        "on-brings-tools-back": ("client:toggle_mcp_server",),
+    },
 )
 async def toggle_removes_server_tools(h: Harness) -> dict[str, Any]:
     calls: list[str] = []
@@ -295,6 +300,11 @@ _SLOW_START = 45.0  # `slow` answers nothing for this long unless released first
     ),
     sdk_ref="claude_agent_sdk.client.ClaudeSDKClient.get_mcp_status",
     timeout=120,
+    pins={
+        "tools-by-short-name": ("client:get_mcp_status",),
+        "read-only-exactly-when-hinted": ("client:get_mcp_status",),
+        "starting-server-pending-without-tools": ("client:get_mcp_status",),
+    },
 )
 async def status_tools_annotations_and_pending(h: Harness) -> dict[str, Any]:
     calls: list[str] = []
@@ -399,6 +409,12 @@ status_tools_annotations_and_pending.differs_on(
     ),
     sdk_ref="claude_agent_sdk.client.ClaudeSDKClient.reconnect_mcp_server",
     timeout=120,
+    pins={
+        "old-process-ends": ("client:reconnect_mcp_server",),
+        "new-process-rereads-disk": ("client:reconnect_mcp_server",),
+        "new-process-serves": ("client:reconnect_mcp_server",),
+        "others-untouched": ("client:reconnect_mcp_server",),
+    },
 )
 async def reconnect_restarts_one_server(h: Harness) -> dict[str, Any]:
     servers = {name: stdio_mcp_server(h.workdir("mcp"), name, [McpTool("which")]) for name in ("a", "b")}

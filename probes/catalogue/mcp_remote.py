@@ -341,6 +341,7 @@ oauth_query_methods_and_reconnect.differs_on(
         "api:ClaudeSDKClient.get_mcp_status",
     ),
     sdk_ref="claude_agent_sdk.types.McpHttpServerConfig",
+    pins={"setting-sources-do-not-isolate": ("option:setting_sources",)},
 )
 async def oauth_tokens_keyed_by_server_name(h: Harness) -> dict[str, Any]:
     seen: dict[str, Any] = {}

@@ -126,7 +126,12 @@ async def _caps_session(h: Harness, env: dict[str, str]) -> dict[str, Any]:
         "description-cap-variable-applies",
     ),
     requires=("option:mcp_servers", "option:env", "option:allowed_tools", "api:create_sdk_mcp_server", "package:mcp"),
-    covers=("option:env",),
+    pins={
+        "default-cap-gives-notice": ("option:env",),
+        "output-cap-variable-applies": ("option:env",),
+        "timeout-variable-applies": ("option:env",),
+        "description-cap-variable-applies": ("option:env",),
+    },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.env",
     timeout=200,
 )

@@ -104,7 +104,12 @@ def _call_seen(answer: dict[str, Any] | None) -> dict[str, Any]:
         "call-runs-handler-with-arguments",
     ),
     requires=("option:mcp_servers", "api:create_sdk_mcp_server", "package:mcp"),
-    covers=("function:tool",),
+    pins={
+        "listed-with-name-and-description": ("function:tool",),
+        "dict-schema-sent-as-given": ("function:tool",),
+        "shorthand-schema-converted": ("function:tool",),
+        "call-runs-handler-with-arguments": ("function:tool",),
+    },
     sdk_ref="claude_agent_sdk.tool",
 )
 async def tool_decorator_listed_and_called(h: Harness) -> dict[str, Any]:

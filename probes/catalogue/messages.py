@@ -310,7 +310,12 @@ _WRITE_CHUNKS = 6
     tier="cli",
     checks=("text-delta", "thinking-delta", "input-json-delta", "file-path-before-block-end"),
     requires=("option:include_partial_messages",),
-    covers=("message:StreamEvent",),
+    pins={
+        "text-delta": ("message:StreamEvent",),
+        "thinking-delta": ("message:StreamEvent",),
+        "input-json-delta": ("message:StreamEvent",),
+        "file-path-before-block-end": ("message:StreamEvent",),
+    },
     sdk_ref="claude_agent_sdk.types.StreamEvent",
 )
 async def partial_message_delta_kinds(h: Harness) -> dict[str, Any]:
@@ -874,6 +879,10 @@ def _result_seen(m: Any) -> dict[str, Any]:
     requires=("option:include_partial_messages", "api:ClaudeSDKClient.interrupt"),
     sdk_ref="claude_agent_sdk.client.ClaudeSDKClient.interrupt",
     timeout=170,
+    pins={
+        "interrupt-returns-mid-stream": ("client:interrupt",),
+        "interrupt-right-after-query-stops-turn": ("client:interrupt",),
+    },
 )
 async def interrupt_settles_with_own_result(h: Harness) -> dict[str, Any]:
     seen: dict[str, Any] = {}

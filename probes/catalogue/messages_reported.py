@@ -93,7 +93,7 @@ async def _started(h: Harness) -> bool:
     tier="cli",
     checks=("model-told-interrupted", "host-told-interrupted"),
     requires=("api:ClaudeSDKClient.interrupt", "option:allowed_tools"),
-    covers=("client:interrupt",),
+    pins={"model-told-interrupted": ("client:interrupt",), "host-told-interrupted": ("client:interrupt",)},
     sdk_ref="claude_agent_sdk.client.ClaudeSDKClient.interrupt",
     timeout=120,
 )

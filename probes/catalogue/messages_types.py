@@ -12,8 +12,10 @@ import dataclasses
 import re
 from typing import Any
 
+from packaging.version import Version
+
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.harness import Harness, Scenario
+from sdkprobe.harness import Harness, Scenario, published_version, sdk_name
 
 _SESSION = "fake-session"
 _PARENT = "toolu_probe_parent"
@@ -22,6 +24,31 @@ _CLASS = "__class__"  # the key a normalised dataclass carries its class name un
 
 def _uuid(kind: str) -> str:
     return f"sdkprobe-{kind}"
+
+
+# A documented field some listed Python releases lack: (class, field) -> the first listed release
+# seen carrying it. Any other documented field every release with the class has, so its absence
+# is a field dropped or renamed, never one older than this SDK.
+_SINCE: dict[tuple[str, str], str] = {
+    **{("AssistantMessage", f): "0.1.51" for f in ("usage", "message_id", "stop_reason", "session_id", "uuid")},
+    ("UserMessage", "tool_use_result"): "0.1.33",
+    ("ResultMessage", "deferred_tool_use"): "0.1.81",
+    ("ResultMessage", "terminal_reason"): "0.2.139",
+    ("ResultMessage", "origin"): "0.2.139",
+    **{
+        (c, f): "0.2.189"
+        for c in ("AssistantMessage", "ResultMessage")
+        for f in ("user_message_uuid", "user_message_uuids")
+    },
+}
+_PYTHON = "claude-agent-sdk"
+
+
+def _expected(cls: str, name: str, sdk: dict[str, str]) -> bool:
+    """Whether the SDK under test documents the field: always, but on a Python release older than
+    the field's first one (a TypeScript release's messages come as the installed Python types)."""
+    since = _SINCE.get((cls, name))
+    return since is None or sdk["name"] != _PYTHON or Version(sdk["version"]) >= Version(since)
 
 
 # --- the lines, as the CLI writes them ---------------------------------------------------
@@ -439,9 +466,7 @@ def _record(message: Any) -> dict[str, Any]:
     source=("sdk-py", "claude_agent_sdk.types Message"),
     tier="wire",
     checks=(*_MESSAGES, *_BLOCKS),
-    covers=tuple(
-        sorted({f"message:{c}" for c, *_ in _MESSAGES.values()} | {f"message:{c}" for c, *_ in _BLOCKS.values()})
-    ),
+    pins={name: (f"message:{cls}",) for name, (cls, *_) in {**_MESSAGES, **_BLOCKS}.items()},
     sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
 )
 async def every_line_kind_typed(h: Harness) -> dict[str, Any]:
@@ -453,6 +478,7 @@ async def every_line_kind_typed(h: Harness) -> dict[str, Any]:
     run = await h.wire("hi", scenario=scenario.emit(_RESULT))
     classes = sorted({c for c, *_ in _MESSAGES.values()} | {c for c, *_ in _BLOCKS.values()})
     return {
+        "sdk": {"name": sdk_name(), "version": published_version()},
         "classes the SDK has": [c for c in classes if hasattr(claude_agent_sdk, c)],
         "yielded": [_record(m) for m in run.messages],
         "error": run.error_line,
@@ -506,12 +532,13 @@ def _same(seen: Any, want: Any) -> bool:
     return bool(seen == want) and type(seen) is type(want)
 
 
-def _mismatches(record: dict[str, Any], fields: dict[str, Any], core: tuple[str, ...], marker: str) -> list[str]:
-    """Each field that is not the line's value (a field the class lacks only if it is core)."""
-    wrong = [f"{name} missing" for name in core if name not in record]
+def _mismatches(record: dict[str, Any], fields: dict[str, Any], sdk: dict[str, str], marker: str) -> list[str]:
+    """Each field that is missing or not the line's value (missing: only one this SDK documents)."""
+    cls = str(record[_CLASS])
+    wrong = [f"{name} missing" for name in fields if name not in record and _expected(cls, name, sdk)]
     for name, want in fields.items():
         if name not in record:
-            continue  # a field newer than this SDK's class
+            continue  # reported above when this SDK documents it
         if want == _DATA and marker == _INIT_UUID:
             data = record[name] if isinstance(record[name], dict) else {}
             if (data.get("type"), data.get("subtype"), data.get("uuid")) != ("system", "init", _INIT_UUID):
@@ -543,7 +570,8 @@ def _message_check(seen: dict[str, Any], name: str) -> Check:
             continue
         if _LINES.get(marker, {}).get("type") == "system" and not record["is SystemMessage"]:
             problems.append(f"the {cls} is not a SystemMessage")
-        problems += [f"{marker}: {w}" for w in _mismatches(record, fields, core, marker)]
+        missing_core = [f"{marker}: {name} missing" for name in core if name not in record and name not in fields]
+        problems += missing_core + [f"{marker}: {w}" for w in _mismatches(record, fields, seen["sdk"], marker)]
     return check(not problems, "; ".join(problems))
 
 
@@ -592,8 +620,42 @@ def _counterexample(broken: bool) -> dict[str, Any]:
                 record["content"] = [{_CLASS: "ToolResultBlock", "tool_use_id": _TOOL_RESULT["tool_use_id"]}]
             yielded.append(record)
     classes = sorted({c for c, *_ in _MESSAGES.values()} | {c for c, *_ in _BLOCKS.values()})
-    return {"classes the SDK has": classes, "yielded": yielded, "error": None}
+    sdk = {"name": _PYTHON, "version": "0.2.189"}
+    return {"sdk": sdk, "classes the SDK has": classes, "yielded": yielded, "error": None}
+
+
+def _holding(dropped: dict[str, tuple[str, ...]]) -> dict[str, Any]:
+    """The newest Python release's observation, each line yielded as its class with the line's
+    values, bar the fields `dropped` names per class (a release that lost or renamed them)."""
+    yielded = []
+    for cls, markers, fields, core in _MESSAGES.values():
+        for marker in markers:
+            line = _LINES.get(marker, {"type": "system", "subtype": "init", "uuid": _INIT_UUID})
+            values = {name: line if want == _DATA else want for name, want in fields.items()}
+            record = {name: values.get(name) for name in {*fields, *core} if name not in dropped.get(cls, ())}
+            record |= {_CLASS: cls, "is SystemMessage": line.get("type") == "system"}
+            if "content" in record:  # the blocks its line carries
+                record["content"] = [
+                    {_CLASS: c, **f} for c, carrier, _, f in _BLOCKS.values() if carrier == _carrier(cls)
+                ]
+            yielded.append(record)
+    classes = sorted({c for c, *_ in _MESSAGES.values()} | {c for c, *_ in _BLOCKS.values()})
+    sdk = {"name": _PYTHON, "version": "0.2.189"}
+    return {"sdk": sdk, "classes the SDK has": classes, "yielded": yielded, "error": None}
+
+
+def _carrier(cls: str) -> str:
+    return next(name for name, (c, *_) in _MESSAGES.items() if c == cls)
 
 
 every_line_kind_typed.differs_on(_counterexample(broken=True))
 every_line_kind_typed.differs_on(_counterexample(broken=False))
+# ResultMessage and AssistantMessage losing documented fields, the rest as the newest release has it
+every_line_kind_typed.differs_on(
+    _holding(
+        {
+            "ResultMessage": ("usage", "total_cost_usd", "model_usage", "structured_output"),
+            "AssistantMessage": ("usage", "error", "stop_reason"),
+        }
+    )
+)

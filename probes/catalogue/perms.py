@@ -165,7 +165,10 @@ def _blocking_callback(events: list[str], context_seen: dict[str, Any], started:
         "interrupt-aborts-pending-question",
     ),
     requires=("option:can_use_tool", "api:ClaudeSDKClient.interrupt"),
-    covers=("permission:ToolPermissionContext.signal",),
+    pins={
+        "callback-gets-abort-signal": ("permission:ToolPermissionContext.signal",),
+        "interrupt-aborts-pending-question": ("client:interrupt",),
+    },
     sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
 )
 async def can_use_tool_signal_on_interrupt(h: Harness) -> dict[str, Any]:

@@ -80,7 +80,7 @@ _BYPASS_CALLS: dict[str, tuple[str, Any]] = {
     "EnterPlanMode": ("EnterPlanMode", tool_use("EnterPlanMode", {}, id="toolu_enter")),
     "ExitPlanMode": ("ExitPlanMode", tool_use("ExitPlanMode", {"plan": "1. write the file"}, id="toolu_plan")),
 }
-_BYPASS_TIMEOUT = 60.0
+_BYPASS_TIMEOUT = 180.0  # seconds a session may take to end: a run that works ends in seconds, only a hang reaches it
 
 
 async def _bypass_run(h: Harness, with_callback: bool) -> dict[str, Any]:
@@ -132,8 +132,16 @@ async def _bypass_run(h: Harness, with_callback: bool) -> dict[str, Any]:
         "no-callback-ask-rule-not-run",
     ),
     requires=("option:can_use_tool", "option:permission_mode", "option:settings", "option:env"),
-    covers=("option:permission_mode",),
+    pins={
+        "ask-rule-reaches-callback": ("option:permission_mode",),
+        "unruled-call-runs-unasked": ("option:permission_mode",),
+        "ask-user-question-reaches-callback": ("option:permission_mode",),
+        "exit-plan-mode-reaches-callback": ("option:permission_mode",),
+        "no-callback-ends-without-hang": ("option:permission_mode",),
+        "no-callback-ask-rule-not-run": ("option:permission_mode",),
+    },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
+    timeout=2 * _BYPASS_TIMEOUT + 60,
 )
 async def bypass_still_asks(h: Harness) -> dict[str, Any]:
     return {"with callback": await _bypass_run(h, True), "without callback": await _bypass_run(h, False)}
@@ -236,7 +244,12 @@ _MARK = "sdkprobe-write\n"
     tier="cli",
     checks=tuple(_PROTECTED_CHECKS.values()),
     requires=("option:can_use_tool", "option:permission_mode"),
-    covers=("option:permission_mode",),
+    pins={
+        "ordinary-file-written-unasked": ("option:permission_mode",),
+        "git-dir-write-asks": ("option:permission_mode",),
+        "claude-dir-write-asks": ("option:permission_mode",),
+        "husky-dir-write-asks": ("option:permission_mode",),
+    },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
 )
 async def accept_edits_protected_paths(h: Harness) -> dict[str, Any]:
@@ -338,6 +351,9 @@ def _plan_callback(approve: bool) -> Any:
     return callback
 
 
+_EXITED = "exited plan mode"  # what the CLI tells the model once the session has left plan mode
+
+
 async def _plan_run(h: Harness, approve: bool) -> dict[str, Any]:
     for name in _PLAN_FILES:
         (h.cwd / name).unlink(missing_ok=True)
@@ -362,6 +378,9 @@ async def _plan_run(h: Harness, approve: bool) -> dict[str, Any]:
         "exit_result": _result_of(run, "toolu_exit"),
         # whether the model was asked again after ExitPlanMode (the turn went on) and got the second Write's result
         "went_on_after_exit": _result_of(run, "toolu_after") is not None,
+        # whether the CLI told the model it left plan mode (the CLI's own record of the mode changing; in
+        # plan mode a Write can_use_tool allows runs as in default mode, so the Writes alone cannot tell)
+        "told_model_plan_mode_exited": any(_EXITED in json.dumps(r.messages).lower() for r in run.requests),
         "result": getattr(run.result, "subtype", None),
         "error": run.error_line,
     }
@@ -386,7 +405,12 @@ async def _plan_run(h: Harness, approve: bool) -> dict[str, Any]:
         "approved-exit-leaves-plan-mode",
     ),
     requires=("option:can_use_tool", "option:permission_mode", "api:PermissionUpdate"),
-    covers=("option:permission_mode",),
+    pins={
+        "plan-mode-blocks-write": ("option:permission_mode",),
+        "exit-plan-mode-reaches-callback": ("option:permission_mode",),
+        "rejected-exit-keeps-plan-mode": ("option:permission_mode",),
+        "approved-exit-leaves-plan-mode": ("option:permission_mode",),
+    },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
 )
 async def plan_mode_exit_plan(h: Harness) -> dict[str, Any]:
@@ -403,7 +427,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         return (
             f"ExitPlanMode {label} (init permissionMode {r['init_permission_mode']!r}): can_use_tool asked about "
             f"{r['asked']}, files written {r['written']}, ExitPlanMode's result {said!r}, the turn went on "
-            f"after it {r['went_on_after_exit']}"
+            f"after it {r['went_on_after_exit']}, the model told it left plan mode {r['told_model_plan_mode_exited']}"
         )
 
     return {
@@ -423,7 +447,8 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         # plan mode still in force: the second Write gets no easier treatment than the first (it does not run
         # unasked); whether plan mode gates the first at all is the first sub-check's
         "rejected-exit-keeps-plan-mode": check(
-            not (rejected["written"]["after.txt"] and "after.txt" not in rejected["asked_files"]),
+            not (rejected["written"]["after.txt"] and "after.txt" not in rejected["asked_files"])
+            and not rejected["told_model_plan_mode_exited"],
             shown("rejected"),
         ),
         "approved-exit-leaves-plan-mode": check(
@@ -432,8 +457,11 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-def _plan_seen(asked_files: list[str], before: bool, after: bool, went_on: bool = True) -> dict[str, Any]:
+def _plan_seen(
+    asked_files: list[str], before: bool, after: bool, went_on: bool = True, exited: bool = False
+) -> dict[str, Any]:
     return {
+        "told_model_plan_mode_exited": exited,
         "init_permission_mode": "plan",
         "asked": ["Write" for _ in asked_files],
         "asked_files": asked_files,
@@ -445,6 +473,13 @@ def _plan_seen(asked_files: list[str], before: bool, after: bool, went_on: bool 
     }
 
 
+plan_mode_exit_plan.differs_on(
+    {  # the CLI leaving plan mode on a rejected ExitPlanMode: it tells the model so, all else as 2.1.332 does
+        "rejected": _plan_seen(["before.txt", "after.txt"], True, True, exited=True)
+        | {"asked": ["Write", "ExitPlanMode", "Write"]},
+        "approved": _plan_seen(["before.txt"], True, True, exited=True) | {"asked": ["Write", "ExitPlanMode"]},
+    }
+)
 plan_mode_exit_plan.differs_on(
     {  # cc#89403: after a rejected ExitPlanMode plan mode stopped gating edits; the first Write ran too
         "rejected": _plan_seen(["before.txt"], True, True) | {"asked": ["Write", "ExitPlanMode"]},
@@ -528,14 +563,38 @@ def _effect(h: Harness, tool: str, target: str, outside: str) -> Path:
     tier="cli",
     checks=tuple(_UPDATE_CHECKS.values()),
     requires=("option:can_use_tool", "api:PermissionUpdate", "api:PermissionResultAllow"),
-    covers=(
-        "permission:PermissionResultAllow.updated_permissions",
-        "permission-update:type=addRules",
-        "permission-update:type=setMode",
-        "permission-update:type=addDirectories",
-        "permission-update:destination",
-        "permission-update:rules",
-    ),
+    pins={
+        "session-rule-stops-next-prompt": (
+            "permission:PermissionResultAllow.updated_permissions",
+            "permission-update:type=addRules",
+            "permission-update:destination",
+            "permission-update:rules",
+            "permission:PermissionResultAllow",
+        ),
+        "set-mode-changes-mode": (
+            "permission:PermissionResultAllow.updated_permissions",
+            "permission-update:type=addRules",
+            "permission-update:type=setMode",
+            "permission-update:destination",
+            "permission-update:rules",
+            "permission:PermissionResultAllow",
+        ),
+        "add-directories-widens-access": (
+            "permission:PermissionResultAllow.updated_permissions",
+            "permission-update:type=addRules",
+            "permission-update:type=addDirectories",
+            "permission-update:destination",
+            "permission-update:rules",
+            "permission:PermissionResultAllow",
+        ),
+        "local-settings-rule-persisted": (
+            "permission:PermissionResultAllow.updated_permissions",
+            "permission-update:type=addRules",
+            "permission-update:destination",
+            "permission-update:rules",
+            "permission:PermissionResultAllow",
+        ),
+    },
     sdk_ref="claude_agent_sdk.types.PermissionUpdate.to_dict",
 )
 async def updated_permissions_applied(h: Harness) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.behaviour import Check, behaviour, check
 from sdkprobe.harness import (
     MAIN,
     CliRun,
@@ -114,7 +114,12 @@ def _fs_effects(h: Harness, outside: Any) -> dict[str, bool]:
     tier="cli",
     checks=tuple(_FS_CHECKS.values()),
     requires=("option:can_use_tool", "option:permission_mode"),
-    covers=("option:permission_mode",),
+    pins={
+        "cwd-filesystem-commands-asked": ("option:permission_mode", "option:can_use_tool"),
+        "prefixed-and-wrapped-commands-asked": ("option:permission_mode", "option:can_use_tool"),
+        "outside-cwd-command-asked": ("option:permission_mode", "option:can_use_tool"),
+        "other-command-asked": ("option:permission_mode", "option:can_use_tool"),
+    },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
 )
 async def accept_edits_fs_bash(h: Harness) -> dict[str, Any]:
@@ -149,8 +154,8 @@ async def accept_edits_fs_bash(h: Harness) -> dict[str, Any]:
 @accept_edits_fs_bash.decide
 def _(seen: dict[str, Any]) -> dict[str, Check]:
     mode = seen["init_permission_mode"]
-    if mode != "acceptEdits":
-        why = undecidable(f"the CLI did not start in acceptEdits (init permissionMode {mode!r}; {seen['error']!r})")
+    if mode != "acceptEdits":  # permission_mode did not reach the CLI: the claim's mode never applied
+        why = check(False, f"the CLI did not start in acceptEdits (init permissionMode {mode!r}; {seen['error']!r})")
         return dict.fromkeys(_FS_CHECKS.values(), why)
     steps = seen["steps"]
     decided: dict[str, Check] = {}
@@ -174,6 +179,15 @@ _REPORTED_RUN = {  # cc#45474 and cc#60693: the filesystem set inside the cwd ra
     for step, (_, group) in _FS_STEPS.items()
 }
 accept_edits_fs_bash.differs_on({"init_permission_mode": "acceptEdits", "steps": _REPORTED_RUN, "error": None})
+accept_edits_fs_bash.differs_on(
+    {  # permission_mode no longer reaching the CLI: a default-mode session, every command asked and refused
+        "init_permission_mode": "default",
+        "steps": {
+            step: {"asked": True, "ran": False, "result": {"is_error": True, "text": "no"}} for step in _FS_STEPS
+        },
+        "error": None,
+    }
+)
 accept_edits_fs_bash.differs_on(
     {  # a mode that approves every Bash command
         "init_permission_mode": "acceptEdits",
@@ -207,7 +221,11 @@ async def _allow_everything(hook_input: Any, tool_use_id: Any, context: Any) -> 
     tier="cli",
     checks=_RULE_CHECKS,
     requires=("option:can_use_tool", "option:hooks", "option:settings", "api:HookMatcher"),
-    covers=("hook-output:PreToolUseHookSpecificOutput.permissionDecision",),
+    pins={
+        "ask-rule-reaches-callback": ("hook-output:PreToolUseHookSpecificOutput.permissionDecision",),
+        "deny-rule-beats-hook-allow": ("hook-output:PreToolUseHookSpecificOutput.permissionDecision",),
+        "hook-allow-runs-unruled": ("hook-output:PreToolUseHookSpecificOutput.permissionDecision",),
+    },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.can_use_tool",
 )
 async def ask_rule_beats_hook_allow(h: Harness) -> dict[str, Any]:
@@ -307,7 +325,12 @@ _MODE_RUNS: dict[str, tuple[str, str | None, str]] = {
     tier="cli",
     checks=("no-flag-when-unset", "settings-accept-edits-honored", "settings-dont-ask-honored", "explicit-option-wins"),
     requires=("option:can_use_tool", "option:permission_mode", "option:setting_sources"),
-    covers=("option:permission_mode", "option:setting_sources"),
+    pins={
+        "no-flag-when-unset": ("option:permission_mode", "option:setting_sources"),
+        "settings-accept-edits-honored": ("option:permission_mode", "option:setting_sources"),
+        "settings-dont-ask-honored": ("option:permission_mode", "option:setting_sources"),
+        "explicit-option-wins": ("option:permission_mode", "option:setting_sources"),
+    },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
 )
 async def settings_default_mode_honored(h: Harness) -> dict[str, Any]:
@@ -416,7 +439,12 @@ _LIVE_TURNS: dict[str, tuple[str | None, str]] = {
     tier="cli",
     checks=("default-turn-asks", "accept-edits-turn-not-asked", "plan-turn-not-run", "returns-none"),
     requires=("option:can_use_tool", "api:ClaudeSDKClient.set_permission_mode"),
-    covers=("client:set_permission_mode",),
+    pins={
+        "default-turn-asks": ("client:set_permission_mode",),
+        "accept-edits-turn-not-asked": ("client:set_permission_mode",),
+        "plan-turn-not-run": ("client:set_permission_mode",),
+        "returns-none": ("client:set_permission_mode",),
+    },
     sdk_ref="claude_agent_sdk.ClaudeSDKClient.set_permission_mode",
 )
 async def set_permission_mode_live(h: Harness) -> dict[str, Any]:

@@ -81,7 +81,11 @@ async def _session(h: Harness, interrupt: bool) -> dict[str, Any]:
     ),
     controls=("plain-deny-siblings-run-turn-goes-on",),
     requires=("option:can_use_tool", "api:PermissionResultDeny"),
-    covers=("permission:PermissionResultDeny.interrupt",),
+    pins={
+        "interrupting-deny-denied-tool-not-run": ("permission:PermissionResultDeny.interrupt",),
+        "interrupting-deny-stops-sibling-calls": ("permission:PermissionResultDeny.interrupt",),
+        "interrupting-deny-ends-turn": ("permission:PermissionResultDeny.interrupt",),
+    },
     sdk_ref="claude_agent_sdk.types.PermissionResultDeny",
     security="a denial meant to stop the turn would let the other commands the model queued beside it run",
     timeout=120,

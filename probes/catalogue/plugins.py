@@ -98,6 +98,7 @@ _ALL = {"plugins": [_PLUGIN], **_EXPECTED}
     checks=("command-expands-despite-skills-filter",),
     requires=("option:plugins", "option:skills"),
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.skills",
+    pins={"command-expands-despite-skills-filter": ("option:skills",)},
 )
 async def commands_work_without_skills_list(h: Harness) -> dict[str, Any]:
     plugin = plugin_folder(h.workdir("plugin"), _PLUGIN, commands={"hello": "Reply with MARKER-42"})
@@ -155,6 +156,11 @@ _LISTED = re.compile(r"^- (probe:[^\s:]+(?: \([^)]*\))?):", re.M)
     checks=("skill-named-after-folder", "skill-without-frontmatter-not-loaded", "agents-named-plugin-colon-name"),
     requires=("option:plugins",),
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.plugins",
+    pins={
+        "skill-named-after-folder": ("option:plugins",),
+        "skill-without-frontmatter-not-loaded": ("option:plugins",),
+        "agents-named-plugin-colon-name": ("option:plugins",),
+    },
 )
 async def skill_and_agent_naming(h: Harness) -> dict[str, Any]:
     plugin = plugin_folder(

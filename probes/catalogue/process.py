@@ -189,7 +189,11 @@ _DIAGNOSTIC = "boom-diagnostic-XYZ"
     tier="wire",
     checks=("typed-error-with-exit-code", "stderr-carried-without-callback", "stderr-carried-with-callback"),
     requires=("option:stderr",),
-    covers=("error:ProcessError",),
+    pins={
+        "typed-error-with-exit-code": ("error:ProcessError",),
+        "stderr-carried-without-callback": ("error:ProcessError", "option:stderr"),
+        "stderr-carried-with-callback": ("error:ProcessError", "option:stderr"),
+    },
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.read_messages",
 )
 async def process_error_carries_stderr(h: Harness) -> dict[str, Any]:
@@ -305,9 +309,9 @@ def _texts(run: Any) -> list[str]:
     source=("py#98", "report"),
     tier="cli",
     checks=("default-buffer-delivers-big-line", "raised-max-buffer-size-delivers-it", "cli-image-read-delivered"),
-    covers=("option:max_buffer_size",),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.read_messages",
     timeout=120.0,
+    pins={"raised-max-buffer-size-delivers-it": ("option:max_buffer_size",)},
 )
 async def oversized_stdout_line_delivered(h: Harness) -> dict[str, Any]:
     scenario = (

@@ -126,13 +126,14 @@ async def _after_exit(client: Any, out: Any) -> None:
     source=("sdk-py", "claude_agent_sdk._errors"),
     tier="wire",
     checks=(*_CASES, "every-error-is-a-claude-sdk-error"),
-    covers=(
-        "error:CLIConnectionError",
-        "error:CLIJSONDecodeError",
-        "error:CLINotFoundError",
-        "error:ClaudeSDKError",
-        "error:ResultError",
-    ),
+    pins={
+        "cli-not-found-error-for-missing-cli-path": ("error:CLINotFoundError",),
+        "connection-error-before-connect": ("error:CLIConnectionError",),
+        "connection-error-writing-after-cli-exit": ("error:CLIConnectionError",),
+        "json-decode-error-for-corrupt-line": ("error:CLIJSONDecodeError",),
+        "result-error-after-error-result": ("error:ResultError",),
+        "every-error-is-a-claude-sdk-error": ("error:ClaudeSDKError",),
+    },
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport",
 )
 async def errors_raised_where_documented(h: Harness) -> dict[str, Any]:

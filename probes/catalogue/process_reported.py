@@ -55,7 +55,12 @@ def _ended(run: CliRun) -> dict[str, Any]:
     tier="cli",
     checks=(*_ROOT_CHECKS.values(), _NOT_ROOT_CHECK),
     requires=("option:permission_mode", "option:env"),
-    covers=("option:permission_mode",),
+    pins={
+        "bypass-refused-as-root": ("option:permission_mode",),
+        "sandbox-declared-bypass-runs": ("option:permission_mode",),
+        "other-mode-runs-as-root": ("option:permission_mode",),
+        "bypass-runs-when-not-root": ("option:permission_mode",),
+    },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
 )
 async def bypass_refused_as_root(h: Harness) -> dict[str, Any]:
@@ -176,7 +181,7 @@ def _caller_env(name: str, value: str | None) -> Iterator[None]:
     tier="cli",
     checks=("inherited-claudecode-dropped", "env-option-claudecode-passed", "cli-runs-with-claudecode"),
     requires=("option:env",),
-    covers=("option:env",),
+    pins={"env-option-claudecode-passed": ("option:env",)},
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.connect",
 )
 async def claudecode_env(h: Harness) -> dict[str, Any]:

@@ -283,6 +283,7 @@ error_names_real_cause.differs_on(
     checks=("stops-at-limit", "result-message-error-max-turns", "reason-readable", "exception-names-max-turns"),
     requires=("option:max_turns",),
     sdk_ref="claude_agent_sdk._internal.query.Query",
+    pins={"result-message-error-max-turns": ("option:max_turns",), "exception-names-max-turns": ("option:max_turns",)},
 )
 async def max_turns_error_result(h: Harness) -> dict[str, Any]:
     (h.cwd / "x.txt").write_text("x\n")

@@ -70,6 +70,9 @@ def _budget_seen(run: CliRun | None) -> dict[str, Any]:
     }
 
 
+_HANG_CEILING = 180.0  # seconds a budget run may take to end: one that ends does so in seconds; a hang reaches it
+
+
 @behaviour(
     id="results.max-budget-error-result",
     claim=(
@@ -83,9 +86,13 @@ def _budget_seen(run: CliRun | None) -> dict[str, Any]:
     tier="cli",
     checks=(*_BUDGET_RUNS, _EXCEPTION),
     requires=("option:max_budget_usd", "option:allowed_tools"),
-    covers=("option:max_budget_usd", "error:ResultError"),
+    pins={
+        "main-thread-spend-ends-error-max-budget": ("option:max_budget_usd", "error:ResultError"),
+        "subagent-spend-ends-error-max-budget": ("option:max_budget_usd", "error:ResultError"),
+        "raised-error-names-subtype": ("option:max_budget_usd", "error:ResultError"),
+    },
     sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
-    timeout=180,
+    timeout=len(_BUDGET_RUNS) * _HANG_CEILING + 60,
 )
 async def max_budget_error_result(h: Harness) -> dict[str, Any]:
     seen: dict[str, Any] = {}
@@ -96,7 +103,7 @@ async def max_budget_error_result(h: Harness) -> dict[str, Any]:
                 script=_budget_script(where),
                 max_budget_usd=_BUDGET,
                 allowed_tools=["Bash", "Agent", "Task"],
-                timeout=60,
+                timeout=_HANG_CEILING,
             )
         except ProbeTimeout:
             run = None
@@ -109,7 +116,7 @@ async def max_budget_error_result(h: Harness) -> dict[str, Any]:
 
 def _budget_said(run: dict[str, Any]) -> str:
     if run["hung"]:
-        return f"spend on the {run['spend on']} thread: no end within 60 s"
+        return f"spend on the {run['spend on']} thread: no end within {_HANG_CEILING:g} s"
     return (
         f"spend on the {run['spend on']} thread: {run['results']} result(s), the last {run['subtype']} "
         f"(is_error {run['is_error']}, cost over budget {run['cost over budget']}), requests {run['requests']}, "
@@ -210,7 +217,13 @@ def _usage_entries(result: Any) -> dict[str, Any] | None:
     tier="cli",
     checks=(_DIFFER, *(_priced_check(m) for m in _PRICED), _CANONICAL),
     requires=("option:model",),
-    covers=("message:ResultMessage",),
+    pins={
+        "costs-differ-by-model": ("message:ResultMessage", "option:model"),
+        "total-priced-as-claude-sonnet-4-5": ("message:ResultMessage",),
+        "total-priced-as-claude-opus-4-5": ("message:ResultMessage",),
+        "total-priced-as-claude-haiku-4-5": ("message:ResultMessage",),
+        "model-usage-names-served-model": ("message:ResultMessage", "option:model"),
+    },
     sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
     timeout=150,
 )

@@ -158,6 +158,10 @@ def _texts(messages: list[Any]) -> list[str]:
     checks=("transcript-at-projects-key-sid", "list-sessions-finds-it"),
     requires=("api:list_sessions", "api:project_key_for_directory"),
     sdk_ref="claude_agent_sdk._internal.sessions.list_sessions",
+    pins={
+        "transcript-at-projects-key-sid": ("function:project_key_for_directory",),
+        "list-sessions-finds-it": ("function:list_sessions",),
+    },
 )
 async def config_dir_moves_root_only(h: Harness) -> dict[str, Any]:
     import claude_agent_sdk as py_sdk  # project_key_for_directory: Python's alone (requires= says so)
@@ -302,6 +306,10 @@ _AGENT_CALL_ID = "toolu_double_store_agent"
     requires=("option:session_store", "option:resume", "option:agents", "api:InMemorySessionStore"),
     sdk_ref="claude_agent_sdk._internal.session_resume",
     timeout=120,
+    pins={
+        "store-gets-entries-and-is-loaded": ("option:session_store",),
+        "resume-keeps-id-and-context": ("option:resume", "option:session_store"),
+    },
 )
 async def store_mirror_and_resume(h: Harness) -> dict[str, Any]:
     import claude_agent_sdk as sdk
@@ -452,6 +460,7 @@ _ASK_RESUMED, _ASK_FORKED = "what was it?", "and now, forked?"
     requires=("option:resume", "option:fork_session"),
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.fork_session",
     timeout=120,
+    pins={"resume-keeps-id": ("option:resume",), "resume-continues-same-transcript": ("option:resume",)},
 )
 async def resume_keeps_id_fork_mints_new(h: Harness) -> dict[str, Any]:
     first = await h.session(f"remember {_MARKER}", script=["first-reply"])
@@ -572,6 +581,7 @@ def _said(text: Any, names: dict[str, str]) -> Any:
     requires=("option:resume",),
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.resume",
     timeout=120,
+    pins={"resume-found-from-other-cwd": ("option:resume",)},
 )
 async def resume_scoped_to_cwd(h: Harness) -> dict[str, Any]:
     first = await h.session(f"remember {_MARKER}", script=["first-reply"])
@@ -656,6 +666,11 @@ _ASK_B = "what did I say?"
     checks=("session-id-reaches-cli", "b-request-lacks-a-turn", "b-result-has-own-session-id"),
     requires=("api:ClaudeSDKClient.query",),
     sdk_ref="claude_agent_sdk.client.ClaudeSDKClient.query",
+    pins={
+        "session-id-reaches-cli": ("client:query",),
+        "b-request-lacks-a-turn": ("client:query",),
+        "b-result-has-own-session-id": ("client:query",),
+    },
 )
 async def query_session_id_shares_context(h: Harness) -> dict[str, Any]:
     async def two_ids(client: Any, out: Any) -> None:

@@ -192,8 +192,9 @@ _STORE_INFO = {**_INFO, "file_size": None}  # a store has no file size
 
 
 def _same_fields(seen: Any, claimed: dict[str, Any]) -> bool:
-    """Every claimed field has its value (fields a version lacks are not asked for)."""
-    return isinstance(seen, dict) and "summary" in seen and all(seen[k] == v for k, v in claimed.items() if k in seen)
+    """Every claimed field is there with its value: every SDK with get_session_info has them
+    all, so one missing is a field dropped or renamed, never one a version lacks."""
+    return isinstance(seen, dict) and all(k in seen and seen[k] == v for k, v in claimed.items())
 
 
 def _absent_or(seen: dict[str, Any], key: str, decide: Callable[[Any], Check]) -> Check:
@@ -240,7 +241,16 @@ def _has_parent_ids() -> bool:
         "subagent-messages-name-spawning-tool-use",
     ),
     requires=("api:get_session_messages",),
-    covers=("function:get_session_info", "function:list_subagents", "function:get_subagent_messages"),
+    pins={
+        "info-read-from-transcript": ("function:get_session_info",),
+        "messages-follow-chain-in-order": ("function:get_session_messages",),
+        "messages-paged-by-limit-offset": ("function:get_session_messages",),
+        "found-without-directory": ("function:get_session_info",),
+        "nothing-for-unknown-or-invalid-id": ("function:get_session_messages",),
+        "subagents-listed": ("function:list_subagents",),
+        "subagent-messages-read": ("function:get_subagent_messages",),
+        "subagent-messages-name-spawning-tool-use": ("function:get_subagent_messages",),
+    },
     sdk_ref="claude_agent_sdk._internal.sessions.get_session_messages",
 )
 async def transcript_readers(h: Harness) -> dict[str, Any]:
@@ -322,6 +332,37 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
+_DROPPED = ("custom_title", "first_prompt", "created_at", "tag")  # SDKSessionInfo fields a regression loses
+
+
+def _info_without(info: dict[str, Any], dropped: tuple[str, ...] = _DROPPED) -> dict[str, Any]:
+    return {k: v for k, v in info.items() if k not in dropped}
+
+
+_READERS_HOLD = {  # what a release that keeps the claim gives (0.2.189's observation)
+    "info": dict(_INFO),
+    "messages": _claimed(_CHAIN),
+    "messages limit 2 offset 1": _claimed(_CHAIN[1:3]),
+    "without directory": {"messages": _claimed(_CHAIN), "info": dict(_INFO)},
+    "unknown or invalid id": {
+        "messages unknown": [],
+        "messages invalid": [],
+        "info unknown": None,
+        "info invalid": None,
+    },
+    "subagents": [_AGENT],
+    "subagent messages": _claimed(_SUB_CHAIN, f"spawned by {_SPAWNED_BY}"),
+    "unknown subagent": [],
+    "subagent ids supported": True,
+}
+# SDKSessionInfo losing custom_title, first_prompt, created_at and tag, all else as it was
+transcript_readers.differs_on(
+    _READERS_HOLD
+    | {
+        "info": _info_without(_INFO),
+        "without directory": {"messages": _claimed(_CHAIN), "info": _info_without(_INFO)},
+    }
+)
 transcript_readers.differs_on(
     {
         "info": {**_INFO, "summary": _FIRST_PROMPT, "custom_title": None, "file_size": 0},
@@ -463,7 +504,15 @@ def _listing(project: Path, forks: list[Any]) -> list[str]:
         "delete-removes-transcript-and-subagents",
     ),
     requires=("api:rename_session", "api:tag_session"),
-    covers=("function:fork_session", "function:delete_session"),
+    pins={
+        "fork-up-to-message-with-derived-title": ("function:fork_session",),
+        "fork-whole-with-given-title": ("function:fork_session",),
+        "fork-leaves-source": ("function:fork_session",),
+        "rename-appends-stripped-title": ("function:rename_session",),
+        "tag-appends-sanitized-and-clears": ("function:tag_session",),
+        "last-title-and-tag-win": ("function:rename_session", "function:tag_session"),
+        "delete-removes-transcript-and-subagents": ("function:delete_session",),
+    },
     sdk_ref="claude_agent_sdk._internal.session_mutations.rename_session",
 )
 async def transcript_mutations(h: Harness) -> dict[str, Any]:
@@ -694,13 +743,14 @@ def _entry_rows(entries: Any) -> Any:
         "import-replays-transcript-and-subagents",
     ),
     requires=("api:InMemorySessionStore", "api:list_sessions_from_store", "api:get_session_info"),
-    covers=(
-        "function:get_session_info_from_store",
-        "function:get_session_messages_from_store",
-        "function:list_subagents_from_store",
-        "function:get_subagent_messages_from_store",
-        "function:import_session_to_store",
-    ),
+    pins={
+        "info-from-store-as-on-disk": ("function:get_session_info_from_store",),
+        "messages-from-store-as-on-disk": ("function:get_session_messages_from_store",),
+        "subagents-from-store": ("function:list_subagents_from_store",),
+        "subagent-messages-from-store": ("function:get_subagent_messages_from_store",),
+        "subagent-from-store-names-spawning-tool-use": ("function:get_subagent_messages_from_store",),
+        "import-replays-transcript-and-subagents": ("function:import_session_to_store",),
+    },
     sdk_ref="claude_agent_sdk._internal.sessions.get_session_info_from_store",
 )
 async def store_readers_match_disk(h: Harness) -> dict[str, Any]:
@@ -836,6 +886,28 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
+store_readers_match_disk.differs_on(  # SDKSessionInfo losing fields, on disk and from the store alike
+    {
+        "disk info": _info_without(_INFO),
+        "listed": [_info_without(_STORE_INFO)],
+        "info": _info_without(_INFO),
+        "info unknown": None,
+        "messages": {"all": _claimed(_CHAIN), "limit 2 offset 1": _claimed(_CHAIN[1:3]), "unknown": []},
+        "subagents": [_AGENT],
+        "subagent messages": _claimed(_SUB_CHAIN, f"spawned by {_SPAWNED_BY}"),
+        "subagent ids supported": True,
+        "import": {
+            "sessions": ["session"],
+            "main entries are the transcript's": True,
+            "main entries": ["u1", "a1", "u2", "a2", "custom-title"],
+            "subkeys": [_SUBPATH],
+            "subagent entries": ["su1", "sa1", "agent_metadata"],
+            "subagent metadata": [{"agentType": "runner", "toolUseId": _SPAWNED_BY}],
+            "subkeys without subagents": [],
+            "unknown session raised": "FileNotFoundError",
+        },
+    }
+)
 store_readers_match_disk.differs_on(
     {
         "disk info": dict(_INFO),
@@ -914,12 +986,15 @@ async def _fork_in_store(h: Harness, store: Any, fork: Callable[[], Any]) -> Any
         "delete-without-store-delete-is-no-op",
     ),
     requires=("api:InMemorySessionStore",),
-    covers=(
-        "function:fork_session_via_store",
-        "function:rename_session_via_store",
-        "function:tag_session_via_store",
-        "function:delete_session_via_store",
-    ),
+    pins={
+        "fork-via-store-up-to-message": ("function:fork_session_via_store",),
+        "fork-via-store-given-title": ("function:fork_session_via_store",),
+        "fork-via-store-leaves-source": ("function:fork_session_via_store",),
+        "rename-via-store-appends-title": ("function:rename_session_via_store",),
+        "tag-via-store-appends-and-clears": ("function:tag_session_via_store",),
+        "delete-via-store-cascades": ("function:delete_session_via_store",),
+        "delete-without-store-delete-is-no-op": ("function:delete_session_via_store",),
+    },
     sdk_ref="claude_agent_sdk._internal.session_mutations.rename_session_via_store",
 )
 async def store_mutations(h: Harness) -> dict[str, Any]:
@@ -1141,6 +1216,14 @@ class _SummaryStore:
     checks=("new-summary-keyed-with-mtime-zero", "later-fold-keeps-mtime", "listing-from-summaries-as-from-entries"),
     requires=("api:fold_session_summary", "api:list_sessions_from_store", "api:get_session_info_from_store"),
     sdk_ref="claude_agent_sdk._internal.session_summary.fold_session_summary",
+    pins={
+        "new-summary-keyed-with-mtime-zero": ("function:fold_session_summary",),
+        "later-fold-keeps-mtime": ("function:fold_session_summary",),
+        "listing-from-summaries-as-from-entries": (
+            "function:fold_session_summary",
+            "function:list_sessions_from_store",
+        ),
+    },
 )
 async def fold_summary_feeds_store_listing(h: Harness) -> dict[str, Any]:
     sdk = _sdk()

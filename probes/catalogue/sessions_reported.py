@@ -63,7 +63,14 @@ def _ran(run: CliRun, *texts: str) -> dict[str, Any]:
         "continue-without-fork-refused",
     ),
     requires=("option:session_id", "option:resume", "option:fork_session", "option:continue_conversation"),
-    covers=("option:session_id",),
+    pins={
+        "given-id-used": ("option:session_id",),
+        "non-uuid-refused": ("option:session_id",),
+        "id-in-use-refused": ("option:session_id",),
+        "resume-without-fork-refused": ("option:session_id", "option:resume"),
+        "fork-gets-given-id": ("option:session_id",),
+        "continue-without-fork-refused": ("option:session_id",),
+    },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.session_id",
     timeout=180,
 )
@@ -157,7 +164,11 @@ def _carried(run: CliRun) -> list[str]:
     tier="cli",
     checks=("continues-newest-of-cwd", "none-in-cwd-clear-outcome", "never-another-directory"),
     requires=("option:continue_conversation", "option:cwd"),
-    covers=("option:continue_conversation",),
+    pins={
+        "continues-newest-of-cwd": ("option:continue_conversation", "option:cwd"),
+        "none-in-cwd-clear-outcome": ("option:continue_conversation", "option:cwd"),
+        "never-another-directory": ("option:continue_conversation",),
+    },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.continue_conversation",
     timeout=150,
 )

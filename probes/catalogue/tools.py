@@ -46,6 +46,10 @@ _WATCHED = ("Bash", "Edit", "Read", "Write")
     tier="cli",
     checks=("allowed-tools-keeps-others", "tools-narrows-to-read"),
     requires=("option:tools", "option:allowed_tools"),
+    pins={
+        "allowed-tools-keeps-others": ("option:allowed_tools",),
+        "tools-narrows-to-read": ("option:tools",),
+    },
 )
 async def allowed_tools_does_not_restrict(h: Harness) -> dict[str, Any]:
     allowed = await h.session("hi", allowed_tools=["Read"])
@@ -226,6 +230,7 @@ _ALLOWLIST_VARIANTS: dict[str, dict[str, Any]] = {
     checks=tuple(_ALLOWLIST_VARIANTS),
     requires=("option:tools", "option:allowed_tools", "option:can_use_tool"),
     timeout=_SESSIONS_CEILING,
+    pins={"tools-list-skips-callback": ("option:tools",)},
 )
 async def allowlisted_builtin_skips_can_use_tool(h: Harness) -> dict[str, Any]:
     return {case: (await _touch_with_callback(h, case, **extra))[1] for case, extra in _ALLOWLIST_VARIANTS.items()}
@@ -707,6 +712,7 @@ _TODOS = {
     ),
     requires=("option:tools", "option:allowed_tools", "option:env"),
     timeout=_SESSIONS_CEILING,
+    pins={"task-tools-by-default": ("option:tools",)},
 )
 async def todowrite_needs_enable_tasks_0(h: Harness) -> dict[str, Any]:
     seen: dict[str, Any] = {}
@@ -925,6 +931,7 @@ read_refuses_docx_pptx.differs_on(
     checks=("in-process-server-name", "stdio-server-name", "reported-call-name"),
     requires=("option:mcp_servers", "option:plugins", "option:hooks", "api:create_sdk_mcp_server", "api:HookMatcher"),
     timeout=_ONE_SESSION_CEILING,
+    pins={"in-process-server-name": ("function:create_sdk_mcp_server",)},
 )
 async def mcp_tool_naming(h: Harness) -> dict[str, Any]:
     disk = stdio_mcp_server(h.workdir("mcp"), "disk", [McpTool("peek", result="peeked")])

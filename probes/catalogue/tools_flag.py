@@ -45,6 +45,7 @@ def _help_entry(help_text: str, flag: str) -> str | None:
     requires=("option:tools",),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
     timeout=120,
+    pins={"empty-offers-no-tools": ("option:tools",)},
 )
 async def tools_flag_as_help_defines(h: Harness) -> dict[str, Any]:
     entry = _help_entry(await h.cli_output("--help"), "--tools")

@@ -38,6 +38,12 @@ _TOOLS_SHAPES: dict[str, tuple[Any, str | None]] = {
     checks=tuple(_TOOLS_SHAPES),
     requires=("option:tools",),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
+    pins={
+        "omitted-sends-no-flag": ("option:tools",),
+        "list-sent-comma-joined": ("option:tools",),
+        "empty-list-sent-empty": ("option:tools",),
+        "preset-sent-as-default": ("option:tools",),
+    },
 )
 async def tools_option_to_flag(h: Harness) -> dict[str, Any]:
     sent = {}
@@ -87,6 +93,10 @@ _CAMEL_FLAGS: dict[str, tuple[list[str], str]] = {
     checks=("allowed-tools-camel-case-only", "disallowed-tools-camel-case-only"),
     requires=("option:allowed_tools", "option:disallowed_tools"),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
+    pins={
+        "allowed-tools-camel-case-only": ("option:allowed_tools",),
+        "disallowed-tools-camel-case-only": ("option:disallowed_tools",),
+    },
 )
 async def allowed_tools_flag_spelling(h: Harness) -> dict[str, Any]:
     run = await h.wire(
@@ -152,6 +162,14 @@ _EMPTY_VALUES: dict[str, tuple[str, Any]] = {
         "option:setting_sources",
     ),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
+    pins={
+        "empty-allowed-tools-sent": ("option:allowed_tools",),
+        "empty-disallowed-tools-sent": ("option:disallowed_tools",),
+        "zero-max-turns-sent": ("option:max_turns",),
+        "empty-model-sent": ("option:model",),
+        "empty-tools-sent": ("option:tools",),
+        "empty-setting-sources-sent": ("option:setting_sources",),
+    },
 )
 async def empty_and_zero_values_reach_cli(h: Harness) -> dict[str, Any]:
     default = Counter((await h.wire()).argv)
@@ -289,7 +307,7 @@ system_prompt_shapes_never_dropped.differs_on(
 
 # --- wire.connect-string-prompt-sent -------------------------------------------------------
 
-_CONNECT_WAIT = 5.0  # seconds a connect(prompt) run may take to its result before it counts as hung
+_CONNECT_WAIT = 30.0  # seconds a connect(prompt) run may take to its result: only a hang reaches it
 
 
 @behaviour(
@@ -304,6 +322,10 @@ _CONNECT_WAIT = 5.0  # seconds a connect(prompt) run may take to its result befo
     checks=("connect-prompt-sent-as-query-sends-it", "connect-prompt-run-gets-result"),
     requires=("api:ClaudeSDKClient.connect",),
     sdk_ref="claude_agent_sdk.client.ClaudeSDKClient.connect",
+    pins={
+        "connect-prompt-sent-as-query-sends-it": ("client:connect",),
+        "connect-prompt-run-gets-result": ("client:connect",),
+    },
 )
 async def connect_string_prompt_sent(h: Harness) -> dict[str, Any]:
     hung: list[bool] = []

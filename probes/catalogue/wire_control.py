@@ -88,16 +88,17 @@ def _read(message: Any) -> str:
         "disconnect-ends-cli-and-refuses-queries",
     ),
     requires=("api:ClaudeSDKClient",),
-    covers=(
-        "client:set_model",
-        "client:set_permission_mode",
-        "client:rewind_files",
-        "client:stop_task",
-        "client:get_server_info",
-        "client:receive_response",
-        "client:receive_messages",
-        "client:disconnect",
-    ),
+    pins={
+        "set-model-sends-model": ("client:set_model",),
+        "set-model-none-sends-null": ("client:set_model",),
+        "set-permission-mode-sends-mode": ("client:set_permission_mode",),
+        "rewind-files-sends-user-message-id": ("client:rewind_files",),
+        "stop-task-sends-task-id": ("client:stop_task",),
+        "get-server-info-is-initialize-response": ("client:get_server_info",),
+        "receive-response-stops-after-result": ("client:receive_response",),
+        "receive-messages-goes-past-result": ("client:receive_messages",),
+        "disconnect-ends-cli-and-refuses-queries": ("client:disconnect",),
+    },
     sdk_ref="claude_agent_sdk.client.ClaudeSDKClient",
 )
 async def client_control_methods(h: Harness) -> dict[str, Any]:

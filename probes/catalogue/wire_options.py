@@ -13,7 +13,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.harness import Harness, ProbeTimeout, Scenario, WireCapture, lacks, sdk_version, typed_keys
+from sdkprobe.harness import (
+    Harness,
+    ProbeTimeout,
+    Scenario,
+    WireCapture,
+    lacks,
+    published_version,
+    typed_keys,
+)
 
 _TRANSPORT = "claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command"
 
@@ -214,8 +222,8 @@ def _value(value: Any) -> Any:
     tier="wire",
     checks=("default-argv-fixed-flags-only", *_FLAG_VALUES),
     requires=tuple(f"option:{o}" for o in _ALWAYS),
-    # every option a sub-check pins, also those only some versions have (not-applicable before)
-    covers=tuple(sorted({f"option:{o}" for o, _ in _FLAG_VALUES.values()} - {f"option:{o}" for o in _ALWAYS})),
+    # every option its sub-check pins, also those only some versions have (not-applicable before)
+    pins={name: (f"option:{option}",) for name, (option, _) in _FLAG_VALUES.items()},
     sdk_ref=_TRANSPORT,
 )
 async def option_flags_and_defaults(h: Harness) -> dict[str, Any]:
@@ -335,9 +343,10 @@ def _written(argv: list[str], flag: str) -> str | None:
     id="wire.dash-leading-values-stay-values",
     claim=(
         "A value starting with '--' (here --dangerously-skip-permissions) given to model, fallback_model, "
-        "system_prompt, permission_prompt_tool_name or settings travels as the value after its flag, and given "
-        "to resume, session_id, resume_session_at, resume_drops_turn or as an extra_args value as one "
-        "--flag=value token, so that it never stands in argv as a flag of its own."
+        "system_prompt, permission_prompt_tool_name or settings travels bound to its flag (the token after it, "
+        "or one --flag=value token), and given to resume, session_id, resume_session_at, resume_drops_turn or "
+        "as an extra_args value as one --flag=value token (their flags take an optional value), or it stays "
+        "off the command line: it never stands in argv as a flag of its own."
     ),
     summary="A dash-leading option value stays bound to its flag, never a flag token of its own",
     security="a value read as a flag (--dangerously-skip-permissions) would switch off permission checks",
@@ -345,9 +354,7 @@ def _written(argv: list[str], flag: str) -> str | None:
     tier="wire",
     checks=tuple(_DASHED_OPTIONS),
     requires=tuple(f"option:{o}" for o in _DASHED_ALWAYS),
-    covers=tuple(
-        sorted({f"option:{o}" for o, *_ in _DASHED_OPTIONS.values()} - {f"option:{o}" for o in _DASHED_ALWAYS})
-    ),
+    pins={name: (f"option:{option}",) for name, (option, *_) in _DASHED_OPTIONS.items()},
     sdk_ref=_TRANSPORT,
 )
 async def dash_leading_values_stay_values(h: Harness) -> dict[str, Any]:
@@ -382,13 +389,14 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         if "refused" in run:
             checks[name] = check(True, "")
             continue
-        bound = f"{flag} {_DASHED}" if form == "pair" else f"{flag}={_DASHED}"
+        # safe: bound to its flag in a form the CLI reads as its value, or not on argv at all
+        bound = [f"{flag}={_DASHED}", *([f"{flag} {_DASHED}"] if form == "pair" else [])]
         alone = [p for p in run["value tokens preceded by"] if form == "equals" or p != flag]
         checks[name] = check(
-            run["spelling"] == bound and not alone,
+            run["spelling"] in (*bound, None) and not alone,
             f"{option}={_DASHED!r} was written {run['spelling'] or 'nowhere'}"
             + (f"; {_DASHED} stood as a token of its own after {alone}" if alone else "")
-            + f", not {bound!r}",
+            + f", not {' or '.join(map(repr, bound))}",
         )
     return checks
 
@@ -454,12 +462,17 @@ def _env_seen(run: WireCapture) -> dict[str, Any]:
         "client-app-variable-from-option",
     ),
     requires=("option:env", "option:cwd", "option:enable_file_checkpointing"),
-    covers=("option:client_app",),
+    pins={
+        "env-entries-passed-on": ("option:env",),
+        "pwd-is-cwd": ("option:cwd",),
+        "checkpointing-variable-only-when-on": ("option:enable_file_checkpointing",),
+        "client-app-variable-from-option": ("option:client_app",),
+    },
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.connect",
 )
 async def sdk_set_environment(h: Harness) -> dict[str, Any]:
     seen: dict[str, Any] = {
-        "sdk version": sdk_version(),
+        "sdk version": published_version(),  # as published, not the constant the SDK reads itself
         "default": _env_seen(await h.wire()),
         "env overrides": _env_seen(await h.wire(env=dict(_OVERRIDES))),
         "env lower-case state key": _env_seen(await h.wire(env={_STATE.lower(): "0"})),
@@ -522,6 +535,18 @@ def _env_run(**watched: str | None) -> dict[str, Any]:
     return {"watched": values, "cwd": "/w", "added": sorted(k for k, v in values.items() if v), "removed": []}
 
 
+_ENV_HOLDS = {  # what a release that keeps the claim gives
+    "sdk version": "0.2.189",
+    "default": _env_run(**{_ENTRYPOINT: "sdk-py", _VERSION: "0.2.189", _STATE: "1", "PWD": "/w"}),
+    "env overrides": _env_run(**{_ENTRYPOINT: "probe-entry", _VERSION: "0.2.189", "SDKPROBE_ENV_MARK": "mark"}),
+    "env lower-case state key": _env_run(),
+    "checkpointing on": _env_run(**{_CHECKPOINTS: "true"}),
+    "client_app 'probe/1'": _env_run(**{_CLIENT_APP: "probe/1"}),
+}
+# a release published as 0.2.190 whose _version.py still says 0.2.189
+sdk_set_environment.differs_on(_ENV_HOLDS | {"sdk version": "0.2.190"})
+# the env option's entries lost on the way
+sdk_set_environment.differs_on(_ENV_HOLDS | {"env overrides": _env_run(**{_ENTRYPOINT: "probe-entry"})})
 sdk_set_environment.differs_on(
     {
         "sdk version": "0.2.189",
@@ -659,14 +684,18 @@ def _lacks(need: tuple[str, str] | None) -> str | None:
     tier="wire",
     checks=("no-options-sends-null-hooks-only", *_INIT_FIELDS),
     requires=("option:hooks", "api:HookMatcher"),
-    covers=(
-        "option:skills",
-        "option:forward_subagent_text",
-        "hook-matcher:matcher",
-        "hook-matcher:hooks",
-        "hook-matcher:timeout",
-        "hook-matcher:on_failure",
-    ),
+    pins={
+        "no-options-sends-null-hooks-only": ("option:hooks",),
+        "hooks-map-as-documented": (
+            "hook-matcher:matcher",
+            "hook-matcher:hooks",
+            "hook-matcher:timeout",
+            "option:hooks",
+        ),
+        "on-failure-sent-as-onfailure": ("hook-matcher:on_failure",),
+        "skills-list-only-in-initialize": ("option:skills",),
+        "forward-subagent-text-only-when-true": ("option:forward_subagent_text",),
+    },
     sdk_ref="claude_agent_sdk._internal.query.Query.initialize",
 )
 async def initialize_request_fields(h: Harness) -> dict[str, Any]:
@@ -854,7 +883,19 @@ async def _users(h: Harness) -> dict[str, Any]:
         "verbatim-prompts-warns-on-old-cli",
     ),
     requires=("option:cli_path", "option:sandbox", "option:settings"),
-    covers=("option:user", "option:verbatim_prompts"),
+    pins={
+        "cli-path-is-the-program-started": ("option:cli_path",),
+        "missing-cli-path-not-found": ("option:cli_path",),
+        "own-user-starts-the-cli": ("option:user",),
+        "unknown-user-fails-the-start": ("option:user",),
+        "sandbox-alone-sent-in-settings": ("option:sandbox", "option:settings"),
+        "sandbox-merged-with-settings": ("option:sandbox", "option:settings"),
+        "sandbox-merged-with-settings-file": ("option:sandbox", "option:settings"),
+        "settings-path-read-relative-to-cwd": ("option:settings",),
+        "unloadable-settings-refused": ("option:settings",),
+        "verbatim-prompts-marks-user-messages": ("option:verbatim_prompts",),
+        "verbatim-prompts-warns-on-old-cli": ("option:verbatim_prompts",),
+    },
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.connect",
     security="the SDK running another program, as another user, unsandboxed, or letting @path text read files",
 )
@@ -979,20 +1020,39 @@ _CONFIG_DIR = "/nonexistent/sdkprobe-config"  # CLAUDE_CONFIG_DIR: where the SDK
 _RESUMED = "0e3c8a5e-1f7d-4a55-9d3c-6c1f1e2d3b4a"  # a session id to resume (resume takes only a UUID)
 _LOAD_TIMEOUT_MS = 200  # far below the 10 s the run may take; the default 60 000 ms is far above it
 _STDERR_LINE = "probe stderr line"
-# An eager flush is a background task: polled for, up to this many seconds on a loaded machine.
-# A batched one is judged on order alone: the frames came before the assistant message, and a
-# batch flushes once per turn, so nothing is in the store while the caller holds that message.
-_EAGER_CEILING = 10.0
+# An eager flush is a background task: waited for (the store says when its appends reach the
+# two frames), up to a ceiling only a flush that never comes reaches. A batched one is judged
+# on order alone: the frames came before the assistant message, and a batch flushes once per
+# turn, so nothing is in the store while the caller holds that message.
+_EAGER_CEILING = 60.0
 
 
 class _Store:
     """A SessionStore (duck-typed, as the SDK allows): records append() calls; load() never settles."""
 
     def __init__(self) -> None:
+        import asyncio
+
         self.appended: list[int] = []  # the entries of each append() call
+        self.grew = asyncio.Event()  # set at each append(): a waiter looks again
 
     async def append(self, key: Any, entries: list[Any]) -> None:
         self.appended.append(len(entries))
+        self.grew.set()
+
+    async def holds(self, entries: int, ceiling: float) -> None:
+        """Return once `entries` entries were appended, or at the ceiling (the count tells which)."""
+        import asyncio
+
+        async def grown() -> None:
+            while sum(self.appended) < entries:
+                self.grew.clear()
+                await self.grew.wait()
+
+        try:
+            await asyncio.wait_for(grown(), ceiling)
+        except asyncio.TimeoutError:
+            pass
 
     async def load(self, key: Any) -> Any:
         import asyncio
@@ -1025,10 +1085,7 @@ async def _flush_seen(h: Harness, mode: str) -> dict[str, Any]:
             kind = type(message).__name__
             if kind == "AssistantMessage":
                 if mode == "eager":
-                    for _ in range(int(_EAGER_CEILING / 0.05)):
-                        if sum(store.appended) >= 2:
-                            break
-                        await asyncio.sleep(0.05)
+                    await store.holds(2, _EAGER_CEILING)
                 else:
                     for _ in range(20):  # let every task the frames started run; no clock decides
                         await asyncio.sleep(0)
@@ -1045,6 +1102,7 @@ async def _flush_seen(h: Harness, mode: str) -> dict[str, Any]:
         session_store=store,
         session_store_flush=mode,
         env={"CLAUDE_CONFIG_DIR": _CONFIG_DIR},
+        timeout=_EAGER_CEILING + 30,
     )
     return {**counts, "error": run.error_line}
 
@@ -1068,7 +1126,12 @@ async def _flush_seen(h: Harness, mode: str) -> dict[str, Any]:
         "debug-stderr-not-written",
     ),
     requires=("option:extra_args",),
-    covers=("option:load_timeout_ms", "option:session_store_flush", "option:debug_stderr"),
+    pins={
+        "load-timeout-fails-hung-load": ("option:load_timeout_ms",),
+        "eager-flush-appends-each-frame": ("option:session_store_flush",),
+        "batched-flush-appends-at-result": ("option:session_store_flush",),
+        "debug-stderr-not-written": ("option:debug_stderr",),
+    },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions",
 )
 async def store_and_stderr_options(h: Harness) -> dict[str, Any]:

@@ -21,10 +21,16 @@ _RESULT = "plum count: 7"
 _YIELDS = ["SystemMessage", "AssistantMessage", "AssistantMessage", "ResultMessage"]
 
 
+_EOF_CEILING = 15.0  # seconds the fake waits for stdin to close before its result: only a close kept back reaches it
+
+
 def _scenario() -> Scenario:
     """A CLI that waits for the prompt, answers in two assistant messages and a result, then
-    waits for its stdin to close before exiting 0."""
-    return Scenario().wait_for_user().init().assistant(_TEXTS[0]).assistant(_TEXTS[1]).result(result=_RESULT)
+    waits for its stdin to close before exiting 0. Between the two messages it waits for the
+    close too, so a close that comes once the prompt is written lands before the result by
+    order; one kept back until the result lands after it (the ceiling lets the run go on)."""
+    scenario = Scenario().wait_for_user().init().assistant(_TEXTS[0]).wait_for_eof(ceiling=_EOF_CEILING)
+    return scenario.assistant(_TEXTS[1]).result(result=_RESULT)
 
 
 def _texts(message: Any) -> list[str]:
@@ -50,12 +56,18 @@ def _texts(message: Any) -> list[str]:
         "stdin-closed-after-prompt",
         "cli-exited-at-end",
     ),
-    covers=("function:query",),
+    pins={
+        "prompt-one-user-message-on-stdin": ("function:query",),
+        "messages-yielded-in-order": ("function:query",),
+        "iteration-ends-after-result": ("function:query",),
+        "stdin-closed-after-prompt": ("function:query",),
+        "cli-exited-at-end": ("function:query",),
+    },
     sdk_ref="claude_agent_sdk.query",
 )
 async def query_string_prompt_lifecycle(h: Harness) -> dict[str, Any]:
     try:
-        run = await h.wire(_PROMPT, scenario=_scenario())
+        run = await h.wire(_PROMPT, scenario=_scenario(), timeout=_EOF_CEILING + 45)
     except ProbeTimeout as exc:  # the iteration never ended: the finding, not a harness failure
         return {"timed out": str(exc)}
     # what crossed the wire, bar the control protocol: user lines, CLI output, eof, exit
@@ -92,10 +104,14 @@ async def query_string_prompt_lifecycle(h: Harness) -> dict[str, Any]:
 
 
 def _closed(timeline: list[str]) -> str:
-    """When the SDK closed the CLI's stdin: after writing the prompt there, before any, or never."""
+    """When the SDK closed the CLI's stdin: after writing the prompt there (before the CLI's
+    result or only after it), before any prompt, or never."""
     if "eof" not in timeline:
         return "never"
-    return "after the prompt" if "in:user" in timeline[: timeline.index("eof")] else "with no prompt written"
+    before = timeline[: timeline.index("eof")]
+    if "in:user" not in before:
+        return "with no prompt written"
+    return "after the result" if "out:result" in before else "after the prompt, before the result"
 
 
 @query_string_prompt_lifecycle.decide
@@ -118,7 +134,8 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             f"the iteration's last message was {yielded[-1:] or 'none'}, raising {seen['error'] or 'nothing'}",
         ),
         "stdin-closed-after-prompt": check(
-            seen["stdin closed"] == "after the prompt", f"the CLI's stdin closed: {seen['stdin closed']}"
+            seen["stdin closed"] == "after the prompt, before the result",
+            f"the CLI's stdin closed: {seen['stdin closed']}",
         ),
         "cli-exited-at-end": check(
             seen["cli exited"] == ["exit:0 after stdin closed"],
@@ -139,6 +156,17 @@ query_string_prompt_lifecycle.differs_on(
         "stdin closed": "never",
         "cli exited": [],
         "error": "CLIConnectionError: the CLI ended",
+    }
+)
+query_string_prompt_lifecycle.differs_on(  # stdin kept open until the run ends, all else as claimed
+    {
+        "user lines": [{"via": "stdin", "type": "user", "role": "user", "content": _PROMPT}],
+        "yielded": _YIELDS,
+        "texts": list(_TEXTS),
+        "result": _RESULT,
+        "stdin closed": "after the result",
+        "cli exited": ["exit:0 after stdin closed"],
+        "error": None,
     }
 )
 query_string_prompt_lifecycle.differs_on({"timed out": "the SDK did not finish within 10 s (4 messages received)"})

@@ -58,7 +58,13 @@ async def _with_skip(h: Harness, scenario: Scenario) -> WireCapture:
         "skip-variable-silences-warning",
     ),
     requires=("option:cli_path",),
-    covers=("option:cli_path",),
+    pins={
+        "query-starts-cli-once": ("option:cli_path",),
+        "client-starts-cli-once": ("option:cli_path",),
+        "old-version-warned": ("option:cli_path",),
+        "missing-version-warned": ("option:cli_path",),
+        "skip-variable-silences-warning": ("option:cli_path",),
+    },
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._check_claude_version",
 )
 async def version_probe_spawn(h: Harness) -> dict[str, Any]:
@@ -153,7 +159,11 @@ def _settings_run(run: WireCapture) -> dict[str, Any]:
     tier="wire",
     checks=("bom-settings-file-merged", "unparsable-inline-settings-refused", "settings-verbatim-without-sandbox"),
     requires=("option:sandbox", "option:settings"),
-    covers=("option:sandbox", "option:settings"),
+    pins={
+        "bom-settings-file-merged": ("option:settings",),
+        "unparsable-inline-settings-refused": ("option:settings",),
+        "settings-verbatim-without-sandbox": ("option:sandbox", "option:settings"),
+    },
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_settings_value",
 )
 async def settings_path_with_sandbox(h: Harness) -> dict[str, Any]:

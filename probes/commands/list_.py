@@ -47,13 +47,15 @@ def register(sub: Any) -> None:
         "--covers",
         metavar="ITEM",
         help="only behaviours covering this public item of the installed SDK (KIND:NAME as `sdkprobe surface` "
-        "lists them: option:add_dirs, client:interrupt); an item the SDK lacks is an error naming close ones",
+        "lists them: option:add_dirs, client:interrupt), each with the sub-checks that pin it; an item the SDK "
+        "lacks is an error naming close ones",
     )
     lst.add_argument(
         "--json",
         action="store_true",
         help="print JSON: claim, summary, source (with URL or page), sub-checks, requirements "
-        "(and which the installed SDK lacks), the surface items it covers, SDK reference",
+        "(and which the installed SDK lacks), the surface items it covers (covers) and the sub-checks "
+        "pinning each (pins), SDK reference",
     )
     lst.set_defaults(func=cmd_list)
 
@@ -83,6 +85,7 @@ def cmd_list(args: argparse.Namespace) -> int:
                 "requires": [str(r) for r in b.requires],
                 "unmet_on_installed": unmet(b, RunSettings()),
                 "covers": list(b.covered),
+                "pins": {item: list(checks) for item, checks in b.pinned().items()},
                 "sdk_ref": b.sdk_ref,
             }
             for b in behaviours
@@ -99,7 +102,11 @@ def cmd_list(args: argparse.Namespace) -> int:
         [b.id, b.tier, len(b.checks), " ".join(str(r) for r in b.requires) or "-", f"{b.source[0]} § {b.source[1]}"]
         for b in behaviours
     ]
-    print(tabulate(table, headers=["id", "tier", "sub-checks", "requires", "source"], disable_numparse=True))
+    headers = ["id", "tier", "sub-checks", "requires", "source"]
+    if args.covers is not None:  # which of each behaviour's sub-checks pin the item
+        table = [[*row, ", ".join(b.pinned()[args.covers])] for row, b in zip(table, behaviours, strict=True)]
+        headers.append(f"pinning {args.covers}")
+    print(tabulate(table, headers=headers, disable_numparse=True))
     return 0
 
 

@@ -157,12 +157,17 @@ def sdk_name(info: dict[str, Any]) -> str:
     return "@anthropic-ai/claude-agent-sdk" if info.get("sdk") == "typescript" else "claude-agent-sdk"
 
 
-def coverage_of(sdk: str, items: Iterable[str]) -> dict[str, list[str]]:
-    """Surface item -> the behaviours covering it, for a surface of `sdk` (a report's `sdk` key)
-    holding `items`: a TypeScript item is covered by what covers its Python counterpart too."""
-    coverage = catalogue.coverage()
+def pinning_of(sdk: str, items: Iterable[str]) -> dict[str, dict[str, list[str]]]:
+    """Surface item -> {id: the sub-checks pinning it}, for a surface of `sdk` (a report's `sdk`
+    key) holding `items`: a TypeScript item is pinned by what pins its Python counterpart too."""
+    pinning = catalogue.pinning()
     if sdk != "typescript":
-        return coverage
-    from sdkprobe.harness.typescript.coverage import covering
+        return pinning
+    from sdkprobe.harness.typescript.coverage import pinned
 
-    return covering(coverage, items)
+    return pinned(pinning, items)
+
+
+def coverage_of(sdk: str, items: Iterable[str]) -> dict[str, list[str]]:
+    """Surface item -> the ids of the behaviours covering it (those pinning it), as pinning_of."""
+    return {item: list(by) for item, by in pinning_of(sdk, items).items()}

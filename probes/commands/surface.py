@@ -9,23 +9,25 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sdkprobe.commands.shared import SDK_HELP, catalogue_options, coverage_of
+from sdkprobe.commands.shared import SDK_HELP, catalogue_options, pinning_of
 
 SURFACE_HELP = """\
 List every public item of the installed claude-agent-sdk, found by introspecting it
 (ClaudeAgentOptions fields, ClaudeSDKClient methods, module functions, hook events and
 hook output keys, HookMatcher fields, permission results and updates, AgentDefinition
 fields, message and content block classes, error classes), each as KIND:NAME with the
-behaviours that cover it (how many, and the first few), then `covered N of M (P%)` per
-kind and overall. With --sdk ts@VERSION, the items are that TypeScript release's own, read
-from its sdk.d.ts by the pinned TypeScript compiler (Options fields, Query methods,
-functions, classes and errors, hook events with their input fields, hook outputs, permission
-results and updates, AgentDefinition fields, every SDKMessage member by type/subtype with
-its fields, the members of its string unions); an item is covered by the behaviours naming
-it or its Python counterpart. An item no behaviour covers is marked ✗, with the reason a catalogue
-gives for leaving it so (`leave_uncovered`), or "no reason given". A behaviour covers an
-item when its requirements name it (option:tools) or its `covers=` does. Reads only:
-nothing is probed."""
+behaviours that cover it with the sub-checks that pin it (how many behaviours, and the
+first few), then `covered N of M (P%)` per kind and overall. With --sdk ts@VERSION, the items
+are that TypeScript release's own, read from its sdk.d.ts by the pinned TypeScript compiler
+(Options fields, Query methods, functions, classes and errors, hook events with their input
+fields, hook outputs, permission results and updates, AgentDefinition fields, every SDKMessage
+member by type/subtype with its fields, the members of its string unions), an item pinned by
+what pins it or its Python counterpart. A behaviour covers an item
+when one of its sub-checks pins it (`pins=`) and one of its counterexamples makes that
+sub-check differ: its verdict would notice the item's contract changing. A requirement
+(option:tools) names an item but never covers it. An item no behaviour covers is marked ✗,
+with the reason a catalogue gives for leaving it so (`leave_uncovered`), else the
+behaviours that only name it, or "no reason given". Reads only: nothing is probed."""
 
 SURFACE_EPILOG = """\
 `sdkprobe list --covers ITEM` lists the behaviours covering one item in full.
@@ -36,6 +38,7 @@ if TYPE_CHECKING:
     from sdkprobe.surface import Item
 
 PACKAGE = "@anthropic-ai/claude-agent-sdk"
+
 UNCOVERED = "✗"
 SHOWN = 3  # covering ids shown per item in the table; the rest counted
 
@@ -50,16 +53,16 @@ def register(sub: Any) -> None:
         epilog=SURFACE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    sp.add_argument("--sdk", metavar="SDK", help=SDK_HELP)
     sp.add_argument(
         "--uncovered", action="store_true", help="list only the items no behaviour covers (totals stay whole)"
     )
+    sp.add_argument("--sdk", metavar="SDK", help=SDK_HELP)
     sp.add_argument(
         "--json",
         action="store_true",
-        help="print one JSON object: sdk, sdk_version, items (item, kind, name, origin, covered_by, and "
-        "uncovered_because for an uncovered item with a reason) and totals (per kind and overall: "
-        "covered, items, percent)",
+        help="print one JSON object: sdk, sdk_version, items (item, kind, name, origin, covered_by, pinned_by "
+        "{id: [sub-check, ...]}, and for an uncovered item named_by, the ids only naming it, and "
+        "uncovered_because when a reason is given) and totals (per kind and overall: covered, items, percent)",
     )
     sp.set_defaults(func=cmd_surface)
 
@@ -67,7 +70,8 @@ def register(sub: Any) -> None:
 def cmd_surface(args: argparse.Namespace) -> int:
     from sdkprobe import catalogue
 
-    package, version, found, coverage = _typescript(args.sdk) if args.sdk else _python()
+    package, version, found, pinning = _typescript(args.sdk) if args.sdk else _python()
+    naming = catalogue.naming()
     reasons = catalogue.left_uncovered()
     items = [
         {
@@ -75,7 +79,9 @@ def cmd_surface(args: argparse.Namespace) -> int:
             "kind": i.kind,
             "name": i.name,
             "origin": i.origin,
-            "covered_by": coverage.get(str(i), []),
+            "covered_by": list(pinning.get(str(i), {})),
+            "pinned_by": pinning.get(str(i), {}),
+            **({} if str(i) in pinning else {"named_by": naming.get(str(i), [])}),
             **({"uncovered_because": reasons[str(i)]} if str(i) in reasons else {}),
         }
         for i in found
@@ -89,17 +95,20 @@ def cmd_surface(args: argparse.Namespace) -> int:
     return 0
 
 
-def _python() -> tuple[str, str, list[Item], Mapping[str, Sequence[str]]]:
-    """The installed Python SDK's surface and the catalogue's coverage of it."""
-    from sdkprobe import catalogue
+Pinning = Mapping[str, Mapping[str, Sequence[str]]]  # item -> {id: the sub-checks pinning it}
+
+
+def _python() -> tuple[str, str, list[Item], Pinning]:
+    """The installed Python SDK's surface and what pins each item."""
     from sdkprobe.harness import sdk
     from sdkprobe.surface import surface
 
-    return "claude-agent-sdk", sdk.sdk_version(), surface(), catalogue.coverage()
+    found = surface()
+    return "claude-agent-sdk", sdk.sdk_version(), found, pinning_of("python", (str(i) for i in found))
 
 
-def _typescript(choice: str) -> tuple[str, str, list[Item], Mapping[str, Sequence[str]]]:
-    """A TypeScript release's own surface (installed into the cache first) and what covers each item;
+def _typescript(choice: str) -> tuple[str, str, list[Item], Pinning]:
+    """A TypeScript release's own surface (installed into the cache first) and what pins each item;
     Python's when --sdk names Python. Nothing is put under test: the surface is only read."""
     from sdkprobe import ts_surface
     from sdkprobe.commands.shared import install_typescript, typescript_choice
@@ -109,7 +118,7 @@ def _typescript(choice: str) -> tuple[str, str, list[Item], Mapping[str, Sequenc
         return _python()
     release = install_typescript(version)
     found = ts_surface.surface(release.declarations())
-    return PACKAGE, release.version, found, coverage_of("typescript", (str(i) for i in found))
+    return PACKAGE, release.version, found, pinning_of("typescript", (str(i) for i in found))
 
 
 def coverage_totals(items: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
@@ -150,13 +159,24 @@ def render(sdk: str, items: Sequence[Mapping[str, Any]], totals: Mapping[str, An
 
 
 def _covered_by(item: Mapping[str, Any]) -> str:
-    """The first covering ids, or for an uncovered item why it is left so."""
-    ids = item["covered_by"]
-    if ids:
-        return _ids(ids)
-    return f"none: {item['uncovered_because']}" if "uncovered_because" in item else "none (no reason given)"
+    """The first covering ids with their pinning sub-checks, or for an uncovered item why it
+    is left so, else which behaviours only name it."""
+    pinned = item["pinned_by"]
+    if pinned:
+        return _pins(pinned)
+    if "uncovered_because" in item:
+        return f"none: {item['uncovered_because']}"
+    named = item.get("named_by") or []
+    return f"none; named, not pinned, by {_more(named)}" if named else "none (no reason given)"
 
 
-def _ids(ids: Sequence[str]) -> str:
+def _pins(pinned: Mapping[str, Sequence[str]]) -> str:
+    """'a.b (check-1, check-2); c.d (check)', the first SHOWN behaviours, the rest counted."""
+    shown = [f"{bid} ({', '.join(checks)})" for bid, checks in list(pinned.items())[:SHOWN]]
+    more = f" (+{len(pinned) - SHOWN} more)" if len(pinned) > SHOWN else ""
+    return "; ".join(shown) + more
+
+
+def _more(ids: Sequence[str]) -> str:
     more = f" (+{len(ids) - SHOWN} more)" if len(ids) > SHOWN else ""
     return ", ".join(ids[:SHOWN]) + more

@@ -31,6 +31,16 @@ class PythonSdk(SdkUnderTest):
         version = getattr(self.module, "__version__", None)
         return str(version or _module_attr("claude_agent_sdk._version", "__version__"))
 
+    def published_version(self) -> str:
+        """Its distribution's metadata (what pip installed); `version` when it is not installed
+        as a distribution (a checkout on sys.path)."""
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("claude-agent-sdk")
+        except PackageNotFoundError:
+            return self.version
+
     def bundled_cli_version(self) -> str | None:
         version = _module_attr("claude_agent_sdk._cli_version", "__cli_version__")
         return None if version is None else str(version)

@@ -39,6 +39,17 @@ def sdk_version() -> str:
     return under_test.current().version
 
 
+def published_version() -> str:
+    """The version the SDK under test was published as (its distribution's metadata), not the
+    constant the SDK reads itself: a release whose _version.py went stale shows the two apart."""
+    return under_test.current().published_version()
+
+
+def sdk_name() -> str:
+    """The package under test, as its users name it."""
+    return under_test.current().name
+
+
 def bundled_cli_version() -> str | None:
     return under_test.current().bundled_cli_version()
 

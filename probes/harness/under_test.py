@@ -111,6 +111,11 @@ class SdkUnderTest(ABC):
     @abstractmethod
     def version(self) -> str: ...
 
+    def published_version(self) -> str:
+        """The version it was published as (its package's metadata); `version` unless the SDK
+        also carries a constant of its own that may disagree."""
+        return self.version
+
     @abstractmethod
     def bundled_cli_version(self) -> str | None: ...
 

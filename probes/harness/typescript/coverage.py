@@ -49,16 +49,24 @@ def python_item(item: str) -> str | None:
     return item if kind in _ALIKE else None
 
 
-def covering(coverage: Mapping[str, Sequence[str]], items: Iterable[str]) -> dict[str, list[str]]:
-    """TypeScript item -> the ids of the behaviours covering it, for each of `items`, given the
-    catalogue's coverage (item -> ids, in either SDK's names)."""
-    found: dict[str, list[str]] = {}
+def pinned(pinning: Mapping[str, Mapping[str, Sequence[str]]], items: Iterable[str]) -> dict[str, dict[str, list[str]]]:
+    """TypeScript item -> {id: the sub-checks pinning it}, for each of `items`, given the
+    catalogue's pinning (item -> {id: sub-checks}, in either SDK's names)."""
+    found: dict[str, dict[str, list[str]]] = {}
     for item in items:
         twin = python_item(item)
-        ids = {*coverage.get(item, ()), *(coverage.get(twin, ()) if twin else ())}
-        if ids:
-            found[item] = sorted(ids)
+        by = {**(dict(pinning.get(twin, {})) if twin else {}), **pinning.get(item, {})}
+        if by:
+            found[item] = {bid: list(by[bid]) for bid in sorted(by)}
     return found
+
+
+def covering(coverage: Mapping[str, Sequence[str]], items: Iterable[str]) -> dict[str, list[str]]:
+    """TypeScript item -> the ids of the behaviours covering it, given the catalogue's coverage
+    (item -> ids, in either SDK's names)."""
+    return {
+        item: list(by) for item, by in pinned({i: dict.fromkeys(ids, []) for i, ids in coverage.items()}, items).items()
+    }
 
 
 def _snake(name: str) -> str:
