@@ -59,7 +59,9 @@ def _budget_seen(run: CliRun | None) -> dict[str, Any]:
     exc = run.exception
     return {
         "hung": False,
-        "requests": {"main": len(run.on(MAIN)), "subagent": len(run.on(SUBAGENT))},
+        # whether each thread asked the model, not how often: a request already on its way when
+        # the spend passes the cap may or may not be sent (timing), the stop itself is the claim
+        "asked the model": {"main": bool(run.on(MAIN)), "subagent": bool(run.on(SUBAGENT))},
         "results": len(results),
         "subtype": getattr(last, "subtype", None),
         "is_error": getattr(last, "is_error", None),
@@ -119,8 +121,8 @@ def _budget_said(run: dict[str, Any]) -> str:
         return f"spend on the {run['spend on']} thread: no end within {_HANG_CEILING:g} s"
     return (
         f"spend on the {run['spend on']} thread: {run['results']} result(s), the last {run['subtype']} "
-        f"(is_error {run['is_error']}, cost over budget {run['cost over budget']}), requests {run['requests']}, "
-        f"error {run['error']}"
+        f"(is_error {run['is_error']}, cost over budget {run['cost over budget']}), "
+        f"asked the model {run['asked the model']}, error {run['error']}"
     )
 
 
@@ -149,7 +151,7 @@ def _budget_run(where: str, subtype: str | None, error: str | None, hung: bool =
     return {
         "spend on": where,
         "hung": False,
-        "requests": {"main": 2, "subagent": 1 if where == "subagent" else 0},
+        "asked the model": {"main": True, "subagent": where == "subagent"},
         "results": 1,
         "subtype": subtype,
         "is_error": True,
