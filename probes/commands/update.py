@@ -42,7 +42,8 @@ The new releases' notes are printed, and with --note FILE written to FILE as one
 Yanked releases, and Python releases with no wheel bundling the CLI for this machine, are named
 and not recorded. A release that cannot be installed is one line naming it; the others are still
 recorded. When nothing is new, it says so and writes nothing. Interrupted, every report it
-finished stays, and the next `sdkprobe update` goes on from there. Run it in a checkout
+finished stays, and the next `sdkprobe update` goes on from there; a second update of the same
+checkout while one runs is refused. Run it in a checkout
 (pip install -e .): it edits probes/releases/versions.py and writes into reports/."""
 
 EPILOG = """\
