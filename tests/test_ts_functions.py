@@ -4,6 +4,7 @@ the Python SDK's types, throws as named exceptions, and no call outlives its tim
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from pathlib import Path
 
@@ -22,14 +23,23 @@ SDK = functions.TsFunctions(FakeRelease())
 def test_arguments_are_spelled_as_typescript_takes_them_and_the_result_typed_as_in_python(monkeypatch) -> None:
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", "/cfg/probe")
     info = SDK.get_session_info("s1", directory=Path("/proj"))
-    assert isinstance(info, py_sdk.SDKSessionInfo)
+    assert type(info).__name__ == "SDKSessionInfo" and dataclasses.is_dataclass(info)
     assert (info.session_id, info.summary, info.file_size) == ("s1", '{"dir":"/proj"}', 12)
     assert info.custom_title == "/cfg/probe"  # the environment the probe set reaches Node
 
 
+def test_a_result_holds_exactly_the_fields_typescript_returned() -> None:
+    """No Python class decides a TypeScript result: a field TypeScript left out is absent, not
+    the Python dataclass's default, and one the Python class lacks is kept."""
+    info = functions.python_value("get_session_info", {"sessionId": "s1", "newField": 1})
+    assert dataclasses.asdict(info) == {"session_id": "s1", "new_field": 1}
+    assert not hasattr(info, "custom_title")  # py_sdk.SDKSessionInfo would default it to None
+    assert "custom_title" in {f.name for f in dataclasses.fields(py_sdk.SDKSessionInfo)}
+
+
 def test_only_the_options_given_are_passed() -> None:
     (message,) = SDK.get_session_messages("s1", limit=2, offset=1)
-    assert isinstance(message, py_sdk.SessionMessage)
+    assert type(message).__name__ == "SessionMessage"
     assert message.message == {"limit": 2, "offset": 1}
     assert SDK.get_session_messages("s1")[0].message is None  # no options object at all
     assert SDK.fork_session("s1", up_to_message_id="m2").session_id == 'fork of s1 {"upToMessageId":"m2"}'

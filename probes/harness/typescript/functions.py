@@ -37,7 +37,7 @@ class Function:
 
     ts_name: str
     positional: tuple[str, ...]
-    returns: str | None = None  # a Python SDK dataclass name, for one value or each of a list
+    returns: str | None = None  # the Python SDK's type name a result is read as, for one value or each of a list
 
 
 TABLE = {
@@ -83,7 +83,10 @@ def ts_arguments(python_name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
 
 
 def python_value(python_name: str, value: Any) -> Any:
-    """A TypeScript result as the Python SDK's function returns it."""
+    """A TypeScript result read as the Python SDK's function returns it: an object of the
+    Python type's name whose fields are exactly those the TypeScript SDK returned, each
+    snake_cased. Nothing of the Python class decides what it holds: a field TypeScript left
+    out is absent (never the Python default), and one the Python class lacks is kept."""
     kind = TABLE[python_name].returns
     if kind is None or value is None:
         return value
@@ -93,11 +96,11 @@ def python_value(python_name: str, value: Any) -> Any:
 
 
 def _as(kind: str, value: Any) -> Any:
-    cls = getattr(py_sdk, kind)
     if not isinstance(value, dict):
         return value
-    known = {f.name for f in dataclasses.fields(cls)}
-    return cls(**{snake(k): v for k, v in value.items() if snake(k) in known})
+    fields = {snake(k): v for k, v in value.items()}
+    cls = dataclasses.make_dataclass(kind, [(name, Any) for name in fields], frozen=True)
+    return cls(**fields)
 
 
 class TsFunctions:
