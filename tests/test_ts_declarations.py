@@ -22,7 +22,7 @@ from ts_compiler_at_hand import link_into, needs_compiler
 from sdkprobe import catalogue, ts_surface
 from sdkprobe.commands import main
 from sdkprobe.commands.shared import coverage_of
-from sdkprobe.harness.typescript.coverage import covering, python_item
+from sdkprobe.harness.typescript.coverage import pinned, python_item
 from sdkprobe.releases import declarations, ts_sdk
 from sdkprobe.releases.declarations import Declarations
 from sdkprobe.releases.ts_sdk import PACKAGE, TsRelease, TsReleaseError
@@ -129,10 +129,14 @@ def test_a_typescript_item_has_the_python_twin_the_harness_tables_give(item, twi
     assert python_item(item) == twin
 
 
-def test_an_item_is_covered_by_the_behaviours_naming_it_or_its_twin():
-    coverage = {"option:add_dirs": ["b.one"], "option:additionalDirectories": ["a.two"], "hook-event:Interrupt": []}
-    assert covering(coverage, ["option:additionalDirectories", "hook-event:Interrupt", "value:X=y"]) == {
-        "option:additionalDirectories": ["a.two", "b.one"]
+def test_an_item_is_pinned_by_what_pins_it_or_its_twin():
+    pinning = {
+        "option:add_dirs": {"b.one": ["sent"]},
+        "option:additionalDirectories": {"a.two": ["kept"]},
+        "hook-event:Interrupt": {},
+    }
+    assert pinned(pinning, ["option:additionalDirectories", "hook-event:Interrupt", "value:X=y"]) == {
+        "option:additionalDirectories": {"a.two": ["kept"], "b.one": ["sent"]}
     }
 
 

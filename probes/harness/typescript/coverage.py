@@ -1,10 +1,10 @@
 """Which behaviours cover an item of a TypeScript release's surface.
 
-Behaviours declare what they cover in the Python SDK's item names (`option:add_dirs`,
-`client:set_model`, `permission:ToolPermissionContext.tool_use_id`), and may name a
-TypeScript item directly (`hook-event:Interrupt`). A TypeScript item is covered by the
-behaviours naming it and those naming its Python counterpart, found through the same
-tables the harness translates options, methods and functions with.
+Behaviours pin what they cover in the Python SDK's item names (`option:add_dirs`,
+`client:set_model`, `permission:ToolPermissionContext.tool_use_id`), and may pin a
+TypeScript item directly (`hook-event:Interrupt`). A TypeScript item is pinned by what pins
+it and what pins its Python counterpart, found through the same tables the harness
+translates options, methods and functions with.
 """
 
 from __future__ import annotations
@@ -59,14 +59,6 @@ def pinned(pinning: Mapping[str, Mapping[str, Sequence[str]]], items: Iterable[s
         if by:
             found[item] = {bid: list(by[bid]) for bid in sorted(by)}
     return found
-
-
-def covering(coverage: Mapping[str, Sequence[str]], items: Iterable[str]) -> dict[str, list[str]]:
-    """TypeScript item -> the ids of the behaviours covering it, given the catalogue's coverage
-    (item -> ids, in either SDK's names)."""
-    return {
-        item: list(by) for item, by in pinned({i: dict.fromkeys(ids, []) for i, ids in coverage.items()}, items).items()
-    }
 
 
 def _snake(name: str) -> str:
