@@ -35,6 +35,10 @@ def test_a_result_holds_exactly_the_fields_typescript_returned() -> None:
     assert dataclasses.asdict(info) == {"session_id": "s1", "new_field": 1}
     assert not hasattr(info, "custom_title")  # py_sdk.SDKSessionInfo would default it to None
     assert "custom_title" in {f.name for f in dataclasses.fields(py_sdk.SDKSessionInfo)}
+    # a field the release's own type declares and the call left undefined reads as None
+    declared = {"sessionId": {}, "customTitle": {}}
+    info = functions.python_value("get_session_info", {"sessionId": "s1"}, declared)
+    assert dataclasses.asdict(info) == {"custom_title": None, "session_id": "s1"}
 
 
 def test_only_the_options_given_are_passed() -> None:

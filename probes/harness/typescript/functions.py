@@ -16,6 +16,7 @@ import inspect
 import json
 import os
 import subprocess
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -82,24 +83,25 @@ def ts_arguments(python_name: str, args: tuple[Any, ...], kwargs: dict[str, Any]
     return [*out, options] if options else out
 
 
-def python_value(python_name: str, value: Any) -> Any:
-    """A TypeScript result read as the Python SDK's function returns it: an object of the
-    Python type's name whose fields are exactly those the TypeScript SDK returned, each
-    snake_cased. Nothing of the Python class decides what it holds: a field TypeScript left
-    out is absent (never the Python default), and one the Python class lacks is kept."""
+def python_value(python_name: str, value: Any, declared: Mapping[str, Any] | None = None) -> Any:
+    """A TypeScript result read as the Python SDK's function returns it: an object named as the
+    Python type whose fields are those the TypeScript SDK returned, snake_cased, plus those the
+    release's own type declares (`declared`: its fields, from its sdk.d.ts) that came back
+    undefined, read as None. No Python class decides what it holds: a field neither returned
+    nor declared is absent (never a Python default), and one the Python class lacks is kept."""
     kind = TABLE[python_name].returns
     if kind is None or value is None:
         return value
     if isinstance(value, list):
-        return [_as(kind, v) for v in value]
-    return _as(kind, value)
+        return [_as(kind, v, declared) for v in value]
+    return _as(kind, value, declared)
 
 
-def _as(kind: str, value: Any) -> Any:
+def _as(kind: str, value: Any, declared: Mapping[str, Any] | None) -> Any:
     if not isinstance(value, dict):
         return value
-    fields = {snake(k): v for k, v in value.items()}
-    cls = dataclasses.make_dataclass(kind, [(name, Any) for name in fields], frozen=True)
+    fields = {snake(k): None for k in declared or {}} | {snake(k): v for k, v in value.items()}
+    cls = dataclasses.make_dataclass(kind, [(name, Any) for name in sorted(fields)], frozen=True)
     return cls(**fields)
 
 
@@ -109,6 +111,12 @@ class TsFunctions:
     def __init__(self, release: Any) -> None:
         self._release = release
 
+    def _declared(self, type_name: str | None) -> Mapping[str, Any] | None:
+        """The fields the release's own type `type_name` declares; None for no such type (or a
+        release whose declarations cannot be read, as the fake one of the tests)."""
+        read = getattr(self._release, "declarations", None)
+        return None if type_name is None or read is None else read().fields(type_name)
+
     def __getattr__(self, name: str) -> Any:
         if name in UNRELAYED:  # the release has it; sdkprobe cannot call it: the probe is not-applicable
             raise NotApplicable(f"sdkprobe does not relay {UNRELAYED[name]} yet ({name})")
@@ -117,7 +125,8 @@ class TsFunctions:
             raise AttributeError(f"@anthropic-ai/claude-agent-sdk {self._release.version} has no relayed {name}")
 
         def call(*args: Any, **kwargs: Any) -> Any:
-            return python_value(name, _call(self._release.entry, spec.ts_name, ts_arguments(name, args, kwargs)))
+            value = _call(self._release.entry, spec.ts_name, ts_arguments(name, args, kwargs))
+            return python_value(name, value, self._declared(spec.returns))
 
         call.__name__ = name
         return call
