@@ -23,7 +23,7 @@ from typing import Any
 
 from sdkprobe import scope
 from sdkprobe.errors import UsageError
-from sdkprobe.releases.tracked import REPORTS, TRACKED, Available, Tracked, sdkprobe_command
+from sdkprobe.releases.tracked import REPORTS, TRACKED, Available, Tracked
 from sdkprobe.releases.versions import add_listed, version_key
 
 HELP = """\
@@ -93,6 +93,7 @@ class Plan:
     newest_listed: str
     to_record: list[Available]  # oldest first
     skipped: list[Available]  # newer, named, not recorded
+    on_index: dict[str, str | None]  # every release on the index -> when it was published
     recorded: list[str] = field(default_factory=list)  # what has a report once recording ends
     failed: list[str] = field(default_factory=list)  # one line each
 
@@ -157,12 +158,13 @@ def _plan(t: Tracked, newest_only: bool) -> Plan:
     if not listed:
         raise UsageError(f"probes/releases/versions.py lists no {t.sdk.name} release to go on from")
     newest = listed[-1]
-    newer = [a for a in t.available() if version_key(a.version) > version_key(newest)]
+    available = t.available()
+    newer = [a for a in available if version_key(a.version) > version_key(newest)]
     wanted = [a for a in newer if not a.skip]
     if newest_only and wanted:
         already = [a for a in wanted[:-1] if (t.reports / f"{a.version}.json").is_file()]
         wanted = [*already, wanted[-1]]  # a report an interrupted update finished still counts
-    return Plan(t, newest, wanted, [a for a in newer if a.skip])
+    return Plan(t, newest, wanted, [a for a in newer if a.skip], {a.version: a.published for a in available})
 
 
 def _plan_lines(p: Plan) -> list[str]:
@@ -226,7 +228,10 @@ def _record_all(p: Plan, jobs: int) -> None:
 def record(t: Tracked, version: str, jobs: int) -> int:
     """Run the catalogue on one release, in a process of its own; its exit status."""
     done = scope.run(
-        [*sdkprobe_command(), *t.run_args(version, jobs)], env=dict(os.environ), capture=False, stdout_to_stderr=True
+        [sys.executable, "-m", "sdkprobe", *t.run_args(version, jobs)],
+        env=dict(os.environ),
+        capture=False,
+        stdout_to_stderr=True,
     )  # its table goes with the progress: stdout is for the release notes
     if done.returncode == 130:
         raise KeyboardInterrupt
@@ -240,7 +245,7 @@ def _settle(p: Plan, jobs: int) -> None:
     t = p.tracked
     if not p.recorded:
         return
-    published.save(t.reports, published.dated(t.reports, {a.version: a.published for a in t.available()}))
+    published.save(t.reports, published.dated(t.reports, p.on_index))
     for v in p.recorded:
         if v not in t.listed:
             t.listed.append(v)  # the history reads the list (the file is edited once all is written)

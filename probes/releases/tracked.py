@@ -7,7 +7,6 @@ One entry per SDK, so the update command itself says nothing about PyPI or npm.
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -98,8 +97,3 @@ TRACKED: dict[str, Tracked] = {
     PYTHON: Tracked(PYTHON, SDKS[PYTHON], REPORTS, "sdk", "SDK_VERSIONS"),
     "ts": Tracked("ts", SDKS[TYPESCRIPT], REPORTS / TS_FOLDER, "ts", "TS_VERSIONS"),
 }
-
-
-def sdkprobe_command() -> list[str]:
-    """How this sdkprobe runs itself in a process of its own."""
-    return [sys.executable, "-m", "sdkprobe"]
