@@ -178,7 +178,7 @@ def _stderr_discarded() -> Iterator[None]:
 
 def decision_broke(b: Behaviour, exc: BaseException) -> str:
     """The note for a decision that raised: "decision of tools.x raised KeyError 'a' at
-    probes/catalogue/tools.py:151". Every decision is a function named `_`, so the note names
+    probes/catalogue/tools/offered.py:151". Every decision is a function named `_`, so the note names
     the behaviour, and the place by file and line: the innermost frame, from the decision
     down, in the decision's own folder (its module, or a helper there or in the area's
     support module, whose name is added: "in _fate")."""
@@ -199,7 +199,7 @@ def decision_broke(b: Behaviour, exc: BaseException) -> str:
 
 
 def _shown_path(filename: str) -> str:
-    """A source file as a note names it: from the project's root (probes/catalogue/tools.py),
+    """A source file as a note names it: from the project's root (probes/catalogue/tools/offered.py),
     or (a team's catalogue) from the working directory, else by its name alone."""
     path = Path(filename).resolve()
     for root in (_PROJECT, Path.cwd().resolve()):

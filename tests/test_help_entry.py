@@ -1,6 +1,6 @@
 """The --tools entry is read from the option's own line, not from another option's text naming it."""
 
-from sdkprobe.catalogue.tools_flag import _help_entry
+from sdkprobe.catalogue.tools.offered import _help_entry
 
 HELP = """Options:
   --strict-settings                     Only what the command line names:

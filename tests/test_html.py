@@ -103,7 +103,9 @@ def test_page_is_self_contained_and_escaped(page):
         h
         for h in hrefs
         if re.fullmatch(
-            r"#[\w.-]+|\.\./probes/catalogue/\w+\.py|\.\./docs/sources/\w+\.md(#[\w-]+)?|behaviours/[\w.-]+\.html", h
+            r"#[\w.-]+|\.\./probes/catalogue/\w+/(\w+\.py)?|\.\./docs/sources/\w+\.md(#[\w-]+)?"
+            r"|behaviours/[\w.-]+\.html",
+            h,
         )
     }
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in text

@@ -71,7 +71,7 @@ def table_rows(md: str, area: str) -> dict[str, list[str]]:
     rows = {}
     for line in section(md, area).strip().splitlines()[2:]:
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
-        link = re.fullmatch(r"\[`(.+)`\]\(\.\./probes/catalogue/(\w+)\.py(?:#L\d+)?\)", cells[0])
+        link = re.fullmatch(r"\[`(.+)`\]\(\.\./probes/catalogue/(\w+)/(?:\w+\.py(?:#L\d+)?)?\)", cells[0])
         assert link and link.group(1).startswith(link.group(2) + "."), cells[0]  # links to its declaration
         rows[link.group(1)] = cells[1:]
     return rows
@@ -224,7 +224,7 @@ def test_a_declared_behaviours_row_links_to_the_line_of_its_declaration(tmp_path
     add(tmp_path, "0.2.9", "2.1.9", result("tools.mcp-tool-naming", tier="cli"))
     md = render_matrix(tmp_path)[0].read_text()
     line = find("tools.mcp-tool-naming").line
-    assert f"[`tools.mcp-tool-naming`](../probes/catalogue/tools.py#L{line})" in md
+    assert f"[`tools.mcp-tool-naming`](../probes/catalogue/tools/offered.py#L{line})" in md
 
 
 def test_a_matrix_with_no_change_says_so(tmp_path):

@@ -3,7 +3,7 @@
 
 from sdkprobe.behaviour import HOLDS, NOT_APPLICABLE
 from sdkprobe.catalogue import by_id
-from sdkprobe.catalogue.process import STDERR_LINE, _reported_limit
+from sdkprobe.catalogue.process.child import STDERR_LINE, _reported_limit
 
 
 def test_the_readline_claims_are_not_applicable_whatever_python_does():

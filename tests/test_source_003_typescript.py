@@ -64,7 +64,7 @@ TSC_SAID = {
 
 
 def test_what_the_compiler_catches_of_source_003(monkeypatch: pytest.MonkeyPatch) -> None:
-    from sdkprobe.catalogue.agents import ts_compiler_catches_misuse
+    from sdkprobe.catalogue.agents.definitions import ts_compiler_catches_misuse
     from sdkprobe.releases import ts_compiler
 
     ts_sdk.install(VERSION)

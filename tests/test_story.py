@@ -24,7 +24,7 @@ from sdkprobe.report.story import render_html, render_text, story
 
 NAMING = "tools.mcp-tool-naming"  # a behaviour the catalogue declares, so its declaration is found
 CLAIM = "A tool of an MCP server is named mcp__<server>__<tool> & so on, in every place a host sees it."
-TOOLS = Path(catalogue.__file__).parent / "tools.py"
+TOOLS = Path(catalogue.__file__).parent / "tools" / "offered.py"
 
 
 def _naming(verdict, checks, note=""):
@@ -87,7 +87,7 @@ def test_show_tells_the_claim_every_versions_verdict_and_the_change_with_its_exa
     assert CLAIM in flat  # whole, however it is wrapped
     assert "py#362 — claude-agent-sdk-python issue #362" in flat and sample.ISSUE_URL in out
     assert "sub-checks: in-process, stdio" in flat
-    assert f"declared: probes/catalogue/tools.py:{declared_line()}" in flat
+    assert f"declared: probes/catalogue/tools/offered.py:{declared_line()}" in flat
     rows = {line.split()[0]: line.split() for line in out.splitlines() if re.match(r"0\.2\.\d", line)}
     assert rows["0.2.5"][:5] == ["0.2.5", "CLI", "2.1.5", "holds", "all"]
     assert rows["0.2.9"][:5] == ["0.2.9", "CLI", "2.1.9", "differs", "differs:"] and rows["0.2.9"][-1] == "[1]"
@@ -149,7 +149,7 @@ def test_each_behaviour_has_a_page_with_its_story_and_its_declarations_text_anch
     for n, text in enumerate(block, start=first):
         anchor = re.search(rf'<span class="line" id="L{n}"><a class="ln" href="#L{n}">{n}</a>(.*?)</span>', page)
         assert anchor and unescape(anchor.group(1)) == text, n
-    assert f'href="#L{first}">probes/catalogue/tools.py:{first}</a>' in page
+    assert f'href="#L{first}">probes/catalogue/tools/offered.py:{first}</a>' in page
 
 
 def test_the_page_and_the_terminal_tell_the_same_story(reports):
@@ -183,7 +183,7 @@ def test_a_pages_folder_that_is_a_file_writes_nothing(reports, capsys):
 
 
 def test_a_declaration_link_carries_the_line_of_its_behaviour():
-    assert declaration(NAMING) == f"../probes/catalogue/tools.py#L{declared_line()}"
+    assert declaration(NAMING) == f"../probes/catalogue/tools/offered.py#L{declared_line()}"
     assert TOOLS.read_text(encoding="utf-8").splitlines()[declared_line() - 1] == "@behaviour("
 
 

@@ -95,7 +95,7 @@ def test_no_compiler_runs_for_the_python_sdk_and_none_cached_is_not_applicable(c
     ],
 )
 def test_the_misuse_probe_refuses_a_module_that_did_not_check_against_the_sdk(said, monkeypatch) -> None:
-    from sdkprobe.catalogue.agents import ts_compiler_catches_misuse
+    from sdkprobe.catalogue.agents.definitions import ts_compiler_catches_misuse
 
     async def type_check(self, source, timeout=60.0):
         return said

@@ -1,5 +1,10 @@
-"""The behaviours: sdkprobe's own, one module per area here, and any a team declares in its
-own modules. `load()` imports them and returns those selected.
+"""The behaviours: sdkprobe's own, one package per area here (`hooks/`, `perms/`, ...), and
+any a team declares in its own modules. `load()` imports them and returns those selected.
+
+An area's package holds modules named for what their behaviours are about (`hooks/tool_calls.py`,
+`perms/modes.py`), each a handful of behaviours; where a claim came from (a document, an issue
+number) is said in its `source=`, never in a module's name or header. `tests/test_catalogue.py`
+holds the modules to that and to a size.
 
 A behaviour module uses `sdkprobe.behaviour` (the declaration and the sub-check verdicts),
 the public calls of the `Harness` its probe is given and the public names `sdkprobe.harness`
@@ -13,10 +18,9 @@ every SDK version, and a name that some versions lack is declared in `requires`
 (`api:HookMatcher`), so that those versions are not-applicable rather than an error.
 
 What several behaviours of a module share stands at its head, or at the head of a section
-(`# --- ...`) whose behaviours share it, never inside one behaviour's block; what several
-behaviours of one of sdkprobe's areas share at length, in the area's support module
-`<area>_support.py` (agents_support.py), which declares no behaviour and is no topic: the
-loader leaves it to the modules that import it.
+(`# --- ...`) whose behaviours share it, never inside one behaviour's block; what behaviours
+of several modules of an area share, in the area's `support.py` (public names), which
+declares no behaviour: the loader leaves it to the modules that import it.
 
 Which catalogues are loaded:
 - sdkprobe's own (this package), unless left out (`--no-builtin`);
@@ -56,17 +60,35 @@ def configure(modules: Iterable[str] = (), builtin: bool = True) -> None:
     os.environ[_BUILTIN] = "1" if builtin else "0"
 
 
-SUPPORT = "_support"  # how the name of one of sdkprobe's support modules ends
+SUPPORT = "support"  # the name of an area's module of shared helpers
 
 
 def is_support(module: str) -> bool:
-    """Whether a module of this package (by name, `agents_support`) holds shared helpers, not behaviours."""
-    return module.endswith(SUPPORT)
+    """Whether a module (by dotted or last name: `sdkprobe.catalogue.agents.support`) holds an
+    area's shared helpers, not behaviours."""
+    return module.rsplit(".", 1)[-1] == SUPPORT
+
+
+def own_modules() -> list[str]:
+    """sdkprobe's own behaviour modules, area package by package (support modules not)."""
+    found = []
+    for area in pkgutil.iter_modules(__path__):
+        if not area.ispkg:
+            continue
+        package = importlib.import_module(f"{__name__}.{area.name}")
+        found += [
+            f"{package.__name__}.{m.name}"
+            for m in pkgutil.iter_modules(package.__path__)
+            if not m.ispkg and not is_support(m.name)
+        ]
+    if not found:  # an install that left the area packages out would otherwise check nothing, silently
+        raise CatalogueError(f"sdkprobe's own catalogue has no behaviour module under {__path__[0]}")
+    return sorted(found)
 
 
 def modules() -> list[str]:
     """The modules whose behaviours are selected, sdkprobe's own first (its support modules not)."""
-    own = [f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__) if not is_support(m.name)]
+    own = own_modules()
     chosen = own if _builtin() else []
     chosen += sorted({ep.value for ep in entry_points(group=GROUP)})
     chosen += [m for m in os.environ.get(_MODULES, "").split(",") if m]

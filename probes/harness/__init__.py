@@ -41,6 +41,7 @@ from sdkprobe.harness.host_process import HostRun
 from sdkprobe.harness.isolation import Space
 from sdkprobe.harness.mcp_servers import Elicitation, McpTool, StdioMcpServer, stdio_mcp_server
 from sdkprobe.harness.model_double import (
+    AGENT_TOOL,
     AUX,
     COMPACT,
     MAIN,
@@ -78,6 +79,7 @@ from sdkprobe.harness.sdk import (
 from sdkprobe.harness.wire import WireCapture
 
 __all__ = [
+    "AGENT_TOOL",
     "AUX",
     "COMPACT",
     "MAIN",

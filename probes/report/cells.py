@@ -146,16 +146,15 @@ def sources_md(sources: Iterable[Mapping[str, Any]], project: str = "..") -> lis
 
 def declaration(bid: str, project: str = "..") -> str:
     """Where a behaviour is declared, as a link from a folder whose way to the project's root
-    is `project`: the module of its area (`mcp.py`, or a topic of it such as `mcp_remote.py`;
-    an area's support module is neither) that declares it, at the line of its `@behaviour(`
-    (`#L123`, which a repository's file view scrolls to).
+    is `project`: the module of its area's package that declares it (`mcp/oauth.py`), at the
+    line of its `@behaviour(` (`#L123`, which a repository's file view scrolls to).
 
     Read as text, not imported, so rendering needs no SDK; an id no module declares any
-    more (an old report's) links to its area's main module.
+    more (an old report's) links to its area's package.
     """
     found = find_declaration(bid)
     if found is None:
-        return f"{project}/probes/catalogue/{bid.split('.', 1)[0]}.py"
+        return f"{project}/probes/catalogue/{bid.split('.', 1)[0]}/"
     return f"{project}/{found.relative}#L{found.line}"
 
 

@@ -25,7 +25,7 @@ class Declared:
 
     @property
     def relative(self) -> str:
-        """The module's path from the project's root: probes/catalogue/tools.py."""
+        """The module's path from the project's root: probes/catalogue/tools/offered.py."""
         return self.path.relative_to(PROJECT).as_posix()
 
     @property
@@ -38,11 +38,9 @@ class Declared:
 
 
 def area_modules(area: str) -> list[Path]:
-    """The modules that may declare an area's behaviours: `mcp.py` and its topics (`mcp_remote.py`),
+    """The modules that may declare an area's behaviours: those of its package (`mcp/oauth.py`),
     not its support module."""
-    return [
-        p for p in sorted(CATALOGUE.glob(f"{area}*.py")) if p.stem.split("_", 1)[0] == area and not is_support(p.stem)
-    ]
+    return [p for p in sorted((CATALOGUE / area).glob("*.py")) if p.stem != "__init__" and not is_support(p.stem)]
 
 
 def find(bid: str) -> Declared | None:

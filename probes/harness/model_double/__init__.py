@@ -21,6 +21,7 @@ from sdkprobe.harness.model_double.by_model import ByModel
 from sdkprobe.harness.model_double.compaction import COMPACT
 from sdkprobe.harness.model_double.recorded import Recorded, result_text
 from sdkprobe.harness.model_double.script import (
+    AGENT_TOOL,
     AUX,
     DEFAULT_TEXT,
     MAIN,
@@ -37,6 +38,7 @@ from sdkprobe.harness.model_double.script import (
 from sdkprobe.harness.model_double.server import ModelDouble
 
 __all__ = [
+    "AGENT_TOOL",
     "AUX",
     "COMPACT",
     "DEFAULT_TEXT",

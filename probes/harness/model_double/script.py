@@ -14,6 +14,8 @@ from sdkprobe.harness.model_double.compaction import COMPACT, SUMMARY
 from sdkprobe.harness.model_double.recorded import Recorded
 
 MAIN, SUBAGENT, AUX = "main", "subagent", "aux"
+# The agent tool's name in the API: `Task` on CLI 2.1.37 and older, `Agent` by 2.1.97 (for tool_use_offered).
+AGENT_TOOL = ("Agent", "Task")
 ROUTES = (MAIN, SUBAGENT, AUX, COMPACT)
 DEFAULT_TEXT = "ok"
 _ERROR_TYPES = {

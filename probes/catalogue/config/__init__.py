@@ -1,0 +1,1 @@
+"""Area `config`: setting sources, memory, skills and what reaches the model's context."""

@@ -1,0 +1,1 @@
+"""Area `hooks`: which hooks fire, with what input, and what their output does."""

@@ -1,0 +1,1271 @@
+"""How a hook callback is registered and called, what it is given, how its matcher picks tools, and
+what its output becomes on the way to the CLI."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+from typing import Any
+
+from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.catalogue.hooks.support import CEILING, SUBAGENT_PROMPT, bash_call
+from sdkprobe.harness import (
+    MAIN,
+    Harness,
+    HeldCallback,
+    Scenario,
+    Script,
+    WireCapture,
+    reply,
+    result_text,
+    tool_use,
+    typed_keys,
+)
+
+
+@behaviour(
+    id="hooks.agent-id-only-inside-subagent",
+    claim="A hook's input carries agent_id only for tool calls made inside a subagent, never on the main thread.",
+    summary="A hook's input has agent_id only for tool calls made inside a subagent",
+    source=("000", "Subagents"),
+    tier="cli",
+    checks=("absent-on-main-thread-calls", "present-on-subagent-calls"),
+    requires=("option:hooks", "api:HookMatcher"),
+    sdk_ref="claude_agent_sdk.types.PreToolUseHookInput",
+)
+async def agent_id_only_inside_subagent(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import HookMatcher
+
+    for name in ("main.txt", "sub.txt"):
+        (h.cwd / name).write_text(f"this is {name}\n")
+
+    async def note(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
+        return {}
+
+    agent = {"description": "read sub", "prompt": SUBAGENT_PROMPT, "subagent_type": "general-purpose"}
+
+    async def delegate(tool: str) -> Any:
+        return await h.session(
+            "read, then delegate",
+            client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
+            script=Script(
+                main=[
+                    reply(tool_use("Read", {"file_path": str(h.cwd / "main.txt")})),
+                    # in the foreground: a background subagent may still be running when the turn ends
+                    reply(tool_use(tool, {**agent, "run_in_background": False} if tool == "Agent" else agent)),
+                    "main done",
+                ],
+                subagent=[reply(tool_use("Read", {"file_path": str(h.cwd / "sub.txt")})), "sub done"],
+            ),
+            allowed_tools=["Read", tool],
+            hooks={"PreToolUse": [HookMatcher(matcher=None, hooks=[note])]},
+        )
+
+    tool = "Agent"
+    run = await delegate(tool)
+    if "Agent" not in run.offered_tools and "Task" in run.offered_tools:  # older CLIs call it Task
+        tool = "Task"
+        run = await delegate(tool)
+    calls = []
+    for c in run.callbacks:
+        if c["kind"] != "hook":
+            continue
+        hook_input = c["input"]
+        tool_input = hook_input.get("tool_input") or {}
+        calls.append(
+            {
+                "tool": hook_input.get("tool_name"),
+                "file": Path(tool_input["file_path"]).name if "file_path" in tool_input else None,
+                "has_agent_id": bool(hook_input.get("agent_id")),
+                "agent_type": hook_input.get("agent_type"),
+            }
+        )
+    return {"agent_tool": tool, "pretooluse_calls": sorted(calls, key=lambda c: (str(c["tool"]), str(c["file"])))}
+
+
+@agent_id_only_inside_subagent.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    calls = seen["pretooluse_calls"]
+    inside = [c for c in calls if c["file"] == "sub.txt"]
+    outside = [c for c in calls if c["file"] != "sub.txt"]
+    return {
+        "absent-on-main-thread-calls": check(
+            bool(outside) and not any(c["has_agent_id"] for c in outside),
+            f"main-thread hook calls (tool, agent_id?): {[(c['tool'], c['has_agent_id']) for c in outside]}",
+        ),
+        "present-on-subagent-calls": check(
+            bool(inside) and all(c["has_agent_id"] for c in inside),
+            f"subagent hook calls: {inside or 'none (the subagent never ran its Read)'}",
+        ),
+    }
+
+
+agent_id_only_inside_subagent.differs_on(
+    {
+        "agent_tool": "Agent",
+        "pretooluse_calls": [
+            {"tool": "Agent", "file": None, "has_agent_id": True, "agent_type": None},
+            {"tool": "Read", "file": "main.txt", "has_agent_id": False, "agent_type": None},
+            {"tool": "Read", "file": "sub.txt", "has_agent_id": False, "agent_type": None},
+        ],
+    }
+)
+
+
+_MATCHERS: tuple[str | None, ...] = (
+    "mcp__srv",
+    "mcp__srv__.*",
+    "mcp__srv__ping",
+    "Read|mcp__srv__ping",
+    "mcp__.*",
+    None,
+)
+
+
+def _label(matcher: str | None) -> str:
+    return "None" if matcher is None else matcher
+
+
+@behaviour(
+    id="hooks.server-matcher-catches-its-tools",
+    renamed_from=("hooks.matcher-exact-unless-regex",),
+    claim=(
+        "A hook matcher naming only an MCP server (mcp__srv) catches every tool of that server, as a "
+        "prefix would, for PreToolUse and PostToolUse alike."
+    ),
+    summary="A hook matcher naming only an MCP server (mcp__srv) catches every tool of it",
+    source=("cc#44446", "report"),
+    tier="cli",
+    checks=("server-name-matches-its-tools", "regex-matchers-match", "posttooluse-fires-for-mcp-tools"),
+    requires=("option:hooks", "option:mcp_servers", "api:HookMatcher", "api:create_sdk_mcp_server"),
+    pins={
+        "server-name-matches-its-tools": ("hook-matcher:matcher",),
+        "regex-matchers-match": ("hook-matcher:matcher",),
+        "posttooluse-fires-for-mcp-tools": ("hook-matcher:matcher",),
+    },
+    sdk_ref="claude_agent_sdk.types.HookMatcher",
+)
+async def server_matcher_catches_its_tools(h: Harness) -> dict[str, Any]:
+    import claude_agent_sdk as sdk
+    from claude_agent_sdk import HookMatcher
+
+    ran: list[bool] = []
+
+    @sdk.tool("ping", "Answers pong.", {"type": "object", "properties": {}})
+    async def ping(args: dict[str, Any]) -> dict[str, Any]:
+        ran.append(True)
+        return {"content": [{"type": "text", "text": "pong"}]}
+
+    fired: dict[str, list[str]] = {"PreToolUse": [], "PostToolUse": []}
+
+    def noting(event: str, matcher: str | None) -> Any:
+        async def hook(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
+            if hook_input.get("tool_name") == "mcp__srv__ping":
+                fired[event].append(_label(matcher))
+            return {}
+
+        return hook
+
+    run = await h.session(
+        "ping it",
+        client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
+        script=[reply(tool_use("mcp__srv__ping", {})), "done"],
+        mcp_servers={"srv": sdk.create_sdk_mcp_server("srv", tools=[ping])},
+        allowed_tools=["mcp__srv__ping"],
+        hooks={
+            event: [HookMatcher(matcher=m, hooks=[noting(event, m)]) for m in _MATCHERS]
+            for event in ("PreToolUse", "PostToolUse")
+        },
+    )
+    order = [_label(m) for m in _MATCHERS]
+    return {
+        **{event: sorted(set(labels), key=order.index) for event, labels in fired.items()},
+        "tool_ran": bool(ran),
+        "error": run.error,
+    }
+
+
+@server_matcher_catches_its_tools.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    pre, post = seen["PreToolUse"], seen["PostToolUse"]
+    both = f"PreToolUse fired for matchers {pre}, PostToolUse for {post} (the tool ran: {seen['tool_ran']})"
+    regexes = ("mcp__srv__.*", "mcp__.*")
+    return {
+        "server-name-matches-its-tools": check("mcp__srv" in pre and "mcp__srv" in post, both),
+        "regex-matchers-match": check(all(r in pre and r in post for r in regexes), both),
+        "posttooluse-fires-for-mcp-tools": check(bool(post), both),
+    }
+
+
+server_matcher_catches_its_tools.differs_on(
+    {"PreToolUse": ["mcp__srv__ping", "None"], "PostToolUse": [], "tool_ran": True, "error": None}
+)
+
+
+def _hook_events() -> list[str]:
+    """The values of this SDK's HookEvent Literal (a union of Literals; read while the probe runs)."""
+    import typing
+
+    from claude_agent_sdk import types
+
+    def values(tp: Any) -> list[str]:
+        if typing.get_origin(tp) is typing.Literal:
+            return [str(v) for v in typing.get_args(tp)]
+        return [v for member in typing.get_args(tp) for v in values(member)]
+
+    return values(getattr(types, "HookEvent", None))
+
+
+def _matcher_fields() -> set[str]:
+    import dataclasses
+
+    from claude_agent_sdk import HookMatcher
+
+    return {f.name for f in dataclasses.fields(HookMatcher)}
+
+
+def _answer(wire: WireCapture, n: int) -> Any:
+    """What the SDK answered the fake's n-th control request: its response, or the error it sent."""
+    answer = wire.answers.get(f"fake_req_{n}")
+    if answer is None:
+        return None
+    if answer.get("subtype") != "success":
+        return {"error": answer.get("error")}
+    return answer.get("response")
+
+
+# --- hooks.every-event-registered-and-called -------------------------------------------------
+
+_BASE = {
+    "session_id": "fake-session",
+    "transcript_path": "/probe/session.jsonl",
+    "cwd": "/probe",
+    "permission_mode": "default",
+    "prompt_id": "prompt-1",
+    "effort": {"level": "high"},
+}
+_TOOL = {"tool_name": "Bash", "tool_input": {"command": "true"}, "agent_id": "agent-1", "agent_type": "general-purpose"}
+_BACKGROUND = {
+    "background_tasks": [
+        {"id": "task-1", "type": "shell", "status": "running", "description": "sleep", "command": "sleep 9"}
+    ],
+    "session_crons": [{"id": "cron-1", "schedule": "0 9 * * 1-5", "recurring": True, "prompt": "wake up"}],
+}
+_REGISTERED_TIMEOUT = 7
+
+# event: (its matcher, its input with every field the SDK's input TypedDict declares, the tool_use_id sent)
+_EVENTS: dict[str, tuple[str | None, dict[str, Any], str | None]] = {
+    "PreToolUse": ("Bash", {**_TOOL, "tool_use_id": "toolu_ev_1"}, "toolu_ev_1"),
+    "PostToolUse": (
+        "Bash",
+        {
+            **_TOOL,
+            "tool_use_id": "toolu_ev_2",
+            "tool_response": {"stdout": "", "stderr": "", "interrupted": False},
+            "duration_ms": 5,
+        },
+        "toolu_ev_2",
+    ),
+    "PostToolUseFailure": (
+        "Bash",
+        {**_TOOL, "tool_use_id": "toolu_ev_3", "error": "exit status 1", "is_interrupt": False, "duration_ms": 5},
+        "toolu_ev_3",
+    ),
+    "UserPromptSubmit": (None, {"prompt": "hello hooks"}, None),
+    "Stop": (None, {"stop_hook_active": False, "last_assistant_message": "done", **_BACKGROUND}, None),
+    "SubagentStop": (
+        "general-purpose",
+        {
+            "stop_hook_active": True,
+            "agent_id": "agent-1",
+            "agent_transcript_path": "/probe/agent-1.jsonl",
+            "agent_type": "general-purpose",
+            "last_assistant_message": "sub done",
+            **_BACKGROUND,
+        },
+        None,
+    ),
+    "PreCompact": ("auto", {"trigger": "auto", "custom_instructions": None}, None),
+    "Notification": (
+        "permission_prompt",
+        {"message": "Claude needs your permission", "title": "Permission", "notification_type": "permission_prompt"},
+        None,
+    ),
+    "SubagentStart": ("general-purpose", {"agent_id": "agent-1", "agent_type": "general-purpose"}, None),
+    "PermissionRequest": ("Bash", {**_TOOL, "permission_suggestions": []}, None),
+}
+
+
+def _event_check(event: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "-", event).lower() + "-registered-and-called"
+
+
+def _event_input(event: str) -> dict[str, Any]:
+    return {**_BASE, "hook_event_name": event, **_EVENTS[event][1]}
+
+
+def _fields_of(hook_input: dict[str, Any]) -> list[list[Any]]:
+    """An input as [key, value] pairs in key order: the report's normaliser blanks a timing key
+    (duration_ms) of a dict, and here it is a value sent, not a time."""
+    return [[key, hook_input[key]] for key in sorted(hook_input)]
+
+
+def _event_output(event: str) -> dict[str, Any]:
+    """What the event's callback returns: a value naming its event, so a mixed-up answer shows."""
+    return {"systemMessage": f"seen {event}"}
+
+
+@behaviour(
+    id="hooks.every-event-registered-and-called",
+    claim=(
+        "A callback given as hooks={EVENT: [HookMatcher(matcher=..., hooks=[cb])]} for any HookEvent is registered "
+        "in the initialize request under that event's name with its matcher, a callback id and its timeout; a "
+        "hook_callback request for that id calls it with the input and tool_use_id as sent, and its return "
+        "value is the control response."
+    ),
+    summary="Each HookEvent's callback is registered in initialize and answers hook_callback",
+    source=("sdk-py", "HookEvent"),
+    tier="wire",
+    checks=tuple(_event_check(event) for event in _EVENTS),
+    requires=("option:hooks", "api:HookMatcher"),
+    pins={_event_check(event): (f"hook-event:{event}",) for event in _EVENTS},
+    sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
+)
+async def every_event_registered_and_called(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import HookMatcher
+
+    known = _hook_events()
+    present = [event for event in _EVENTS if event in known]
+    with_timeout = "timeout" in _matcher_fields()
+    calls: dict[str, list[dict[str, Any]]] = {event: [] for event in present}
+
+    def recorder(event: str) -> Any:
+        async def callback(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
+            calls[event].append({"input": _fields_of(dict(hook_input)), "tool_use_id": tool_use_id})
+            return _event_output(event)
+
+        return callback
+
+    hooks = {}
+    scenario = Scenario().wait_for_user().init()
+    for n, event in enumerate(present):
+        matcher = _EVENTS[event][0]
+        extra: dict[str, Any] = {"timeout": _REGISTERED_TIMEOUT} if with_timeout else {}
+        hooks[event] = [HookMatcher(matcher=matcher, hooks=[recorder(event)], **extra)]
+        scenario.request(
+            "hook_callback", callback_id=f"hook_{n}", input=_event_input(event), tool_use_id=_EVENTS[event][2]
+        )
+    wire = await h.wire("go", scenario=scenario.result(), client=True, hooks=hooks)
+    registered = (wire.initialize or {}).get("hooks") or {}
+    seen: dict[str, Any] = {}
+    for event in _EVENTS:
+        if event not in present:
+            seen[event] = {"absent": f"this SDK's HookEvent has no {event!r}"}
+            continue
+        seen[event] = {
+            "callback id": f"hook_{present.index(event)}",
+            "timeout field": with_timeout,
+            "registered": registered.get(event),
+            "calls": calls[event],
+            "answer": _answer(wire, present.index(event) + 1),
+        }
+    seen["error"] = wire.error_line
+    return seen
+
+
+@every_event_registered_and_called.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    checks = {}
+    for event, (matcher, _, tool_use_id) in _EVENTS.items():
+        got = seen[event]
+        if "absent" in got:
+            checks[_event_check(event)] = undecidable(got["absent"])
+            continue
+        claimed = {
+            "matcher": matcher,
+            "hookCallbackIds": [got["callback id"]],
+            **({"timeout": _REGISTERED_TIMEOUT} if got["timeout field"] else {}),
+        }
+        wrong = []
+        if got["registered"] != [claimed]:
+            wrong.append(f"registered as {got['registered']}, not [{claimed}]")
+        call = {"input": _fields_of(_event_input(event)), "tool_use_id": tool_use_id}
+        if got["calls"] != [call]:
+            wrong.append(
+                f"callback called {len(got['calls'])} time(s) with {got['calls']}, not once with the input sent"
+            )
+        if got["answer"] != _event_output(event):
+            wrong.append(f"answered {got['answer']}, not {_event_output(event)}")
+        if seen["error"]:
+            wrong.append(f"the run raised {seen['error']}")
+        note = "; ".join(wrong) or (
+            f"registered as {got['registered']}; callback got the input as sent (tool_use_id {tool_use_id!r}); "
+            f"answered {got['answer']}"
+        )
+        checks[_event_check(event)] = check(not wrong, note)
+    return checks
+
+
+def _events_seen(**change: Any) -> dict[str, Any]:
+    """An observation where every event ran as the claim says, but for `change` to each."""
+    seen: dict[str, Any] = {"error": None}
+    for n, (event, (matcher, _, tool_use_id)) in enumerate(_EVENTS.items()):
+        good = {
+            "callback id": f"hook_{n}",
+            "timeout field": True,
+            "registered": [{"matcher": matcher, "hookCallbackIds": [f"hook_{n}"], "timeout": _REGISTERED_TIMEOUT}],
+            "calls": [{"input": _fields_of(_event_input(event)), "tool_use_id": tool_use_id}],
+            "answer": _event_output(event),
+        }
+        seen[event] = {**good, **{k: (v(event, good) if callable(v) else v) for k, v in change.items()}}
+    return seen
+
+
+# the timeout left out of the registration
+every_event_registered_and_called.differs_on(
+    _events_seen(registered=lambda event, good: [{k: v for k, v in good["registered"][0].items() if k != "timeout"}])
+)
+# the callback reached without its event's own input fields (a filter on the way in)
+every_event_registered_and_called.differs_on(
+    _events_seen(
+        calls=lambda event, good: [{**good["calls"][0], "input": _fields_of({**_BASE, "hook_event_name": event})}]
+    )
+)
+# the return value dropped: an empty answer
+every_event_registered_and_called.differs_on(_events_seen(answer={}))
+
+
+# --- hooks.every-listed-event-answered ---------------------------------------------------------
+
+# What each SDK lists, as of the newest release recorded: the items this behaviour pins (an event a
+# later release adds is still run, and the gate names it as added with what covers it).
+_LISTED_PY = (
+    "PreToolUse",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "UserPromptSubmit",
+    "Stop",
+    "SubagentStop",
+    "PreCompact",
+    "Notification",
+    "SubagentStart",
+    "PermissionRequest",
+)
+_LISTED_TS = (
+    "ConfigChange",
+    "CwdChanged",
+    "DirectoryAdded",
+    "Elicitation",
+    "ElicitationResult",
+    "FileChanged",
+    "InstructionsLoaded",
+    "Interrupt",
+    "MessageDisplay",
+    "PermissionDenied",
+    "PostCompact",
+    "PostModelSwitch",
+    "PostToolBatch",
+    "PreModelSwitch",
+    "PreSkillShellCommand",
+    "SessionEnd",
+    "SessionStart",
+    "Setup",
+    "StopFailure",
+    "TaskCompleted",
+    "TaskCreated",
+    "TeammateIdle",
+    "UserPromptExpansion",
+    "WorktreeCreate",
+    "WorktreeRemove",
+)
+_REGISTERED = "every-listed-event-registered"
+_ANSWERED = "every-listed-event-reaches-its-callback"
+
+
+def _listed_input(event: str, fields: list[str]) -> dict[str, Any]:
+    """A hook_callback input carrying every field the event's input type declares, each valued
+    by its own name, so a field dropped, renamed or mixed up on the way shows."""
+    return {**{field: f"{event}.{field}" for field in fields}, "hook_event_name": event}
+
+
+@behaviour(
+    id="hooks.every-listed-event-answered",
+    claim=(
+        "Every hook event the SDK lists (Python's HookEvent, TypeScript's HOOK_EVENTS) takes a callback: it is "
+        "registered in the initialize request under that event's name, and a hook_callback request carrying every "
+        "field the event's input type declares reaches the callback with that input whole, its return value "
+        "being the control response."
+    ),
+    summary="Every hook event the SDK lists is registered and its callback answers with its input whole",
+    source=("sdk-ts", "HOOK_EVENTS"),
+    tier="wire",
+    checks=(_REGISTERED, _ANSWERED),
+    requires=("option:hooks", "api:HookMatcher"),
+    pins={_REGISTERED: tuple(f"hook-event:{event}" for event in (*_LISTED_PY, *_LISTED_TS))},
+    sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
+)
+async def every_listed_event_answered(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import HookMatcher
+
+    listed = h.hook_inputs()
+    calls: dict[str, list[dict[str, Any]]] = {event: [] for event in listed}
+
+    def recorder(event: str) -> Any:
+        async def callback(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
+            calls[event].append(dict(hook_input))
+            return _event_output(event)
+
+        return callback
+
+    scenario = Scenario().wait_for_user().init()
+    for n, (event, fields) in enumerate(listed.items()):
+        scenario.request("hook_callback", callback_id=f"hook_{n}", input=_listed_input(event, fields), tool_use_id=None)
+    hooks = {event: [HookMatcher(hooks=[recorder(event)])] for event in listed}
+    wire = await h.wire("go", scenario=scenario.result(), client=True, hooks=hooks)
+    registered = (wire.initialize or {}).get("hooks") or {}
+    return {
+        "events": {
+            event: {
+                "fields": fields,
+                "callback id": f"hook_{n}",
+                "registered ids": [entry.get("hookCallbackIds") for entry in registered.get(event) or []],
+                "calls": calls[event],
+                "answer": _answer(wire, n + 1),
+            }
+            for n, (event, fields) in enumerate(listed.items())
+        },
+        "error": wire.error_line,
+    }
+
+
+@every_listed_event_answered.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    events: dict[str, Any] = seen["events"]
+    unregistered = [e for e, got in events.items() if got["registered ids"] != [[got["callback id"]]]]
+    unanswered = {}
+    for event, got in events.items():
+        sent = _listed_input(event, got["fields"])
+        if got["calls"] != [sent]:
+            lost = sorted(set(sent) - set(got["calls"][0])) if len(got["calls"]) == 1 else None
+            unanswered[event] = f"called {len(got['calls'])} time(s)" + (f", without {lost}" if lost else "")
+        elif got["answer"] != _event_output(event):
+            unanswered[event] = f"answered {got['answer']}"
+    error = f"; the run raised {seen['error']}" if seen["error"] else ""
+    return {
+        _REGISTERED: check(
+            not unregistered and not error,
+            (
+                f"not registered under their names with their callback: {unregistered}"
+                if unregistered
+                else f"all {len(events)} listed events registered with their callback"
+            )
+            + error,
+        ),
+        _ANSWERED: check(
+            not unanswered and not error,
+            (
+                f"not answered with their input whole: {unanswered}"
+                if unanswered
+                else f"all {len(events)} callbacks got every declared field as sent and answered"
+            )
+            + error,
+        ),
+    }
+
+
+def _listed_seen(**change: Any) -> dict[str, Any]:
+    """An observation where PreToolUse and Interrupt ran as claimed, but for `change` to Interrupt."""
+    fields = {"PreToolUse": ["session_id", "tool_name"], "Interrupt": ["reason", "session_id", "source"]}
+    events = {
+        event: {
+            "fields": f,
+            "callback id": f"hook_{n}",
+            "registered ids": [[f"hook_{n}"]],
+            "calls": [_listed_input(event, f)],
+            "answer": _event_output(event),
+        }
+        for n, (event, f) in enumerate(fields.items())
+    }
+    events["Interrupt"].update(change)
+    return {"events": events, "error": None}
+
+
+every_listed_event_answered.differs_on(_listed_seen(**{"registered ids": []}))  # an event the SDK lists dropped
+every_listed_event_answered.differs_on(  # a declared field filtered out on the way to the callback
+    _listed_seen(
+        calls=[
+            {k: v for k, v in _listed_input("Interrupt", ["reason", "session_id", "source"]).items() if k != "source"}
+        ]
+    )
+)
+every_listed_event_answered.differs_on(_listed_seen(answer={}))  # the callback's answer lost
+
+
+# --- hooks.output-reaches-cli-as-returned ------------------------------------------------------
+
+# The documented renames of Python-safe keys (SyncHookJSONOutput.continue_, AsyncHookJSONOutput.async_).
+_RENAMES = {"continue_": "continue", "async_": "async"}
+
+# sample values for hook-specific output keys, by key
+_SPECIFIC_VALUES: dict[str, Any] = {
+    "additionalContext": "probe context",
+    "permissionDecision": "deny",
+    "permissionDecisionReason": "probe reason",
+    "updatedInput": {"command": "echo probe"},
+    "updatedToolOutput": {"stdout": "probe out", "stderr": "", "interrupted": False},
+    "updatedMCPToolOutput": [{"type": "text", "text": "probe mcp out"}],
+    "sessionTitle": "probe title",
+    "suppressOriginalPrompt": True,
+    "initialUserMessage": "probe first message",
+    "watchPaths": ["/probe/watched"],
+    "reloadSkills": True,
+    "decision": {"behavior": "allow", "updatedInput": {"command": "true"}},
+    "retry": True,
+    "action": "accept",
+    "content": {"name": "probe"},
+    "worktreePath": "/probe/worktree",
+    "displayContent": "probe shown",
+}
+
+# hook-specific output type: the keys the probe returns in it (as of claude-agent-sdk 0.2.189)
+_SPECIFIC: dict[str, tuple[str, ...]] = {
+    "PreToolUse": ("permissionDecision", "permissionDecisionReason", "updatedInput", "additionalContext"),
+    "PostToolUse": ("additionalContext", "updatedToolOutput", "updatedMCPToolOutput"),
+    "PostToolUseFailure": ("additionalContext",),
+    "UserPromptSubmit": ("additionalContext", "sessionTitle", "suppressOriginalPrompt"),
+    "UserPromptExpansion": ("additionalContext", "suppressOriginalPrompt"),
+    "SessionStart": ("additionalContext", "initialUserMessage", "sessionTitle", "watchPaths", "reloadSkills"),
+    "Notification": ("additionalContext",),
+    "SubagentStart": ("additionalContext",),
+    "PermissionRequest": ("decision",),
+    "PostToolBatch": ("additionalContext",),
+    "Stop": ("additionalContext",),
+    "SubagentStop": ("additionalContext",),
+    "PermissionDenied": ("retry",),
+    "PreModelSwitch": ("permissionDecision", "permissionDecisionReason"),
+    "PostModelSwitch": ("additionalContext",),
+    "Elicitation": ("action", "content"),
+    "ElicitationResult": ("action", "content"),
+    "CwdChanged": ("watchPaths",),
+    "FileChanged": ("watchPaths",),
+    "WorktreeCreate": ("worktreePath",),
+    "MessageDisplay": ("displayContent",),
+}
+_SYNC_VALUES: dict[str, Any] = {
+    "continue_": False,
+    "stopReason": "probe stop",
+    "suppressOutput": True,
+    "systemMessage": "probe system message",
+    "decision": "block",
+    "reason": "probe block reason",
+}
+_ASYNC_VALUES: dict[str, Any] = {"async_": True, "asyncTimeout": 30000}
+
+
+def _output_check(typed: str) -> str:
+    words = re.sub(r"(?<!^)(?=[A-Z])", "-", typed.removesuffix("HookJSONOutput").removesuffix("HookSpecificOutput"))
+    return words.lower() + ("-output-sent" if typed.endswith("HookJSONOutput") else "-specific-output-sent")
+
+
+# sub-check: (the output TypedDict, {case label: the value returned, every key it declares})
+_OUTPUTS: dict[str, tuple[str, dict[str, dict[str, Any]]]] = {
+    _output_check("SyncHookJSONOutput"): (
+        "SyncHookJSONOutput",
+        {"every key": _SYNC_VALUES, "continue_ True alone": {"continue_": True}},
+    ),
+    _output_check("AsyncHookJSONOutput"): ("AsyncHookJSONOutput", {"every key": _ASYNC_VALUES}),
+    **{
+        _output_check(f"{event}HookSpecificOutput"): (
+            f"{event}HookSpecificOutput",
+            {
+                "every key": {
+                    "hookSpecificOutput": {"hookEventName": event, **{k: _SPECIFIC_VALUES[k] for k in keys}},
+                }
+            },
+        )
+        for event, keys in _SPECIFIC.items()
+    },
+}
+# sub-check -> the output keys it pins: each TypedDict's keys, pinned by that TypedDict's sub-check
+_PINS = {
+    _output_check("SyncHookJSONOutput"): tuple(f"hook-output:SyncHookJSONOutput.{k}" for k in _SYNC_VALUES),
+    _output_check("AsyncHookJSONOutput"): tuple(f"hook-output:AsyncHookJSONOutput.{k}" for k in _ASYNC_VALUES),
+    **{
+        _output_check(f"{event}HookSpecificOutput"): tuple(f"hook-output:{event}HookSpecificOutput.{k}" for k in keys)
+        for event, keys in _SPECIFIC.items()
+    },
+}
+
+
+def _returned(typed: str, value: dict[str, Any], lacks: list[str]) -> dict[str, Any]:
+    """A case's value without the keys this SDK's TypedDict lacks (at the top, or in hookSpecificOutput)."""
+    if "hookSpecificOutput" not in value:
+        return {k: v for k, v in value.items() if k not in lacks}
+    return {"hookSpecificOutput": {k: v for k, v in value["hookSpecificOutput"].items() if k not in lacks}}
+
+
+def _on_wire(value: dict[str, Any]) -> dict[str, Any]:
+    """What the CLI should receive for a returned value: the documented renames at the top, all else as is."""
+    return {_RENAMES.get(k, k): v for k, v in value.items()}
+
+
+def _lacks(typed: str, value: dict[str, Any]) -> list[str] | None:
+    """The case's keys this SDK's TypedDict `typed` lacks, or None when it has no such type."""
+    keys = typed_keys(typed)
+    if keys is None:
+        return None
+    returned = value.get("hookSpecificOutput", value)
+    return [k for k in returned if k not in keys and k != "hookEventName"]
+
+
+@behaviour(
+    id="hooks.output-reaches-cli-as-returned",
+    claim=(
+        "What a hook callback returns is what the CLI receives in the hook_callback's control response: every key "
+        "of SyncHookJSONOutput and AsyncHookJSONOutput, with continue_ sent as continue and async_ as async, and "
+        "every hook-specific output's keys unchanged under hookSpecificOutput."
+    ),
+    summary="A hook callback's output reaches the CLI as returned, continue_/async_ renamed",
+    source=("sdk-py", "SyncHookJSONOutput"),
+    tier="wire",
+    checks=tuple(_OUTPUTS),
+    requires=("option:hooks", "api:HookMatcher"),
+    pins=_PINS,
+    sdk_ref="claude_agent_sdk._internal.query._convert_hook_output_for_cli",
+)
+async def output_reaches_cli_as_returned(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import HookMatcher
+
+    runs: list[tuple[str, str, dict[str, Any]]] = []  # (sub-check, case, value returned)
+    seen: dict[str, Any] = {}
+    for name, (typed, cases) in _OUTPUTS.items():
+        seen[name] = {}
+        for case, value in cases.items():
+            lacks = _lacks(typed, value)
+            if lacks is None:
+                seen[name] = {"absent": f"this SDK has no {typed}"}
+                break
+            returned = _returned(typed, value, lacks)
+            if not returned.get("hookSpecificOutput", returned).keys() - {"hookEventName"}:
+                seen[name] = {"absent": f"this SDK's {typed} has none of the keys {sorted(lacks)}"}
+                break
+            seen[name][case] = {"lacks": lacks}
+            runs.append((name, case, returned))
+
+    async def callback(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
+        return runs[int(hook_input["tool_input"]["case"])][2]
+
+    scenario = Scenario().wait_for_user().init()
+    for n in range(len(runs)):
+        hook_input = {**_BASE, "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"case": str(n)}}
+        scenario.request("hook_callback", callback_id="hook_0", input=hook_input, tool_use_id=f"toolu_out_{n}")
+    wire = await h.wire(
+        "go", scenario=scenario.result(), client=True, hooks={"PreToolUse": [HookMatcher(hooks=[callback])]}
+    )
+    for n, (name, case, _) in enumerate(runs):
+        seen[name][case]["answer"] = _answer(wire, n + 1)
+    seen["error"] = wire.error_line
+    return seen
+
+
+@output_reaches_cli_as_returned.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    checks = {}
+    for name, (typed, cases) in _OUTPUTS.items():
+        got = seen[name]
+        if "absent" in got:
+            checks[name] = undecidable(got["absent"])
+            continue
+        wrong: list[str] = []
+        right: list[str] = []
+        lacking: list[str] = []
+        for case, value in cases.items():
+            claimed = _on_wire(_returned(typed, value, got[case]["lacks"]))
+            answer = got[case]["answer"]
+            lacking += got[case]["lacks"]
+            (right if answer == claimed else wrong).append(
+                f"{case}: sent {answer}" + ("" if answer == claimed else f", not {claimed}")
+            )
+        if seen["error"]:
+            wrong.append(f"the run raised {seen['error']}")
+        untested = f" (this SDK's {typed} has no {sorted(set(lacking))})" if lacking else ""
+        checks[name] = check(not wrong, "; ".join(wrong or right) + untested)
+    return checks
+
+
+def _snake(key: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", key).lower()
+
+
+def _outputs_seen(answer: Any) -> dict[str, Any]:
+    """An observation where every case was answered by `answer(value returned)`."""
+    seen: dict[str, Any] = {"error": None}
+    for name, (_, cases) in _OUTPUTS.items():
+        seen[name] = {case: {"lacks": [], "answer": answer(value)} for case, value in cases.items()}
+    return seen
+
+
+# the Python names sent as they are, camelCase keys turned snake_case (hookSpecificOutput included)
+output_reaches_cli_as_returned.differs_on(_outputs_seen(lambda value: {_snake(k): v for k, v in value.items()}))
+# renamed right, but the hook-specific output's keys other than hookEventName dropped
+output_reaches_cli_as_returned.differs_on(
+    _outputs_seen(
+        lambda value: {
+            _RENAMES.get(k, k): ({"hookEventName": v["hookEventName"]} if k == "hookSpecificOutput" else v)
+            for k, v in value.items()
+        }
+    )
+)
+
+
+# --- hooks.safety-outputs-take-effect -----------------------------------------------------------
+
+_DENY_REASON = "PROBE-DENIED-17"
+_STOP_REASON = "PROBE-STOPPED-17"
+_NEVER = "the model was asked again after continue_=False"
+
+
+def _touch(name: str, tool_use_id: str) -> Any:
+    return tool_use("Bash", {"command": f"touch {name}", "description": "touch"}, tool_use_id)
+
+
+async def _guard(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
+    """Allows `touch allowed.txt`, denies `touch denied.txt`, stops the session at `touch stopped.txt`."""
+    command = str((hook_input.get("tool_input") or {}).get("command", ""))
+    if "denied.txt" in command:
+        return {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": _DENY_REASON,
+            }
+        }
+    if "stopped.txt" in command:
+        return {"continue_": False, "stopReason": _STOP_REASON}
+    return {}
+
+
+@behaviour(
+    id="hooks.safety-outputs-take-effect",
+    claim=(
+        "A PreToolUse hook returning permissionDecision 'deny' keeps the tool from running, even one allowed_tools "
+        "allows, and the model is told the permissionDecisionReason; a hook returning continue_=False stops the "
+        "session: the model is not asked again."
+    ),
+    summary="A hook's deny keeps an allowed tool from running; continue_=False ends the session",
+    source=("sdk-py", "SyncHookJSONOutput"),
+    tier="cli",
+    checks=("allowed-call-runs", "denied-call-does-not-run", "model-sees-deny-reason", "continue-false-stops"),
+    controls=("allowed-call-runs",),
+    requires=("option:hooks", "api:HookMatcher"),
+    pins={
+        "denied-call-does-not-run": (
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
+        ),
+        "model-sees-deny-reason": (
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
+        ),
+        "continue-false-stops": (
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
+            "hook-output:SyncHookJSONOutput.continue_",
+        ),
+    },
+    sdk_ref="claude_agent_sdk._internal.query._convert_hook_output_for_cli",
+    security="a hook's deny or stop ignored would let a tool run, or a session go on, that the host's hook refused",
+)
+async def safety_outputs_take_effect(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import HookMatcher
+
+    run = await h.session(
+        "touch three files",
+        client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
+        script=Script(
+            main=[
+                reply(_touch("allowed.txt", "toolu_guard_allowed")),
+                reply(_touch("denied.txt", "toolu_guard_denied")),
+                reply(_touch("stopped.txt", "toolu_guard_stopped")),
+                _NEVER,
+            ]
+        ),
+        allowed_tools=["Bash"],
+        hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[_guard])]},
+    )
+    main = run.on(MAIN)
+    denied = main[2].tool_result("toolu_guard_denied") if len(main) > 2 else None
+    texts = [t for r in main for t in r.texts()] if main else []
+    return {
+        "files": {name: (h.cwd / name).exists() for name in ("allowed.txt", "denied.txt", "stopped.txt")},
+        "denied tool_result": None
+        if denied is None
+        else {"is_error": bool(denied.get("is_error")), "has reason": _DENY_REASON in result_text(denied)},
+        "model requests": len(main),
+        "asked after stop": any(_NEVER in t for t in texts) or len(main) > 3,
+        "result": None if run.result is None else {"subtype": run.result.subtype, "is_error": run.result.is_error},
+        "error": run.error_line,
+    }
+
+
+@safety_outputs_take_effect.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    files, denied = seen["files"], seen["denied tool_result"]
+    return {
+        "allowed-call-runs": check(files["allowed.txt"], f"the allowed `touch allowed.txt` made the file: {files}"),
+        "denied-call-does-not-run": check(
+            not files["denied.txt"], f"after the hook's deny, denied.txt exists: {files['denied.txt']}"
+        ),
+        "model-sees-deny-reason": check(
+            bool(denied) and denied["is_error"] and denied["has reason"],
+            f"the denied call came back to the model as {denied} (no tool_result: None)",
+        ),
+        "continue-false-stops": check(
+            seen["model requests"] == 3 and not seen["asked after stop"],
+            f"after continue_=False the model had been asked {seen['model requests']} time(s) in all (3 claimed); "
+            f"result {seen['result']}; raised {seen['error']} (the stopping call's own tool ran: "
+            f"{seen['files']['stopped.txt']})",
+        ),
+    }
+
+
+safety_outputs_take_effect.differs_on(
+    {
+        "files": {"allowed.txt": True, "denied.txt": True, "stopped.txt": True},
+        "denied tool_result": {"is_error": False, "has reason": False},
+        "model requests": 4,
+        "asked after stop": True,
+        "result": {"subtype": "success", "is_error": False},
+        "error": None,
+    }
+)
+safety_outputs_take_effect.differs_on(
+    {
+        "files": {"allowed.txt": False, "denied.txt": False, "stopped.txt": False},
+        "denied tool_result": None,
+        "model requests": 1,
+        "asked after stop": False,
+        "result": None,
+        "error": "ProcessError: Command failed with exit code 1",
+    }
+)
+
+
+def _is_result(message: Any) -> bool:
+    return type(message).__name__ == "ResultMessage"
+
+
+# --- hooks.callback-timeout-semantics --------------------------------------------------------
+
+_HOOK_TIMEOUT = 2  # HookMatcher.timeout, in seconds: the CLI's to keep; the probe waits by order
+_PROMPT_HELD = "third prompt HELD-PROMPT"
+_PROMPT_AFTER = "fourth prompt AFTER-PROMPT"
+
+
+async def _turn_while_held(c: Any, prompt: str, held: HeldCallback) -> dict[str, Any]:
+    """Send `prompt`, read its turn to the result while `held` keeps its call pending; if no
+    result comes by the ceiling, let the callback go (the CLI waited for it) and read on.
+    What the callback's state was when the turn ended."""
+    await c.send(prompt)
+    reading = asyncio.ensure_future(c.response())
+    done, _ = await asyncio.wait({reading}, timeout=CEILING)
+    released_for_result = not done
+    if released_for_result:
+        held.release()
+    messages = await reading
+    pending_at_result = held.pending
+    c.mark(f"result of {prompt!r}")
+    held.release()
+    result = next((m for m in reversed(messages) if _is_result(m)), None)
+    return {
+        "asked": len(held.calls),
+        "pending at result": pending_at_result,
+        "released for the result": released_for_result,
+        "result": None if result is None else {"subtype": result.subtype, "is_error": result.is_error},
+    }
+
+
+@behaviour(
+    id="hooks.callback-timeout-semantics",
+    claim=(
+        "A hook callback still pending when its HookMatcher.timeout passes fails safe: a timed-out PreToolUse "
+        "does not let the tool run as if approved, a timed-out UserPromptSubmit blocks only its own prompt and the "
+        "session takes the next one, and an interrupt while a PreToolUse callback is pending keeps the tool from "
+        "running; the SDK cancels a callback whose request the CLI cancels and answers nothing."
+    ),
+    summary="A timed-out or interrupted pending hook never lets the tool run; session goes on",
+    source=("cc#77634", "report"),
+    tier="cli",
+    checks=(
+        "cancel-request-cancels-callback",
+        "timed-out-pretooluse-tool-not-run",
+        "timed-out-prompt-hook-blocks-only-its-prompt",
+        "session-takes-next-prompt",
+        "interrupt-during-pretooluse-tool-not-run",
+    ),
+    requires=("option:hooks", "api:HookMatcher", "api:ClaudeSDKClient.interrupt"),
+    pins={
+        "cancel-request-cancels-callback": ("hook-matcher:timeout",),
+        "timed-out-pretooluse-tool-not-run": ("hook-matcher:timeout",),
+        "timed-out-prompt-hook-blocks-only-its-prompt": ("hook-matcher:timeout",),
+        "session-takes-next-prompt": ("hook-matcher:timeout",),
+        "interrupt-during-pretooluse-tool-not-run": ("hook-matcher:timeout", "client:interrupt"),
+    },
+    sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
+    security="a hook that timed out or was interrupted would let a command it was there to vet run unvetted",
+    timeout=180,
+)
+async def callback_timeout_semantics(h: Harness) -> dict[str, Any]:
+    from claude_agent_sdk import HookMatcher
+
+    with_timeout = "timeout" in getattr(HookMatcher, "__dataclass_fields__", {})
+    seen: dict[str, Any] = {"wire": await _cancelled_on_the_wire(h, with_timeout)}
+    if not with_timeout:
+        seen["cli"] = {"absent": "this SDK's HookMatcher has no timeout"}
+        return seen
+    timed_out_tool, interrupted_tool, prompt_hook = HeldCallback(hold=1), HeldCallback(hold=1), HeldCallback(hold=1)
+
+    turns: dict[str, Any] = {}
+
+    async def steps(c: Any) -> None:
+        turns["timed-out PreToolUse"] = await _turn_while_held(c, "first prompt", timed_out_tool)
+        await c.send("second prompt")
+        asked = await interrupted_tool.asked(1, timeout=CEILING)
+        if asked:
+            await c.interrupt()
+        messages = await c.response()
+        result = next((m for m in reversed(messages) if _is_result(m)), None)
+        turns["interrupted PreToolUse"] = {
+            "asked": asked,
+            "pending at result": interrupted_tool.pending,
+            "result": None if result is None else {"subtype": result.subtype, "is_error": result.is_error},
+        }
+        interrupted_tool.release()
+        turns["timed-out UserPromptSubmit"] = await _turn_while_held(c, _PROMPT_HELD, prompt_hook)
+        await c.send(_PROMPT_AFTER)
+        messages = await c.response()
+        result = next((m for m in reversed(messages) if _is_result(m)), None)
+        turns["next prompt"] = {"result": None if result is None else result.subtype}
+
+    run = await h.converse(
+        steps,
+        script=Script(
+            main=[
+                reply(bash_call("touch m-timeout.txt", "toolu_to_1")),
+                "after the timed-out hook",
+                reply(bash_call("touch m-interrupt.txt", "toolu_to_2")),
+            ],
+            fallback=reply("ok"),
+        ),
+        timeout=150,
+        allowed_tools=["Bash"],
+        hooks={
+            "PreToolUse": [
+                HookMatcher(
+                    matcher="Bash", hooks=[_dispatch(timed_out_tool.hook({}), "m-timeout")], timeout=_HOOK_TIMEOUT
+                ),
+                HookMatcher(matcher="Bash", hooks=[_dispatch(interrupted_tool.hook({}), "m-interrupt")]),
+            ],
+            "UserPromptSubmit": [
+                HookMatcher(hooks=[_dispatch(prompt_hook.hook({}), "HELD-PROMPT")], timeout=_HOOK_TIMEOUT)
+            ],
+        },
+    )
+    main = run.on(MAIN)
+    seen["cli"] = {
+        "turns": turns,
+        "events": {
+            "timed-out PreToolUse": timed_out_tool.events,
+            "interrupted PreToolUse": interrupted_tool.events,
+            "timed-out UserPromptSubmit": prompt_hook.events,
+        },
+        "files": {name: (h.cwd / name).exists() for name in ("m-timeout.txt", "m-interrupt.txt")},
+        "held prompt reached the model": any(r.carries("HELD-PROMPT") for r in main),
+        "next prompt reached the model": any(r.carries("AFTER-PROMPT") for r in main),
+        "error": run.error_line,
+    }
+    return seen
+
+
+def _dispatch(held_hook: Any, mark: str) -> Any:
+    """A hook that hands the calls whose input mentions `mark` to `held_hook` and answers {} to any other."""
+
+    async def hook(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
+        return await held_hook(hook_input, tool_use_id, context) if mark in str(hook_input) else {}
+
+    return hook
+
+
+_CALLBACK_HELD = "the callback is held"
+
+
+async def _cancelled_on_the_wire(h: Harness, with_timeout: bool) -> dict[str, Any]:
+    """The fake CLI asks a PreToolUse callback, then cancels the request while it is held:
+    it waits for the host's word that the callback was called (a user line), so the cancel
+    never comes before the callback however slow the machine."""
+    from claude_agent_sdk import HookMatcher
+
+    held = HeldCallback(ceiling=30)
+    request = {
+        "subtype": "hook_callback",
+        "callback_id": "hook_0",
+        "input": {"hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"command": "touch m"}},
+        "tool_use_id": "toolu_wire_1",
+    }
+    scenario = (
+        Scenario()
+        .wait_for_user()
+        .init()
+        .emit({"type": "control_request", "request_id": "hook_req_1", "request": request})
+        .wait_for(type="user", message={"content": _CALLBACK_HELD})
+        .emit({"type": "control_cancel_request", "request_id": "hook_req_1"})
+        .sleep(0.5)
+        .result()
+    )
+
+    at_result: list[str] = []
+
+    async def read_turn(client: Any, out: Any) -> None:
+        await client.query("go")
+        if not await held.asked(timeout=10):
+            return  # never called: nothing to cancel (the events say so)
+        await client.query(_CALLBACK_HELD)  # the fake's cue to cancel
+        async for message in client.receive_response():
+            out.messages.append(message)
+            if _is_result(message):  # the fake sent it after the cancel: before the SDK closes (and cancels all)
+                at_result.extend(held.events)
+
+    extra: dict[str, Any] = {"timeout": _HOOK_TIMEOUT} if with_timeout else {}
+    wire = await h.wire(
+        None,
+        scenario=scenario,
+        client=True,
+        drive=read_turn,
+        timeout=20,
+        hooks={"PreToolUse": [HookMatcher(matcher="Bash", hooks=[held.hook({})], **extra)]},
+    )
+    matchers = ((wire.initialize or {}).get("hooks") or {}).get("PreToolUse") or [{}]
+    answer = wire.answers.get("hook_req_1")
+    return {
+        "timeout sent": matchers[0].get("timeout"),
+        "events at result": at_result,
+        "answer": None if answer is None else answer.get("subtype"),
+        "error": wire.error_line,
+    }
+
+
+@callback_timeout_semantics.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    wire = seen["wire"]
+    checks = {
+        "cancel-request-cancels-callback": check(
+            wire["events at result"] == ["asked 1", "cancelled 1"] and wire["answer"] is None,
+            f"held callback events when the result came {wire['events at result']}, "
+            f"answer written to the cancelled request {wire['answer']!r} "
+            f"(timeout sent in initialize: {wire['timeout sent']!r}; raised {wire['error']})",
+        )
+    }
+    cli = seen["cli"]
+    if "absent" in cli:
+        for name in _CLI_CHECKS:
+            checks[name] = undecidable(cli["absent"])
+        return checks
+    turns, events, files = cli["turns"], cli["events"], cli["files"]
+    timed_out, prompt, interrupted = (
+        turns["timed-out PreToolUse"],
+        turns["timed-out UserPromptSubmit"],
+        turns["interrupted PreToolUse"],
+    )
+
+    def said(name: str) -> str:
+        turn = turns[name]
+        return (
+            f"{name}: callback events {events[name]}, still pending at the turn's result: "
+            f"{turn['pending at result']}, turn result {turn['result']}, "
+            f"released by the probe for the result: {turn.get('released for the result', False)}"
+        )
+
+    checks["timed-out-pretooluse-tool-not-run"] = check(
+        timed_out["asked"] == 1 and not timed_out["released for the result"] and not files["m-timeout.txt"],
+        f"{said('timed-out PreToolUse')}; m-timeout.txt made: {files['m-timeout.txt']}",
+    )
+    checks["timed-out-prompt-hook-blocks-only-its-prompt"] = check(
+        prompt["asked"] == 1 and not prompt["released for the result"] and not cli["held prompt reached the model"],
+        f"{said('timed-out UserPromptSubmit')}; the held prompt reached the model: "
+        f"{cli['held prompt reached the model']}",
+    )
+    # No "next prompt" turn at all when the session ended at the prompt hook's timeout.
+    following = (turns.get("next prompt") or {}).get("result")
+    checks["session-takes-next-prompt"] = check(
+        cli["next prompt reached the model"] and following == "success",
+        f"the prompt after the timed-out prompt hook reached the model: {cli['next prompt reached the model']}, "
+        f"its turn's result {following!r}; raised {cli['error']}",
+    )
+    checks["interrupt-during-pretooluse-tool-not-run"] = check(
+        interrupted["asked"] and not files["m-interrupt.txt"],
+        f"interrupted PreToolUse: asked {interrupted['asked']}, callback events {events['interrupted PreToolUse']}, "
+        f"turn result {interrupted['result']}; m-interrupt.txt made: {files['m-interrupt.txt']}",
+    )
+    return checks
+
+
+_CLI_CHECKS = (
+    "timed-out-pretooluse-tool-not-run",
+    "timed-out-prompt-hook-blocks-only-its-prompt",
+    "session-takes-next-prompt",
+    "interrupt-during-pretooluse-tool-not-run",
+)
+
+
+def _timeout_seen(
+    *, wire_events: list[str], answer: str | None, ran: bool, prompt_sent: bool, next_ok: bool
+) -> dict[str, Any]:
+    result = {"subtype": "success", "is_error": False}
+    return {
+        "wire": {"timeout sent": 2, "events at result": wire_events, "answer": answer, "error": None},
+        "cli": {
+            "turns": {
+                "timed-out PreToolUse": {
+                    "asked": 1,
+                    "pending at result": 1,
+                    "released for the result": False,
+                    "result": result,
+                },
+                "interrupted PreToolUse": {"asked": True, "pending at result": 0, "result": result},
+                "timed-out UserPromptSubmit": {
+                    "asked": 1,
+                    "pending at result": 0,
+                    "released for the result": False,
+                    "result": {"subtype": "error_during_execution", "is_error": True},
+                },
+                "next prompt": {"result": "success" if next_ok else None},
+            },
+            "events": {
+                "timed-out PreToolUse": ["asked 1", "released 1"],
+                "interrupted PreToolUse": ["asked 1", "released 1"],
+                "timed-out UserPromptSubmit": ["asked 1", "cancelled 1"],
+            },
+            "files": {"m-timeout.txt": ran, "m-interrupt.txt": ran},
+            "held prompt reached the model": prompt_sent,
+            "next prompt reached the model": next_ok,
+            "error": None,
+        },
+    }
+
+
+# The tool ran once its hook timed out or the turn was interrupted, the prompt went to the model
+# anyway and the session took no next prompt; the SDK left the cancelled callback running.
+callback_timeout_semantics.differs_on(
+    _timeout_seen(wire_events=["asked 1"], answer=None, ran=True, prompt_sent=True, next_ok=False)
+)
+# Before CLI 2.1.208 (cc#77634): the timed-out prompt hook ended the run, the next prompt unanswered.
+callback_timeout_semantics.differs_on(
+    _timeout_seen(wire_events=["asked 1", "cancelled 1"], answer=None, ran=False, prompt_sent=False, next_ok=False)
+)
+# As CLI 2.1.181 does: the session ended at the prompt hook's timeout, so no next turn was run at all.
+_ended_at_prompt_hook = _timeout_seen(
+    wire_events=["asked 1", "cancelled 1"], answer=None, ran=False, prompt_sent=False, next_ok=False
+)
+del _ended_at_prompt_hook["cli"]["turns"]["next prompt"]
+callback_timeout_semantics.differs_on(_ended_at_prompt_hook)

@@ -1,0 +1,1 @@
+"""Area `mcp`: stdio and in-process MCP servers: status, toggles, OAuth."""

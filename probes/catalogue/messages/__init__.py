@@ -1,0 +1,1 @@
+"""Area `messages`: system messages, partial messages and their order."""

@@ -1,0 +1,844 @@
+"""Which class each line of the CLI's output becomes, and that no field, block or unknown kind is
+lost on the way."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+from typing import Any
+
+from packaging.version import Version
+
+from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.catalogue.messages.support import kind_of
+from sdkprobe.harness import (
+    MAIN,
+    Harness,
+    Scenario,
+    image,
+    published_version,
+    redacted_thinking,
+    reply,
+    sdk_name,
+    server_tool_use,
+    tool_use,
+    web_search_tool_result,
+)
+from sdkprobe.harness import text as text_block
+
+# --- messages.rate-limit-and-unknown-types-survive -------------------------------------
+
+_ODD_LINES: dict[str, tuple[str, Callable[[Scenario], Scenario]]] = {
+    # sub-check: (the line the fake puts between the assistant message and the result, how)
+    "full-rate-limit-event-survives": ("a rate_limit_event", lambda s: s.rate_limit_event()),
+    "unknown-type-survives": ("a 'future_thing' message", lambda s: s.emit({"type": "future_thing"})),
+    "rate-limit-event-without-uuid-survives": (
+        "a rate_limit_event without uuid",
+        lambda s: s.rate_limit_event(omit=("uuid",)),
+    ),
+}
+
+
+@behaviour(
+    id="messages.rate-limit-and-unknown-types-survive",
+    claim=(
+        "A rate_limit_event line from the CLI, or a line of a message type the SDK does not know, never ends "
+        "the query: the turn's result still arrives."
+    ),
+    summary="A rate_limit_event or an unknown message type never ends the query",
+    source=("py#599", "report"),
+    tier="wire",
+    checks=tuple(_ODD_LINES),
+    sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
+)
+async def rate_limit_and_unknown_types_survive(h: Harness) -> dict[str, Any]:
+    seen = {}
+    for name, (_, odd_line) in _ODD_LINES.items():
+        run = await h.wire("hi", scenario=odd_line(Scenario().wait_for_user().init().assistant("a")).result())
+        seen[name] = {
+            "yielded": [kind_of(m) for m in run.messages if kind_of(m) != "SystemMessage"],
+            "error": run.error_line,
+        }
+    return seen
+
+
+@rate_limit_and_unknown_types_survive.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    return {
+        name: check(
+            "ResultMessage" in seen[name]["yielded"] and seen[name]["error"] is None,
+            f"after {_ODD_LINES[name][0]} line the SDK yielded {seen[name]['yielded']} "
+            f"and raised {seen[name]['error']}",
+        )
+        for name in _ODD_LINES
+    }
+
+
+rate_limit_and_unknown_types_survive.differs_on(
+    {
+        name: {"yielded": ["AssistantMessage"], "error": "MessageParseError: Unknown message type: x"}
+        for name in _ODD_LINES
+    }
+)
+
+
+# --- messages.every-content-block-kept -------------------------------------------------
+
+_OPAQUE = "SDKPROBE-OPAQUE"
+_ASSISTANT_BLOCKS = [
+    redacted_thinking(_OPAQUE),
+    text_block("visible"),
+    image("aGk="),
+    web_search_tool_result("srvtoolu_probe"),
+    server_tool_use("web_search", {"query": "q"}, "srvtoolu_probe"),
+]
+_USER_BLOCKS = [text_block("look"), image("aGk=")]
+
+
+def _block_names(m: Any) -> list[str]:
+    content = getattr(m, "content", None)
+    return [type(b).__name__ for b in content] if isinstance(content, list) else []
+
+
+@behaviour(
+    id="messages.every-content-block-kept",
+    renamed_from=("messages.unmodelled-blocks-dropped",),
+    claim=(
+        "AssistantMessage.content and UserMessage.content hold every content block the CLI sent: "
+        "redacted_thinking, image and server tool results included."
+    ),
+    summary="Message content keeps every block the CLI sent, redacted thinking and images too",
+    source=("py#27", "report"),
+    tier="cli",
+    checks=("assistant-keeps-every-block", "user-keeps-every-block", "cli-redacted-thinking-reaches-caller"),
+    sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
+)
+async def every_content_block_kept(h: Harness) -> dict[str, Any]:
+    scenario = Scenario().wait_for_user().init().assistant(*_ASSISTANT_BLOCKS).user(*_USER_BLOCKS).result()
+    run = await h.wire("hi", scenario=scenario)
+    assistant, user = run.of_type("AssistantMessage"), run.of_type("UserMessage")
+
+    # The real CLI, the model answering with redacted thinking, text and a Read (so that a
+    # second request shows whether the CLI hands the block back to the API).
+    (h.cwd / "note.txt").write_text("a note\n")
+    call = tool_use("Read", {"file_path": str(h.cwd / "note.txt")}, "toolu_probe_read")
+    session = await h.session(
+        "read the note",
+        script=[reply(redacted_thinking(_OPAQUE), text_block("reading"), call), "done"],
+        record_stdout=True,
+    )
+    raw = [
+        b.get("type")
+        for line in session.stdout
+        if isinstance(line, dict) and line.get("type") == "assistant"
+        for b in (line.get("message") or {}).get("content") or []
+    ]
+    main = session.on(MAIN)
+    sent_back = [
+        b.get("type")
+        for m in (main[1].messages if len(main) > 1 else [])
+        if m.get("role") == "assistant" and isinstance(m.get("content"), list)
+        for b in m["content"]
+    ]
+    return {
+        "wire": {
+            "assistant sent": [b["type"] for b in _ASSISTANT_BLOCKS],
+            "assistant yielded": [_block_names(m) for m in assistant],
+            "user sent": [b["type"] for b in _USER_BLOCKS],
+            "user yielded": [_block_names(m) for m in user],
+            "error": run.error_line,
+        },
+        "cli": {
+            "cli sent": raw,
+            "sdk yielded": [n for m in session.of_type("AssistantMessage") for n in _block_names(m)],
+            "opaque data yielded": any(_OPAQUE in repr(m) for m in session.of_type("AssistantMessage")),
+            "block in the next request": sent_back,
+            "error": session.error_line,
+        },
+    }
+
+
+@every_content_block_kept.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    w, c = seen["wire"], seen["cli"]
+
+    def kept(role: str) -> Check:
+        sent, got = w[f"{role} sent"], w[f"{role} yielded"]
+        return check(
+            len(got) == 1 and len(got[0]) == len(sent),
+            f"the {role} line of {sent} was yielded as {got if got else 'nothing'}",
+        )
+
+    return {
+        "assistant-keeps-every-block": kept("assistant"),
+        "user-keeps-every-block": kept("user"),
+        "cli-redacted-thinking-reaches-caller": check(
+            "redacted_thinking" in c["cli sent"] and c["opaque data yielded"],
+            f"the CLI sent blocks {c['cli sent']}; the SDK yielded {c['sdk yielded']} "
+            f"(the next request carried {c['block in the next request'] or 'no assistant blocks'}; error {c['error']})",
+        ),
+    }
+
+
+every_content_block_kept.differs_on(
+    {
+        "wire": {
+            "assistant sent": [b["type"] for b in _ASSISTANT_BLOCKS],
+            "assistant yielded": [["TextBlock", "ServerToolUseBlock"]],
+            "user sent": [b["type"] for b in _USER_BLOCKS],
+            "user yielded": [["TextBlock"]],
+            "error": None,
+        },
+        "cli": {
+            "cli sent": ["redacted_thinking", "text", "tool_use"],
+            "sdk yielded": ["TextBlock", "ToolUseBlock"],
+            "opaque data yielded": False,
+            "block in the next request": ["redacted_thinking", "text", "tool_use"],
+            "error": None,
+        },
+    }
+)
+
+_SESSION = "fake-session"
+_PARENT = "toolu_probe_parent"
+_CLASS = "__class__"  # the key a normalised dataclass carries its class name under
+
+
+def _uuid(kind: str) -> str:
+    return f"sdkprobe-{kind}"
+
+
+# A documented field some listed Python releases lack: (class, field) -> the first listed release
+# seen carrying it. Any other documented field every release with the class has, so its absence
+# is a field dropped or renamed, never one older than this SDK.
+_SINCE: dict[tuple[str, str], str] = {
+    **{("AssistantMessage", f): "0.1.51" for f in ("usage", "message_id", "stop_reason", "session_id", "uuid")},
+    ("UserMessage", "tool_use_result"): "0.1.33",
+    ("ResultMessage", "deferred_tool_use"): "0.1.81",
+    ("ResultMessage", "terminal_reason"): "0.2.139",
+    ("ResultMessage", "origin"): "0.2.139",
+    **{
+        (c, f): "0.2.189"
+        for c in ("AssistantMessage", "ResultMessage")
+        for f in ("user_message_uuid", "user_message_uuids")
+    },
+}
+_PYTHON = "claude-agent-sdk"
+
+
+def _expected(cls: str, name: str, sdk: dict[str, str]) -> bool:
+    """Whether the SDK under test documents the field: always, but on a Python release older than
+    the field's first one (a TypeScript release's messages come as the installed Python types)."""
+    since = _SINCE.get((cls, name))
+    return since is None or sdk["name"] != _PYTHON or Version(sdk["version"]) >= Version(since)
+
+
+# --- the lines, as the CLI writes them ---------------------------------------------------
+
+_TEXT = {"type": "text", "text": "sdkprobe-assistant: a text block"}  # the marker, for classes without uuid
+_THINKING = {"type": "thinking", "thinking": "sdkprobe thinking", "signature": "sig-probe"}
+_TOOL_USE = {"type": "tool_use", "id": "toolu_probe_1", "name": "Bash", "input": {"command": "ls"}}
+_SERVER_USE = {"type": "server_tool_use", "id": "srvtoolu_probe_1", "name": "advisor", "input": {"q": "why"}}
+_SERVER_RESULT: dict[str, Any] = {
+    "type": "advisor_tool_result",
+    "tool_use_id": "srvtoolu_probe_1",
+    "content": {"type": "advisor_result", "text": "advice"},
+}
+_TOOL_RESULT = {
+    "type": "tool_result",
+    "tool_use_id": "toolu_probe_1",
+    "content": "sdkprobe-user: file-a",
+    "is_error": False,
+}
+_USAGE = {"input_tokens": 3, "output_tokens": 5}
+_TASK_USAGE = {"total_tokens": 120, "tool_uses": 2, "duration_ms": 900}
+
+_ASSISTANT = {
+    "type": "assistant",
+    "uuid": _uuid("assistant"),
+    "session_id": _SESSION,
+    "parent_tool_use_id": _PARENT,
+    "error": "rate_limit",
+    "user_message_uuid": "sdkprobe-prompt",
+    "user_message_uuids": ["sdkprobe-prompt"],
+    "message": {
+        "id": "msg_probe_1",
+        "type": "message",
+        "role": "assistant",
+        "model": "fake-model",
+        "content": [_TEXT, _THINKING, _TOOL_USE, _SERVER_USE, _SERVER_RESULT],
+        "stop_reason": "tool_use",
+        "usage": _USAGE,
+    },
+}
+_USER = {
+    "type": "user",
+    "uuid": _uuid("user"),
+    "session_id": _SESSION,
+    "parent_tool_use_id": _PARENT,
+    "tool_use_result": {"stdout": "file-a\nfile-b", "stderr": "", "interrupted": False},
+    "message": {"role": "user", "content": [_TOOL_RESULT]},
+}
+_HOOK_STARTED = {
+    "type": "system",
+    "subtype": "hook_started",
+    "hook_id": "hook-probe-1",
+    "hook_name": "PreToolUse:Bash",
+    "hook_event": "PreToolUse",
+    "uuid": _uuid("hook-started"),
+    "session_id": _SESSION,
+}
+_HOOK_RESPONSE = {
+    **_HOOK_STARTED,
+    "subtype": "hook_response",
+    "output": "",
+    "stdout": "",
+    "stderr": "",
+    "exit_code": 0,
+    "outcome": "success",
+    "uuid": _uuid("hook-response"),
+}
+_TASK_STARTED = {
+    "type": "system",
+    "subtype": "task_started",
+    "task_id": "task-probe-1",
+    "tool_use_id": "toolu_probe_task",
+    "description": "probe a task",
+    "task_type": "local_agent",
+    "uuid": _uuid("task-started"),
+    "session_id": _SESSION,
+}
+_TASK_PROGRESS = {
+    "type": "system",
+    "subtype": "task_progress",
+    "task_id": "task-probe-1",
+    "tool_use_id": "toolu_probe_task",
+    "description": "probe a task",
+    "usage": _TASK_USAGE,
+    "last_tool_name": "Read",
+    "uuid": _uuid("task-progress"),
+    "session_id": _SESSION,
+}
+_TASK_NOTIFICATION = {
+    "type": "system",
+    "subtype": "task_notification",
+    "task_id": "task-probe-1",
+    "tool_use_id": "toolu_probe_task",
+    "status": "completed",
+    "output_file": "/sdkprobe/tasks/task-probe-1.output",
+    "summary": "the task is done",
+    "usage": _TASK_USAGE,
+    "uuid": _uuid("task-notification"),
+    "session_id": _SESSION,
+}
+_TASK_UPDATED = {
+    "type": "system",
+    "subtype": "task_updated",
+    "task_id": "task-probe-2",
+    "patch": {"status": "killed", "end_time": 1700000000000},
+    "uuid": _uuid("task-updated"),
+    "session_id": _SESSION,
+}
+# The frame the SDK itself puts in the stream when a SessionStore.append fails
+# (Query.report_mirror_error): it goes through the same parser as a CLI line.
+_MIRROR_ERROR = {
+    "type": "system",
+    "subtype": "mirror_error",
+    "error": "append failed: sdkprobe store down",
+    "key": {"project_key": "sdkprobe-project", "session_id": _SESSION},
+    "uuid": _uuid("mirror-error"),
+    "session_id": _SESSION,
+}
+_RATE_LIMIT = {
+    "type": "rate_limit_event",
+    "uuid": _uuid("rate-limit"),
+    "session_id": _SESSION,
+    "rate_limit_info": {
+        "status": "allowed_warning",
+        "resetsAt": 1700003600,
+        "rateLimitType": "five_hour",
+        "utilization": 0.9,
+        "overageStatus": "rejected",
+        "overageResetsAt": 1700007200,
+        "overageDisabledReason": "out_of_credits",
+    },
+}
+_RESET = {
+    "type": "conversation_reset",
+    "new_conversation_id": "sdkprobe-new-conversation",
+    "uuid": _uuid("conversation-reset"),
+    "session_id": _SESSION,
+}
+_RESULT = {
+    "type": "result",
+    "subtype": "success",
+    "is_error": False,
+    "duration_ms": 1234,
+    "duration_api_ms": 1000,
+    "num_turns": 2,
+    "session_id": _SESSION,
+    "stop_reason": "end_turn",
+    "total_cost_usd": 0.0125,
+    "usage": _USAGE,
+    "result": "sdkprobe-result: the answer",
+    "structured_output": {"answer": "42"},
+    "modelUsage": {"fake-model": {"inputTokens": 3, "outputTokens": 5, "costUSD": 0.0125}},
+    "permission_denials": [{"tool_name": "Write", "tool_use_id": "toolu_probe_2", "tool_input": {}}],
+    "errors": [],
+    "uuid": _uuid("result"),
+    "terminal_reason": "completed",
+    "origin": {"kind": "human"},
+    "user_message_uuid": "sdkprobe-prompt",
+    "user_message_uuids": ["sdkprobe-prompt"],
+}
+_INIT_UUID = _uuid("system-init")
+
+# --- what each line must be yielded as ---------------------------------------------------
+
+# sub-check: (class, the marking uuids of its lines, {field: the value it must carry}, the fields
+# every version of the class has); "data" stands for the whole line of that uuid
+_DATA = "<the whole line>"
+_MESSAGES: dict[str, tuple[str, tuple[str, ...], dict[str, Any], tuple[str, ...]]] = {
+    "assistant-message": (
+        "AssistantMessage",
+        (_uuid("assistant"),),
+        {
+            "model": "fake-model",
+            "parent_tool_use_id": _PARENT,
+            "error": "rate_limit",
+            "usage": _USAGE,
+            "message_id": "msg_probe_1",
+            "stop_reason": "tool_use",
+            "session_id": _SESSION,
+            "uuid": _uuid("assistant"),
+            "user_message_uuid": "sdkprobe-prompt",
+            "user_message_uuids": ["sdkprobe-prompt"],
+        },
+        ("content", "model"),
+    ),
+    "user-message": (
+        "UserMessage",
+        (_uuid("user"),),
+        {"uuid": _uuid("user"), "parent_tool_use_id": _PARENT, "tool_use_result": _USER["tool_use_result"]},
+        ("content",),
+    ),
+    "system-message": ("SystemMessage", (_INIT_UUID,), {"subtype": "init", "data": _DATA}, ("subtype", "data")),
+    "hook-event-message": (
+        "HookEventMessage",
+        (_uuid("hook-started"), _uuid("hook-response")),
+        {"hook_event_name": "PreToolUse", "data": _DATA, "session_id": _SESSION},
+        ("subtype", "data", "hook_event_name"),
+    ),
+    "task-started-message": (
+        "TaskStartedMessage",
+        (_uuid("task-started"),),
+        {
+            "subtype": "task_started",
+            "data": _DATA,
+            "task_id": "task-probe-1",
+            "description": "probe a task",
+            "uuid": _uuid("task-started"),
+            "session_id": _SESSION,
+            "tool_use_id": "toolu_probe_task",
+            "task_type": "local_agent",
+        },
+        ("subtype", "data", "task_id", "description"),
+    ),
+    "task-progress-message": (
+        "TaskProgressMessage",
+        (_uuid("task-progress"),),
+        {
+            "subtype": "task_progress",
+            "data": _DATA,
+            "task_id": "task-probe-1",
+            "description": "probe a task",
+            "usage": _TASK_USAGE,
+            "uuid": _uuid("task-progress"),
+            "session_id": _SESSION,
+            "tool_use_id": "toolu_probe_task",
+            "last_tool_name": "Read",
+        },
+        ("subtype", "data", "task_id", "usage"),
+    ),
+    "task-notification-message": (
+        "TaskNotificationMessage",
+        (_uuid("task-notification"),),
+        {
+            "subtype": "task_notification",
+            "data": _DATA,
+            "task_id": "task-probe-1",
+            "status": "completed",
+            "output_file": "/sdkprobe/tasks/task-probe-1.output",
+            "summary": "the task is done",
+            "uuid": _uuid("task-notification"),
+            "session_id": _SESSION,
+            "tool_use_id": "toolu_probe_task",
+            "usage": _TASK_USAGE,
+        },
+        ("subtype", "data", "task_id", "status", "summary"),
+    ),
+    "task-updated-message": (
+        "TaskUpdatedMessage",
+        (_uuid("task-updated"),),
+        {
+            "subtype": "task_updated",
+            "data": _DATA,
+            "task_id": "task-probe-2",
+            "patch": _TASK_UPDATED["patch"],
+            "status": "killed",
+            "session_id": _SESSION,
+            "uuid": _uuid("task-updated"),
+        },
+        ("subtype", "data", "task_id", "patch"),
+    ),
+    "mirror-error-message": (
+        "MirrorErrorMessage",
+        (_uuid("mirror-error"),),
+        {"subtype": "mirror_error", "data": _DATA, "key": _MIRROR_ERROR["key"], "error": _MIRROR_ERROR["error"]},
+        ("subtype", "data", "key", "error"),
+    ),
+    "rate-limit-event": (
+        "RateLimitEvent",
+        (_uuid("rate-limit"),),
+        {
+            "uuid": _uuid("rate-limit"),
+            "session_id": _SESSION,
+            "rate_limit_info": {
+                _CLASS: "RateLimitInfo",
+                "status": "allowed_warning",
+                "resets_at": 1700003600,
+                "rate_limit_type": "five_hour",
+                "utilization": 0.9,
+                "overage_status": "rejected",
+                "overage_resets_at": 1700007200,
+                "overage_disabled_reason": "out_of_credits",
+                "raw": _RATE_LIMIT["rate_limit_info"],
+            },
+        },
+        ("rate_limit_info",),
+    ),
+    "conversation-reset-message": (
+        "ConversationResetMessage",
+        (_uuid("conversation-reset"),),
+        {
+            "new_conversation_id": "sdkprobe-new-conversation",
+            "uuid": _uuid("conversation-reset"),
+            "session_id": _SESSION,
+        },
+        ("new_conversation_id",),
+    ),
+    "result-message": (
+        "ResultMessage",
+        (_uuid("result"),),
+        {
+            "subtype": "success",
+            "duration_ms": 1234,
+            "duration_api_ms": 1000,
+            "is_error": False,
+            "num_turns": 2,
+            "session_id": _SESSION,
+            "stop_reason": "end_turn",
+            "total_cost_usd": 0.0125,
+            "usage": _USAGE,
+            "result": "sdkprobe-result: the answer",
+            "structured_output": {"answer": "42"},
+            "model_usage": _RESULT["modelUsage"],
+            "permission_denials": _RESULT["permission_denials"],
+            "deferred_tool_use": None,
+            "errors": [],
+            "uuid": _uuid("result"),
+            "terminal_reason": "completed",
+            "origin": {"kind": "human"},
+            "user_message_uuid": "sdkprobe-prompt",
+            "user_message_uuids": ["sdkprobe-prompt"],
+        },
+        ("subtype", "duration_ms", "is_error", "num_turns", "session_id", "result"),
+    ),
+}
+# sub-check: (class, the message carrying it, the block on the wire, {field: value})
+_BLOCKS: dict[str, tuple[str, str, dict[str, Any], dict[str, Any]]] = {
+    "text-block": ("TextBlock", "assistant-message", _TEXT, {"text": _TEXT["text"]}),
+    "thinking-block": (
+        "ThinkingBlock",
+        "assistant-message",
+        _THINKING,
+        {"thinking": _THINKING["thinking"], "signature": _THINKING["signature"]},
+    ),
+    "tool-use-block": (
+        "ToolUseBlock",
+        "assistant-message",
+        _TOOL_USE,
+        {"id": _TOOL_USE["id"], "name": "Bash", "input": _TOOL_USE["input"]},
+    ),
+    "server-tool-use-block": (
+        "ServerToolUseBlock",
+        "assistant-message",
+        _SERVER_USE,
+        {"id": _SERVER_USE["id"], "name": "advisor", "input": _SERVER_USE["input"]},
+    ),
+    "server-tool-result-block": (
+        "ServerToolResultBlock",
+        "assistant-message",
+        _SERVER_RESULT,
+        {"tool_use_id": _SERVER_RESULT["tool_use_id"], "content": _SERVER_RESULT["content"]},
+    ),
+    "tool-result-block": (
+        "ToolResultBlock",
+        "user-message",
+        _TOOL_RESULT,
+        {"tool_use_id": _TOOL_RESULT["tool_use_id"], "content": _TOOL_RESULT["content"], "is_error": False},
+    ),
+}
+_LINES = {
+    line["uuid"]: line
+    for line in (
+        _ASSISTANT,
+        _USER,
+        _HOOK_STARTED,
+        _HOOK_RESPONSE,
+        _TASK_STARTED,
+        _TASK_PROGRESS,
+        _TASK_NOTIFICATION,
+        _TASK_UPDATED,
+        _MIRROR_ERROR,
+        _RATE_LIMIT,
+        _RESET,
+    )
+}
+
+
+def _json_ready(value: Any) -> Any:
+    """`value` as JSON data: a dataclass as a dict of its fields plus its class name."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        fields = {f.name: _json_ready(getattr(value, f.name)) for f in dataclasses.fields(value)}
+        return {_CLASS: type(value).__name__, **fields}
+    if isinstance(value, dict):
+        return {str(k): _json_ready(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_json_ready(v) for v in value]
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return f"<{type(value).__name__}>"
+
+
+def _record(message: Any) -> dict[str, Any]:
+    """A yielded message: its class, whether it is a SystemMessage, its fields."""
+    import claude_agent_sdk
+
+    system = getattr(claude_agent_sdk, "SystemMessage", None)
+    fields = _json_ready(message)
+    if not isinstance(fields, dict):
+        fields = {_CLASS: type(message).__name__}
+    return {"is SystemMessage": system is not None and isinstance(message, system), **fields}
+
+
+@behaviour(
+    id="messages.every-line-kind-typed",
+    claim=(
+        "Each stream-json line kind the SDK's parser knows is yielded as its own class with every documented "
+        "field carrying the line's value: assistant and user lines as AssistantMessage / UserMessage with "
+        "TextBlock, ThinkingBlock, ToolUseBlock, ToolResultBlock, ServerToolUseBlock (server_tool_use) and "
+        "ServerToolResultBlock (advisor_tool_result) blocks; system lines as SystemMessage, and its subclasses "
+        "HookEventMessage (hook_started / hook_response), TaskStarted/Progress/Notification/UpdatedMessage and "
+        "MirrorErrorMessage (the SDK's own mirror_error frame) keeping subtype and the raw line as data; "
+        "rate_limit_event as RateLimitEvent with a RateLimitInfo; conversation_reset as "
+        "ConversationResetMessage; result as ResultMessage."
+    ),
+    summary="Every stream-json line kind is yielded as its own class, each field filled",
+    source=("sdk-py", "claude_agent_sdk.types Message"),
+    tier="wire",
+    checks=(*_MESSAGES, *_BLOCKS),
+    pins={name: (f"message:{cls}",) for name, (cls, *_) in {**_MESSAGES, **_BLOCKS}.items()},
+    sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
+)
+async def every_line_kind_typed(h: Harness) -> dict[str, Any]:
+    import claude_agent_sdk
+
+    scenario = Scenario().wait_for_user().init(uuid=_INIT_UUID)
+    for line in _LINES.values():
+        scenario.emit(line)
+    run = await h.wire("hi", scenario=scenario.emit(_RESULT))
+    classes = sorted({c for c, *_ in _MESSAGES.values()} | {c for c, *_ in _BLOCKS.values()})
+    return {
+        "sdk": {"name": sdk_name(), "version": published_version()},
+        "classes the SDK has": [c for c in classes if hasattr(claude_agent_sdk, c)],
+        "yielded": [_record(m) for m in run.messages],
+        "error": run.error_line,
+    }
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def _carrying(yielded: list[dict[str, Any]], marker: str) -> dict[str, Any] | None:
+    """The yielded message carrying the marker of one line (its uuid, or in a text of it)."""
+    for record in yielded:
+        if any(marker in s for s in _strings(record)):
+            return record
+    return None
+
+
+_UNKNOWN_TYPE = re.compile(r"Unknown message type: (\w+)")
+# the order the fake writes the lines in (the result last)
+_ORDER = [_INIT_UUID, *_LINES, _uuid("result")]
+
+
+def _never_read(seen: dict[str, Any], marker: str) -> Check | None:
+    """Not-applicable when the SDK raised on an earlier line of a type it does not know (a finding
+    of messages.rate-limit-and-unknown-types-survive): this line was then never read."""
+    found = _UNKNOWN_TYPE.search(seen["error"] or "")
+    earlier = [m for m in _ORDER[: _ORDER.index(marker)] if _LINES.get(m, {}).get("type") == (found and found.group(1))]
+    if found is None or not earlier:
+        return None
+    return undecidable(f"never read: the SDK raised {seen['error']} on the earlier {found.group(1)} line")
+
+
+_TIMING = "<T>"  # what a stored observation holds for a timing (duration_ms, ...): any number
+
+
+def _same(seen: Any, want: Any) -> bool:
+    """`seen` is `want` as a report stores it: equal, a timing's number aside."""
+    if seen == _TIMING and isinstance(want, (int, float)) and not isinstance(want, bool):
+        return True
+    if isinstance(seen, dict) and isinstance(want, dict):
+        return seen.keys() == want.keys() and all(_same(seen[k], want[k]) for k in seen)
+    if isinstance(seen, list) and isinstance(want, list):
+        return len(seen) == len(want) and all(_same(a, b) for a, b in zip(seen, want, strict=True))
+    return bool(seen == want) and type(seen) is type(want)
+
+
+def _mismatches(record: dict[str, Any], fields: dict[str, Any], sdk: dict[str, str], marker: str) -> list[str]:
+    """Each field that is missing or not the line's value (missing: only one this SDK documents)."""
+    cls = str(record[_CLASS])
+    wrong = [f"{name} missing" for name in fields if name not in record and _expected(cls, name, sdk)]
+    for name, want in fields.items():
+        if name not in record:
+            continue  # reported above when this SDK documents it
+        if want == _DATA and marker == _INIT_UUID:
+            data = record[name] if isinstance(record[name], dict) else {}
+            if (data.get("type"), data.get("subtype"), data.get("uuid")) != ("system", "init", _INIT_UUID):
+                wrong.append(f"data={record[name]!r} (the line: the init line)")
+            continue
+        if want == _DATA:
+            want = _LINES[marker]
+        if not _same(record[name], want):
+            wrong.append(f"{name}={record[name]!r} (the line: {want!r})")
+    return wrong
+
+
+def _message_check(seen: dict[str, Any], name: str) -> Check:
+    cls, markers, fields, core = _MESSAGES[name]
+    problems: list[str] = []
+    for marker in markers:
+        record = _carrying(seen["yielded"], marker)
+        if cls not in seen["classes the SDK has"]:
+            did = "not yielded" if record is None else f"yielded as {record[_CLASS]}"
+            return undecidable(f"this SDK has no {cls}; the line was {did} (error {seen['error']})")
+        if record is None:
+            never = _never_read(seen, marker)
+            if never is not None:
+                return never
+            problems.append(f"the {marker} line was not yielded (error {seen['error']})")
+            continue
+        if record[_CLASS] != cls:
+            problems.append(f"the {marker} line was yielded as {record[_CLASS]}")
+            continue
+        if _LINES.get(marker, {}).get("type") == "system" and not record["is SystemMessage"]:
+            problems.append(f"the {cls} is not a SystemMessage")
+        missing_core = [f"{marker}: {name} missing" for name in core if name not in record and name not in fields]
+        problems += missing_core + [f"{marker}: {w}" for w in _mismatches(record, fields, seen["sdk"], marker)]
+    return check(not problems, "; ".join(problems))
+
+
+def _block_check(seen: dict[str, Any], name: str) -> Check:
+    cls, carrier, block, fields = _BLOCKS[name]
+    message = _carrying(seen["yielded"], _MESSAGES[carrier][1][0])
+    content = message.get("content") if message is not None else None
+    blocks = content if isinstance(content, list) else []
+    key = "tool_use_id" if "tool_use_id" in fields else "id" if "id" in fields else next(iter(fields))
+    found = [b for b in blocks if isinstance(b, dict) and b.get(key) == block[key] and b.get(_CLASS) == cls]
+    if cls not in seen["classes the SDK has"]:
+        kinds = [b.get(_CLASS) for b in blocks if isinstance(b, dict)]
+        return undecidable(f"this SDK has no {cls}; the {block['type']} block left the content as {kinds}")
+    if message is None:
+        return _never_read(seen, _MESSAGES[carrier][1][0]) or check(
+            False, f"the line carrying the {block['type']} block was not yielded (error {seen['error']})"
+        )
+    if not found:
+        shown = [b.get(_CLASS) if isinstance(b, dict) else b for b in blocks] if isinstance(content, list) else content
+        return check(False, f"no {cls} for the {block['type']} block; the content was {shown}")
+    wrong = [f"{k}={found[0].get(k)!r} (the block: {v!r})" for k, v in fields.items() if not _same(found[0].get(k), v)]
+    return check(not wrong, f"the {cls}: " + "; ".join(wrong))
+
+
+@every_line_kind_typed.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    return {name: _message_check(seen, name) for name in _MESSAGES} | {
+        name: _block_check(seen, name) for name in _BLOCKS
+    }
+
+
+def _counterexample(broken: bool) -> dict[str, Any]:
+    """An observation where the parser broke: every line yielded as a bare SystemMessage with no
+    blocks (`broken`), or each line as its class with every field but its marker gone to None."""
+    yielded = []
+    for cls, markers, fields, core in _MESSAGES.values():
+        for marker in markers:
+            if broken:
+                yielded.append({_CLASS: "SystemMessage", "is SystemMessage": True, "uuid": marker, "content": []})
+                continue
+            record = {name: None for name in {*fields, *core}} | {_CLASS: cls, "is SystemMessage": True}
+            record["marker"] = marker
+            if cls == "AssistantMessage":
+                record["content"] = [{_CLASS: c, **{k: None for k in f}} for c, _, _, f in _BLOCKS.values()]
+            if cls == "UserMessage":
+                record["content"] = [{_CLASS: "ToolResultBlock", "tool_use_id": _TOOL_RESULT["tool_use_id"]}]
+            yielded.append(record)
+    classes = sorted({c for c, *_ in _MESSAGES.values()} | {c for c, *_ in _BLOCKS.values()})
+    sdk = {"name": _PYTHON, "version": "0.2.189"}
+    return {"sdk": sdk, "classes the SDK has": classes, "yielded": yielded, "error": None}
+
+
+def _holding(dropped: dict[str, tuple[str, ...]]) -> dict[str, Any]:
+    """The newest Python release's observation, each line yielded as its class with the line's
+    values, bar the fields `dropped` names per class (a release that lost or renamed them)."""
+    yielded = []
+    for cls, markers, fields, core in _MESSAGES.values():
+        for marker in markers:
+            line = _LINES.get(marker, {"type": "system", "subtype": "init", "uuid": _INIT_UUID})
+            values = {name: line if want == _DATA else want for name, want in fields.items()}
+            record = {name: values.get(name) for name in {*fields, *core} if name not in dropped.get(cls, ())}
+            record |= {_CLASS: cls, "is SystemMessage": line.get("type") == "system"}
+            if "content" in record:  # the blocks its line carries
+                record["content"] = [
+                    {_CLASS: c, **f} for c, carrier, _, f in _BLOCKS.values() if carrier == _carrier(cls)
+                ]
+            yielded.append(record)
+    classes = sorted({c for c, *_ in _MESSAGES.values()} | {c for c, *_ in _BLOCKS.values()})
+    sdk = {"name": _PYTHON, "version": "0.2.189"}
+    return {"sdk": sdk, "classes the SDK has": classes, "yielded": yielded, "error": None}
+
+
+def _carrier(cls: str) -> str:
+    return next(name for name, (c, *_) in _MESSAGES.items() if c == cls)
+
+
+every_line_kind_typed.differs_on(_counterexample(broken=True))
+every_line_kind_typed.differs_on(_counterexample(broken=False))
+# ResultMessage and AssistantMessage losing documented fields, the rest as the newest release has it
+every_line_kind_typed.differs_on(
+    _holding(
+        {
+            "ResultMessage": ("usage", "total_cost_usd", "model_usage", "structured_output"),
+            "AssistantMessage": ("usage", "error", "stop_reason"),
+        }
+    )
+)

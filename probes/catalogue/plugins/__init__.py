@@ -1,0 +1,1 @@
+"""Area `plugins`: plugins and their commands, skills and agents."""

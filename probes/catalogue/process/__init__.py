@@ -1,0 +1,1 @@
+"""Area `process`: the CLI as a child process: stdin, exit, terminal."""

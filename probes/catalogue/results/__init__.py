@@ -1,0 +1,1 @@
+"""Area `results`: the ResultMessage: subtypes, is_error, usage."""

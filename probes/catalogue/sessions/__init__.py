@@ -1,0 +1,1 @@
+"""Area `sessions`: resume, session files, session stores, streaming input."""

@@ -1,0 +1,30 @@
+"""What several of the wire behaviours share; declares no behaviour."""
+
+from __future__ import annotations
+
+from sdkprobe.harness import (
+    WireCapture,
+)
+
+
+def option_names() -> set[str]:
+    """The options the SDK under test takes, by their Python names (read while the probe runs)."""
+    from sdkprobe.harness import option_fields
+
+    return option_fields()
+
+
+def option_absent(option: str) -> dict[str, str]:
+    return {"absent": f"ClaudeAgentOptions of this SDK has no field {option!r}"}
+
+
+def argv_of(run: WireCapture) -> list[str] | None:
+    """The session's argv, or None when the SDK never started the CLI (it refused first)."""
+    try:
+        return run.argv
+    except AssertionError:
+        return None
+
+
+def never_started(run: WireCapture) -> dict[str, str]:
+    return {"error": run.error_line or "the SDK never started the CLI and raised nothing"}
