@@ -616,6 +616,10 @@ def _plan_callback(approve: bool) -> Any:
 _EXITED = "exited plan mode"  # what the CLI tells the model once the session has left plan mode
 
 
+async def _no_decision(hook_input: Any, tool_use_id: Any, context: Any) -> dict[str, Any]:
+    return {}
+
+
 async def _plan_run(h: Harness, approve: bool) -> dict[str, Any]:
     for name in _PLAN_FILES:
         (h.cwd / name).unlink(missing_ok=True)
@@ -624,14 +628,24 @@ async def _plan_run(h: Harness, approve: bool) -> dict[str, Any]:
         for name in _PLAN_FILES
     ]
     leave = tool_use("ExitPlanMode", {"plan": "1. write after.txt"}, id="toolu_exit")
+    from claude_agent_sdk import HookMatcher
+
     run = await h.session(
         "plan, then write",
         script=[reply(write[0]), reply(leave), reply(write[1]), "done"],
         client=True,  # streaming mode: old SDKs refuse can_use_tool with a string prompt to query()
         can_use_tool=_plan_callback(approve),
         permission_mode="plan",
+        # a hook that decides nothing: its input says which mode the CLI is in at each Write
+        hooks={"PreToolUse": [HookMatcher(matcher="Write", hooks=[_no_decision])]},
     )
     return {
+        # per Write, the permission_mode its PreToolUse input carried (None: the CLI sends no such field)
+        "mode_at_write": {
+            Path(str(c["input"].get("tool_input", {}).get("file_path"))).name: c["input"].get("permission_mode")
+            for c in run.callbacks
+            if c["kind"] == "hook" and c["event"] == "PreToolUse"
+        },
         "init_permission_mode": run.init.get("permissionMode"),
         "asked": asked_about(run),
         # the files whose Write can_use_tool was asked about
@@ -689,7 +703,8 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         return (
             f"ExitPlanMode {label} (init permissionMode {r['init_permission_mode']!r}): can_use_tool asked about "
             f"{r['asked']}, files written {r['written']}, ExitPlanMode's result {said!r}, the turn went on "
-            f"after it {r['went_on_after_exit']}, the model told it left plan mode {r['told_model_plan_mode_exited']}"
+            f"after it {r['went_on_after_exit']}, the model told it left plan mode {r['told_model_plan_mode_exited']}, "
+            f"the mode each Write's PreToolUse input gave {r['mode_at_write']}"
         )
 
     return {
@@ -710,19 +725,36 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         # unasked); whether plan mode gates the first at all is the first sub-check's
         "rejected-exit-keeps-plan-mode": check(
             not (rejected["written"]["after.txt"] and "after.txt" not in rejected["asked_files"])
-            and not rejected["told_model_plan_mode_exited"],
+            and not rejected["told_model_plan_mode_exited"]
+            and _mode_at(rejected, "after.txt") in ("plan", None),
             shown("rejected"),
         ),
         "approved-exit-leaves-plan-mode": check(
-            approved["written"]["after.txt"] and "after.txt" not in approved["asked_files"], shown("approved")
+            approved["written"]["after.txt"]
+            and "after.txt" not in approved["asked_files"]
+            and _mode_at(approved, "after.txt") in ("acceptEdits", None),
+            shown("approved"),
         ),
     }
 
 
+def _mode_at(run: dict[str, Any], name: str) -> str | None:
+    """The mode the CLI gave the Write of `name` in its PreToolUse input; None when it gave none
+    (or the Write never reached its hook): then the files and the model's messages decide alone."""
+    mode: str | None = run["mode_at_write"].get(name)
+    return mode
+
+
 def _plan_seen(
-    asked_files: list[str], before: bool, after: bool, went_on: bool = True, exited: bool = False
+    asked_files: list[str],
+    before: bool,
+    after: bool,
+    went_on: bool = True,
+    exited: bool = False,
+    modes: tuple[str, str] = ("plan", "plan"),
 ) -> dict[str, Any]:
     return {
+        "mode_at_write": dict(zip(_PLAN_FILES, modes, strict=True)),
         "told_model_plan_mode_exited": exited,
         "init_permission_mode": "plan",
         "asked": ["Write" for _ in asked_files],
@@ -735,6 +767,21 @@ def _plan_seen(
     }
 
 
+plan_mode_exit_plan.differs_on(
+    {  # the CLI leaving plan mode on a rejected ExitPlanMode without saying so: only the mode it reports moved
+        "rejected": _plan_seen(["before.txt", "after.txt"], True, True, modes=("plan", "default"))
+        | {"asked": ["Write", "ExitPlanMode", "Write"]},
+        "approved": _plan_seen(["before.txt"], True, True, exited=True, modes=("plan", "acceptEdits"))
+        | {"asked": ["Write", "ExitPlanMode"]},
+    }
+)
+plan_mode_exit_plan.differs_on(
+    {  # an approved ExitPlanMode whose setMode is not applied: the Write runs unasked, yet the CLI is in plan mode
+        "rejected": _plan_seen(["before.txt", "after.txt"], True, True) | {"asked": ["Write", "ExitPlanMode", "Write"]},
+        "approved": _plan_seen(["before.txt"], True, True, exited=True, modes=("plan", "plan"))
+        | {"asked": ["Write", "ExitPlanMode"]},
+    }
+)
 plan_mode_exit_plan.differs_on(
     {  # the CLI leaving plan mode on a rejected ExitPlanMode: it tells the model so, all else as 2.1.332 does
         "rejected": _plan_seen(["before.txt", "after.txt"], True, True, exited=True)
