@@ -170,6 +170,18 @@ class Grid:
             )
         return list(reversed(steps))
 
+    def column_report(self, i: int) -> dict[str, Any]:
+        """Column i as a report: its run, its entries and its public surface when recorded."""
+        c, surface = self.columns[i], self.surfaces[i] if i < len(self.surfaces) else None
+        return {
+            "sdk": self.sdk.key,
+            "sdk_version": c.sdk_version,
+            "cli_version": c.cli_version,
+            "cli": c.cli,
+            "behaviours": [r.cells[i] for r in self.rows if r.cells[i] is not None],
+            **({"surface": list(surface)} if surface is not None else {}),
+        }
+
     def covering(self, item: str) -> Sequence[str]:
         """The ids covering an item, per the catalogue given ([] when none or none given)."""
         return (self.coverage or {}).get(item, [])

@@ -353,7 +353,7 @@ def _upgrade(grid: Grid) -> str:
         f'<li><a href="#{_e(_row_id(m.id))}"><code>{_e(m.id)}</code></a> '
         f"{symbol(m.before['verdict'])} {_e(m.before['verdict'])} → {symbol(m.after['verdict'])} "
         f"{_e(m.after['verdict'])}: {_prose(short_claim(rows[m.id]))}"
-        + (f' <span class="change">({_e(m.where)})</span>' if m.where else "")
+        + (f' <span class="change">({_e(u.where[m.id])})</span>' if u.where[m.id] else "")
         + "</li>"
         for m in u.moved
     ]
