@@ -80,3 +80,62 @@ def test_a_surface_only_one_report_records_is_not_compared():
     a, b = two([result("wire.a")], [result("wire.a")], (None, ["option:new"]))
     c = compare_reports(a, b)
     assert (c.surface_added, c.surface_removed, c.surface_lacking) == ((), (), ("0.2.180",))
+
+
+# --- every view reads it -------------------------------------------------------------------
+
+
+def test_the_gate_the_upgrade_view_and_the_sdk_differences_page_give_one_answer():
+    """For the same two reports the three views name the same moved behaviours, the same
+    sub-check moves (one that appears and one that disappears among them) and the same
+    behaviours on one side only."""
+    from sdkprobe.report import compare, sdkdiff, upgrade
+    from sdkprobe.report.grid import from_reports
+
+    a, b = two(
+        [
+            result("wire.verdict"),
+            result("wire.check", "differs", checks={"x": "holds", "y": "differs"}),
+            result("wire.appears", checks={"kept": "holds"}),
+            result("wire.disappears", checks={"kept": "holds", "gone": "holds"}),
+            result("wire.seen", observed={"n": 1}),
+            result("wire.old"),
+        ],
+        [
+            result("wire.verdict", "differs"),
+            result("wire.check", "differs", checks={"x": "differs", "y": "differs"}),
+            result("wire.appears", checks={"kept": "holds", "extra": "holds"}),
+            result("wire.disappears", checks={"kept": "holds"}),
+            result("wire.seen", observed={"n": 2}),
+            result("wire.new"),
+        ],
+    )
+    moved = {"wire.verdict", "wire.check", "wire.appears", "wire.disappears"}
+    check_moves = {("wire.check", "x", "holds", "differs"), ("wire.appears", "extra", None, "holds")}
+    check_moves.add(("wire.disappears", "gone", "holds", None))
+
+    gate = compare(a, b)
+    assert {r.id for r in gate.rows if r.failing} == moved and gate.exit_code == 1
+    assert {r.id for r in gate.rows if r.kind == "observation"} == {"wire.seen"}
+    assert {(r.id, r.kind) for r in gate.rows if r.kind in ("added", "removed")} == {
+        ("wire.new", "added"),
+        ("wire.old", "removed"),
+    }
+    gate_text = {r.id: r.moved for r in gate.rows}
+    assert "extra absent → holds" in gate_text["wire.appears"] and "gone holds → absent" in gate_text["wire.disappears"]
+
+    up = upgrade.between(from_reports([a, b]), 0, 1)
+    assert {m.id for m in up.moved} == moved and [c.id for c in up.seen_differently] == ["wire.seen"]
+    assert {r.id for r, _ in up.added} == {"wire.new"} and {r.id for r, _ in up.dropped} == {"wire.old"}
+    assert {(m.id, c.name, c.before, c.after) for m in up.moved for c in m.checks} == check_moves
+    up_text = upgrade.render_markdown(up)
+    assert "extra — → holds" in up_text and "gone holds → —" in up_text
+
+    ts = {**b, "sdk": "typescript", "sdk_version": "0.3.332"}
+    sdks = sdkdiff.pair(a, ts)
+    assert {d.id for d in sdks.disagreements} == moved
+    assert {(d.id, c.name, c.before, c.after) for d in sdks.disagreements for c in d.checks} == check_moves
+    assert [e["id"] for e in sdks.only_typescript] == ["wire.new"]
+    assert [e["id"] for e in sdks.only_python] == ["wire.old"]
+    sdks_text = sdkdiff.comparison_markdown(sdks)
+    assert "`extra` — · ✅ holds" in sdks_text and "`gone` ✅ holds · —" in sdks_text

@@ -39,7 +39,7 @@ report DIR/ts` renders their own matrix, every heading naming that SDK. When DIR
 Python SDK's reports and DIR/ts/ holds reports, DIR/SDK-DIFFERENCES.md and
 DIR/sdk-differences.html say, for each CLI version a Python and a TypeScript report both ran
 as their bundled CLI (the newest release of each that bundles it), the behaviours whose
-verdict, or a sub-check both name, differs between the two SDKs: holds against differs
+verdict, or a sub-check's, differs between the two SDKs: holds against differs
 first, then those not applicable on one side, then those inconclusive there (error,
 needs-live); COMPATIBILITY.md points at it.
 
@@ -130,7 +130,7 @@ def _sdks(args: argparse.Namespace) -> int:
     a, b = (renamed(load(p), catalogue.renames()) for p in args.sdks)
     python, typescript = sdkdiff.check_pair(a, b, (str(args.sdks[0]), str(args.sdks[1])))
     project = project_from(args.out.parent if args.out else Path.cwd())
-    text = sdkdiff.comparison_markdown(sdkdiff.compare(python, typescript), project, level=1)
+    text = sdkdiff.comparison_markdown(sdkdiff.pair(python, typescript), project, level=1)
     if args.out:
         write_atomic(args.out, text.encode("utf-8"))
         print(f"wrote {args.out}", file=sys.stderr)

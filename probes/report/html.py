@@ -295,7 +295,7 @@ def _other_sdk(beside: sdkdiff.Beside | None, python_above: bool) -> str:
     """Links to the other SDK's matrix and to where the two differ on one CLI, when there is one."""
     ts, py = SDKS[TYPESCRIPT], SDKS[PYTHON]
     if beside is not None:
-        counts = "; ".join(f"{c.label}: {len(c.of(sdkdiff.DIFFERENCE))} differ" for c in beside.comparisons)
+        counts = "; ".join(f"{c.label}: {len(c.of(sdkdiff.DIFFERENCE))} differ" for c in beside.pairs)
         return (
             f'<p class="other-sdk">The {_e(ts.name)} (<code>{_e(ts.package)}</code>) has its own '
             f'<a href="{TS_FOLDER}/compatibility.html">matrix</a>; where the two SDKs disagree on one CLI: '

@@ -4,9 +4,11 @@ The two SDKs are probed by the same catalogue, so a behaviour that holds on one 
 the other, with the same CLI underneath, is a difference of the SDKs themselves: what this
 view exists to show. A behaviour not applicable on one side (the SDK lacks the option), or
 inconclusive there (error, needs-live), is listed apart, since it says nothing about how the
-two SDKs behave. Written by `sdkprobe report` as SDK-DIFFERENCES.md and sdk-differences.html
-beside the Python matrix when its folder holds the TypeScript reports in ts/, one section per
-CLI version both SDKs bundle; printed for two given reports by `sdkprobe report --sdks`.
+two SDKs behave. The two reports are compared as the gate and the upgrade view compare two
+(report/comparison.py): a sub-check only one SDK's report names differs too. Written by
+`sdkprobe report` as SDK-DIFFERENCES.md and sdk-differences.html beside the Python matrix
+when its folder holds the TypeScript reports in ts/, one section per CLI version both SDKs
+bundle; printed for two given reports by `sdkprobe report --sdks`.
 """
 
 from __future__ import annotations
@@ -17,10 +19,10 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from sdkprobe.areas import order
 from sdkprobe.behaviour import ERROR, NEEDS_LIVE, NOT_APPLICABLE
 from sdkprobe.releases.versions import version_key
 from sdkprobe.report.cells import SECURITY_MARK, declaration, md, short_claim, symbol, text_table
+from sdkprobe.report.comparison import BehaviourChange, CheckMove, Comparison, compare_reports
 from sdkprobe.report.errors import ReportError
 from sdkprobe.report.sdks import PYTHON, SDKS, TS_FOLDER, TYPESCRIPT, sdk_of
 from sdkprobe.report.store import renamed
@@ -29,7 +31,7 @@ MD_NAME = "SDK-DIFFERENCES.md"
 HTML_NAME = "sdk-differences.html"
 
 # How a disagreement is grouped, in the order a page lists the groups.
-DIFFERENCE = "difference"  # holds against differs, or the same verdict with a shared sub-check apart
+DIFFERENCE = "difference"  # holds against differs, or the same verdict with a sub-check apart
 NOT_APPLICABLE_ON_ONE = "not-applicable"  # not applicable on one side (or both, a sub-check apart)
 INCONCLUSIVE = "inconclusive"  # error or needs-live on a side
 KINDS: dict[str, str] = {
@@ -41,36 +43,36 @@ PY, TS = SDKS[PYTHON], SDKS[TYPESCRIPT]
 
 
 @dataclass(frozen=True)
-class Disagreement:
-    id: str
-    kind: str  # a key of KINDS
-    python: Mapping[str, Any]  # the behaviour's entry in the Python report
-    typescript: Mapping[str, Any]  # and in the TypeScript one
-    checks: tuple[tuple[str, str, str], ...]  # each sub-check both have that differs: (name, Python's, TS's)
-
-    @property
-    def summary(self) -> str:
-        return short_claim(self.typescript if self.typescript.get("summary") else self.python)
-
-    @property
-    def security(self) -> bool:
-        return bool(self.python.get("security") or self.typescript.get("security"))
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """One Python report and one TypeScript report on one CLI version, behaviour by behaviour."""
+class SdkPair:
+    """One Python report and one TypeScript report on one CLI version, compared as every view
+    compares two reports (report/comparison.py), the Python report first."""
 
     cli_version: str
     python_version: str
     typescript_version: str
-    compared: int  # behaviours both reports have
-    disagreements: tuple[Disagreement, ...]  # by area order, then id
-    only_python: tuple[Mapping[str, Any], ...]  # entries the TypeScript report lacks
-    only_typescript: tuple[Mapping[str, Any], ...]
+    comparison: Comparison
 
-    def of(self, kind: str) -> list[Disagreement]:
-        return [d for d in self.disagreements if d.kind == kind]
+    @property
+    def compared(self) -> int:
+        """Behaviours both reports have."""
+        return self.comparison.shared
+
+    @property
+    def disagreements(self) -> tuple[BehaviourChange, ...]:
+        """Each behaviour whose verdict or a sub-check moved from Python to TypeScript, by area order."""
+        return tuple(self.comparison.moved)
+
+    @property
+    def only_python(self) -> tuple[Mapping[str, Any], ...]:
+        """Entries the TypeScript report lacks."""
+        return self.comparison.removed
+
+    @property
+    def only_typescript(self) -> tuple[Mapping[str, Any], ...]:
+        return self.comparison.added
+
+    def of(self, kind: str) -> list[BehaviourChange]:
+        return [d for d in self.disagreements if kind_of(d.before["verdict"], d.after["verdict"]) == kind]
 
     @property
     def label(self) -> str:
@@ -93,8 +95,9 @@ def _n(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _area_order(bid: str, area: str) -> tuple[Any, str]:
-    return (order(area), bid)
+def summary(d: BehaviourChange) -> str:
+    """The behaviour's claim in one line, from the TypeScript entry when it has a summary."""
+    return short_claim(d.after if d.after.get("summary") else d.before)
 
 
 def kind_of(a: str, b: str) -> str:
@@ -107,31 +110,15 @@ def kind_of(a: str, b: str) -> str:
     return DIFFERENCE
 
 
-def compare(python: Mapping[str, Any], typescript: Mapping[str, Any]) -> Comparison:
-    """Every behaviour both reports have whose verdict, or a sub-check both name, differs;
-    and what only one has. The reports' ids are taken as they are (rename them first)."""
-    py = {b["id"]: b for b in python["behaviours"]}
-    ts = {b["id"]: b for b in typescript["behaviours"]}
-    shared = sorted(set(py) & set(ts), key=lambda i: _area_order(i, py[i]["area"]))
-    out = []
-    for bid in shared:
-        a, b = py[bid], ts[bid]
-        ca, cb = a.get("checks") or {}, b.get("checks") or {}
-        checks = tuple((n, ca[n], cb[n]) for n in sorted(set(ca) & set(cb)) if ca[n] != cb[n])
-        if a["verdict"] != b["verdict"] or checks:
-            out.append(Disagreement(bid, kind_of(a["verdict"], b["verdict"]), a, b, checks))
-
-    def only(mine: Mapping[str, Mapping[str, Any]], theirs: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...]:
-        return tuple(mine[i] for i in sorted(set(mine) - set(theirs), key=lambda i: _area_order(i, mine[i]["area"])))
-
-    return Comparison(
+def pair(python: Mapping[str, Any], typescript: Mapping[str, Any]) -> SdkPair:
+    """The two reports compared: every behaviour both have whose verdict or a sub-check (one
+    only one report names included) differs, and what only one has. The reports' ids are
+    taken as they are (rename them first)."""
+    return SdkPair(
         str(python["cli_version"]),
         str(python["sdk_version"]),
         str(typescript["sdk_version"]),
-        len(shared),
-        tuple(out),
-        only(py, ts),
-        only(ts, py),
+        compare_reports(python, typescript),
     )
 
 
@@ -165,7 +152,7 @@ class Beside:
     """The Python SDK's reports and the TypeScript SDK's, from a folder and its ts/: each CLI
     version both bundle, compared; and the CLI versions each side bundles, newest first."""
 
-    comparisons: tuple[Comparison, ...]  # newest CLI first
+    pairs: tuple[SdkPair, ...]  # newest CLI first
     python_clis: tuple[str, ...]
     typescript_clis: tuple[str, ...]
 
@@ -199,7 +186,7 @@ def pair_up(python_reports: Sequence[Mapping[str, Any]], ts_reports: Sequence[Ma
     py, ts = _newest_by_cli(python_reports), _newest_by_cli(ts_reports)
     shared = sorted(set(py) & set(ts), key=version_key, reverse=True)
     return Beside(
-        tuple(compare(py[cli], ts[cli]) for cli in shared),
+        tuple(pair(py[cli], ts[cli]) for cli in shared),
         tuple(sorted(py, key=version_key, reverse=True)),
         tuple(sorted(ts, key=version_key, reverse=True)),
     )
@@ -236,11 +223,16 @@ def _link(bid: str, security: bool, project: str) -> str:
     return f"[`{md(bid)}`]({declaration(bid, project)}){mark}"
 
 
-def _checks_md(checks: Sequence[tuple[str, str, str]]) -> str:
-    return "; ".join(f"`{md(n)}` {symbol(a)} {md(a)} · {symbol(b)} {md(b)}" for n, a, b in checks)
+def _check_md(verdict: str | None) -> str:
+    """A sub-check's verdict on one side; absent (the report does not name it) as the matrix says it."""
+    return f"{symbol(verdict)} {md(verdict)}" if verdict else symbol(None)
 
 
-def comparison_markdown(c: Comparison, project: str = "..", level: int = 2) -> str:
+def _checks_md(checks: Sequence[CheckMove]) -> str:
+    return "; ".join(f"`{md(c.name)}` {_check_md(c.before)} · {_check_md(c.after)}" for c in checks)
+
+
+def comparison_markdown(c: SdkPair, project: str = "..", level: int = 2) -> str:
     """One CLI version's section: the count line, each group's table, what one report only has."""
     sub = "#" * (level + 1)
     py, ts = f"{PY.short} {c.python_version}", f"{TS.short} {c.typescript_version}"
@@ -256,11 +248,11 @@ def comparison_markdown(c: Comparison, project: str = "..", level: int = 2) -> s
             continue
         rows = [
             [
-                _link(d.id, d.security, project),
-                _verdict(d.python),
-                _verdict(d.typescript, d.python),
+                _link(d.id, bool(d.security), project),
+                _verdict(d.before),
+                _verdict(d.after, d.before),
                 _checks_md(d.checks),
-                md(d.summary),
+                md(summary(d)),
             ]
             for d in group
         ]
@@ -280,16 +272,16 @@ def render_markdown(beside: Beside, project: str = "..") -> str:
         f"Where the {PY.name} (`{PY.package}`, the reports in this folder) and the {TS.name} "
         f"(`{TS.package}`, the reports in `{TS_FOLDER}/`) disagree on a behaviour while running the same "
         "Claude Code CLI: for each CLI version both bundle, the newest release of each SDK that bundles it. "
-        "A behaviour that holds on one and differs on the other (or whose sub-checks both have differ) is a "
+        "A behaviour that holds on one and differs on the other (or whose sub-checks differ) is a "
         "difference of the SDKs; one not applicable, or inconclusive (error, needs-live), on one side is "
         "listed apart. Generated by `sdkprobe report`.",
         "",
         f"The matrices: [COMPATIBILITY.md](COMPATIBILITY.md) ({PY.name}), "
         f"[{TS_FOLDER}/COMPATIBILITY.md]({TS_FOLDER}/COMPATIBILITY.md) ({TS.name}).",
     ]
-    if not beside.comparisons:
+    if not beside.pairs:
         parts += ["", md(no_shared_cli(beside))]
-    for c in beside.comparisons:
+    for c in beside.pairs:
         parts += ["", comparison_markdown(c, project).rstrip("\n")]
     return "\n".join(parts) + "\n"
 
@@ -316,9 +308,9 @@ def matrix_section(beside: Beside) -> list[str]:
         f"where it and `{PY.package}` disagree on one CLI: [{MD_NAME}]({MD_NAME}).",
         "",
     ]
-    if not beside.comparisons:
+    if not beside.pairs:
         return [*lines, md(no_shared_cli(beside))]
-    return lines + [f"- {md(c.label)}: {md(c.count_line())}" for c in beside.comparisons]
+    return lines + [f"- {md(c.label)}: {md(c.count_line())}" for c in beside.pairs]
 
 
 def python_above(folder: Path) -> bool:
@@ -351,7 +343,11 @@ def _verdict_html(entry: Mapping[str, Any], beside: Mapping[str, Any] | None = N
     )
 
 
-def comparison_html(c: Comparison) -> str:
+def _check_html(verdict: str | None) -> str:
+    return f"{symbol(verdict)} {_e(verdict)}" if verdict else symbol(None)
+
+
+def comparison_html(c: SdkPair) -> str:
     from sdkprobe.report.html import behaviour_page
 
     py, ts = f"{PY.short} {c.python_version}", f"{TS.short} {c.typescript_version}"
@@ -367,11 +363,13 @@ def comparison_html(c: Comparison) -> str:
         rows = "\n".join(
             f'<tr><td><a href="{_e(behaviour_page(d.id))}"><code>{_e(d.id)}</code></a>'
             + (f" {SECURITY_MARK}" if d.security else "")
-            + f'<div class="note">{_e(d.summary)}</div></td>'
-            + _verdict_html(d.python)
-            + _verdict_html(d.typescript, d.python)
+            + f'<div class="note">{_e(summary(d))}</div></td>'
+            + _verdict_html(d.before)
+            + _verdict_html(d.after, d.before)
             + "<td>"
-            + "<br>".join(f"<code>{_e(n)}</code> {symbol(a)} {_e(a)} · {symbol(b)} {_e(b)}" for n, a, b in d.checks)
+            + "<br>".join(
+                f"<code>{_e(c.name)}</code> {_check_html(c.before)} · {_check_html(c.after)}" for c in d.checks
+            )
             + "</td></tr>"
             for d in group
         )
@@ -411,7 +409,7 @@ td.v-error { background: var(--error); }
 def render_html(beside: Beside, top: str = "") -> str:
     """sdk-differences.html: the same as SDK-DIFFERENCES.md, ids linked to their behaviour pages;
     `top`: HTML put first in the body (the site's links to its other pages)."""
-    sections = [comparison_html(c) for c in beside.comparisons] or [f"<p>{_e(no_shared_cli(beside))}</p>"]
+    sections = [comparison_html(c) for c in beside.pairs] or [f"<p>{_e(no_shared_cli(beside))}</p>"]
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -291,7 +291,7 @@ def _index(shelves: Sequence[Shelf]) -> str:
     sections = ['<div class="sdks">\n' + "\n".join(_index_section(s) for s in sdk_shelves) + "\n</div>"]
     for s in shelves:
         if s.beside:
-            lines = "".join(f"<li>{_e(c.label)}: {_e(c.count_line())}</li>" for c in s.beside.comparisons)
+            lines = "".join(f"<li>{_e(c.label)}: {_e(c.count_line())}</li>" for c in s.beside.pairs)
             sections.append(
                 f'<h2>Where the SDKs differ</h2>\n<p><a href="{sdkdiff.HTML_NAME}">The behaviours whose verdict '
                 f"differs between the two SDKs on one CLI</a>, for each CLI version both bundle:</p>\n"
