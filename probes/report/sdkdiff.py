@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -207,14 +206,14 @@ def _newest_by_cli(reports: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[st
 SAME_NOTE = f"the note as on the {PY.short} side"  # said rather than a long note twice in one row
 
 
-def _note(entry: Mapping[str, Any], beside: Mapping[str, Any] | None) -> str:
+def side_note(entry: Mapping[str, Any], beside: Mapping[str, Any] | None) -> str:
     """The entry's note; SAME_NOTE for the TypeScript side when it is the Python side's (`beside`)."""
     note = str(entry.get("note") or "")
     return SAME_NOTE if note and beside is not None and note == beside.get("note") else note
 
 
 def _verdict(entry: Mapping[str, Any], beside: Mapping[str, Any] | None = None) -> str:
-    note = _note(entry, beside)
+    note = side_note(entry, beside)
     return f"{symbol(entry['verdict'])} {md(entry['verdict'])}" + (f": {md(note)}" if note else "")
 
 
@@ -325,108 +324,3 @@ def python_above_line() -> str:
         f"The {PY.name}'s matrix is [../COMPATIBILITY.md](../COMPATIBILITY.md); where the two SDKs "
         f"disagree on one CLI: [../{MD_NAME}](../{MD_NAME})."
     )
-
-
-# --- HTML --------------------------------------------------------------------------
-
-
-def _e(text: object) -> str:
-    return escape(str(text), quote=True)
-
-
-def _verdict_html(entry: Mapping[str, Any], beside: Mapping[str, Any] | None = None) -> str:
-    note = _note(entry, beside)
-    return (
-        f'<td class="v-{_e(entry["verdict"])}">{symbol(entry["verdict"])} {_e(entry["verdict"])}'
-        + (f'<div class="note">{_e(note)}</div>' if note else "")
-        + "</td>"
-    )
-
-
-def _check_html(verdict: str | None) -> str:
-    return f"{symbol(verdict)} {_e(verdict)}" if verdict else symbol(None)
-
-
-def comparison_html(c: SdkPair) -> str:
-    from sdkprobe.report.html import behaviour_page
-
-    py, ts = f"{PY.short} {c.python_version}", f"{TS.short} {c.typescript_version}"
-    parts = [f"<h2>{_e(c.label)}</h2>", f'<p class="count">{_e(c.count_line())}</p>']
-    for kind, title in KINDS.items():
-        group = c.of(kind)
-        if not group and kind != DIFFERENCE:
-            continue
-        parts.append(f"<h3>{_e(title)}</h3>")
-        if not group:
-            parts.append(f"<p>No behaviour holds on one SDK and differs on the other on CLI {_e(c.cli_version)}.</p>")
-            continue
-        rows = "\n".join(
-            f'<tr><td><a href="{_e(behaviour_page(d.id))}"><code>{_e(d.id)}</code></a>'
-            + (f" {SECURITY_MARK}" if d.security else "")
-            + f'<div class="note">{_e(summary(d))}</div></td>'
-            + _verdict_html(d.before)
-            + _verdict_html(d.after, d.before)
-            + "<td>"
-            + "<br>".join(
-                f"<code>{_e(c.name)}</code> {_check_html(c.before)} · {_check_html(c.after)}" for c in d.checks
-            )
-            + "</td></tr>"
-            for d in group
-        )
-        head = "".join(f"<th>{_e(h)}</th>" for h in ("behaviour", py, ts, "sub-checks that differ"))
-        parts.append(
-            f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>\n{rows}\n</tbody></table></div>'
-        )
-    only = [(e, py) for e in c.only_python] + [(e, ts) for e in c.only_typescript]
-    if only:
-        items = "".join(
-            f"<li><code>{_e(e['id'])}</code> only in {_e(side)} ({_e(e['verdict'])})</li>" for e, side in only
-        )
-        parts += ["<h3>In one report only</h3>", f"<ul>{items}</ul>"]
-    return "\n".join(parts)
-
-
-_CSS = """
-:root { --bg: #fff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --head: #f6f8fa;
-  --holds: #eefbf1; --differs: #ffebe9; --error: #fff8c5; --mark: #0969da; }
-@media (prefers-color-scheme: dark) { :root { --bg: #0d1117; --fg: #e6edf3; --muted: #8d96a0;
-  --line: #30363d; --head: #161b22; --holds: #0f2a1a; --differs: #3d1d20; --error: #3b2e00; --mark: #4493f8; } }
-body { margin: 0 auto; padding: 1rem; max-width: 80rem;
-  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; background: var(--bg); color: var(--fg); }
-h1 { font-size: 1.3rem; } h2 { font-size: 1.1rem; margin-top: 1.4rem; } h3 { font-size: 1rem; }
-a { color: var(--mark); }
-p { color: var(--muted); }
-.scroll { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; }
-table { border-collapse: collapse; width: 100%; }
-th, td { padding: .3rem .5rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
-thead th { background: var(--head); white-space: nowrap; }
-.note { color: var(--muted); font-size: .85em; overflow-wrap: anywhere; }
-td.v-holds { background: var(--holds); } td.v-differs { background: var(--differs); }
-td.v-error { background: var(--error); }
-"""
-
-
-def render_html(beside: Beside, top: str = "") -> str:
-    """sdk-differences.html: the same as SDK-DIFFERENCES.md, ids linked to their behaviour pages;
-    `top`: HTML put first in the body (the site's links to its other pages)."""
-    sections = [comparison_html(c) for c in beside.pairs] or [f"<p>{_e(no_shared_cli(beside))}</p>"]
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{_e(PY.package)} and {_e(TS.package)} on one CLI</title>
-<style>{_CSS}</style>
-</head>
-<body>
-{top}<h1>{_e(PY.package)} and {_e(TS.package)} on one CLI</h1>
-<p>Where the {_e(PY.name)} (<code>{_e(PY.package)}</code>) and the {_e(TS.name)} (<code>{_e(TS.package)}</code>)
-disagree on a behaviour while running the same Claude Code CLI: for each CLI version both bundle, the newest
-release of each SDK that bundles it. A holds against a differs is a difference of the SDKs; a behaviour not
-applicable, or inconclusive, on one side is listed apart. Generated by <code>sdkprobe report</code>.
-The matrices: <a href="compatibility.html">{_e(PY.name)}</a>,
-<a href="{TS_FOLDER}/compatibility.html">{_e(TS.name)}</a>.</p>
-{chr(10).join(sections)}
-</body>
-</html>
-"""
