@@ -122,7 +122,7 @@ def _sdks(args: argparse.Namespace) -> int:
     from sdkprobe import catalogue
     from sdkprobe.report import sdkdiff
     from sdkprobe.report.cells import project_from
-    from sdkprobe.report.files import check_writable, write_atomic
+    from sdkprobe.report.files import check_writable
     from sdkprobe.report.store import load, renamed
 
     if args.out:
@@ -131,18 +131,14 @@ def _sdks(args: argparse.Namespace) -> int:
     python, typescript = sdkdiff.check_pair(a, b, (str(args.sdks[0]), str(args.sdks[1])))
     project = project_from(args.out.parent if args.out else Path.cwd())
     text = sdkdiff.comparison_markdown(sdkdiff.pair(python, typescript), project, level=1)
-    if args.out:
-        write_atomic(args.out, text.encode("utf-8"))
-        print(f"wrote {args.out}", file=sys.stderr)
-    else:
-        sys.stdout.write(text)
+    _print_or_write(text, args.out)
     return 0
 
 
 def _upgrade(args: argparse.Namespace) -> int:
     from sdkprobe import catalogue
     from sdkprobe.report import upgrade
-    from sdkprobe.report.files import check_writable, write_atomic
+    from sdkprobe.report.files import check_writable
     from sdkprobe.report.grid import load_dir
 
     if args.out:
@@ -150,9 +146,16 @@ def _upgrade(args: argparse.Namespace) -> int:
     grid = load_dir(args.dir, catalogue.renames())
     a, b = (upgrade.column_named(grid, name, str(args.dir)) for name in (args.from_, args.to))
     text = upgrade.render_markdown(upgrade.between(grid, a, b), level=1)
-    if args.out:
-        write_atomic(args.out, text.encode("utf-8"))
-        print(f"wrote {args.out}", file=sys.stderr)
+    _print_or_write(text, args.out)
+    return 0
+
+
+def _print_or_write(text: str, out: Path | None) -> None:
+    """What --from/--to or --sdks say: on stdout, or into `out` (whole or not at all) when given."""
+    from sdkprobe.report.files import write_atomic
+
+    if out:
+        write_atomic(out, text.encode("utf-8"))
+        print(f"wrote {out}", file=sys.stderr)
     else:
         sys.stdout.write(text)
-    return 0

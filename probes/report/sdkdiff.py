@@ -74,9 +74,28 @@ class SdkPair:
         return [d for d in self.disagreements if kind_of(d.before["verdict"], d.after["verdict"]) == kind]
 
     @property
+    def sides(self) -> tuple[str, str]:
+        """('Python 0.2.189', 'TypeScript 0.3.332'): how a page heads each side's column."""
+        return f"{PY.short} {self.python_version}", f"{TS.short} {self.typescript_version}"
+
+    @property
     def label(self) -> str:
         """'CLI 2.1.332: Python 0.2.189, TypeScript 0.3.332'."""
-        return f"CLI {self.cli_version}: {PY.short} {self.python_version}, {TS.short} {self.typescript_version}"
+        return f"CLI {self.cli_version}: {', '.join(self.sides)}"
+
+    def groups(self) -> list[tuple[str, list[BehaviourChange]]]:
+        """(title, disagreements) of each group a page shows, in KINDS' order: the differences
+        always (empty: say `none_differ`), the others when they have any."""
+        return [(title, self.of(kind)) for kind, title in KINDS.items() if kind == DIFFERENCE or self.of(kind)]
+
+    @property
+    def none_differ(self) -> str:
+        return f"No behaviour holds on one SDK and differs on the other on CLI {self.cli_version}."
+
+    def one_sided(self) -> list[tuple[Mapping[str, Any], str]]:
+        """Each entry only one report has, with the side it is on ('Python 0.2.189')."""
+        py, ts = self.sides
+        return [(e, py) for e in self.only_python] + [(e, ts) for e in self.only_typescript]
 
     def count_line(self) -> str:
         """N compared, M differ, K not-applicable on one side, E inconclusive, O in one report only."""
@@ -234,16 +253,12 @@ def _checks_md(checks: Sequence[CheckMove]) -> str:
 def comparison_markdown(c: SdkPair, project: str = "..", level: int = 2) -> str:
     """One CLI version's section: the count line, each group's table, what one report only has."""
     sub = "#" * (level + 1)
-    py, ts = f"{PY.short} {c.python_version}", f"{TS.short} {c.typescript_version}"
-    headers = ["behaviour", py, ts, f"sub-checks that differ ({PY.short} · {TS.short})", "claim"]
+    headers = ["behaviour", *c.sides, f"sub-checks that differ ({PY.short} · {TS.short})", "claim"]
     parts = [f"{'#' * level} {md(c.label)}", "", md(c.count_line())]
-    for kind, title in KINDS.items():
-        group = c.of(kind)
-        if not group and kind != DIFFERENCE:
-            continue
+    for title, group in c.groups():
         parts += ["", f"{sub} {title}", ""]
         if not group:
-            parts.append(f"No behaviour holds on one SDK and differs on the other on CLI {md(c.cli_version)}.")
+            parts.append(md(c.none_differ))
             continue
         rows = [
             [
@@ -256,10 +271,9 @@ def comparison_markdown(c: SdkPair, project: str = "..", level: int = 2) -> str:
             for d in group
         ]
         parts.append(text_table(rows, headers))
-    only = [(e, py) for e in c.only_python] + [(e, ts) for e in c.only_typescript]
-    if only:
+    if c.one_sided():
         parts += ["", f"{sub} In one report only", ""]
-        parts += [f"- `{md(e['id'])}` only in {md(side)} ({_verdict(e)})" for e, side in only]
+        parts += [f"- `{md(e['id'])}` only in {md(side)} ({_verdict(e)})" for e, side in c.one_sided()]
     return "\n".join(parts) + "\n"
 
 

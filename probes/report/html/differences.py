@@ -11,7 +11,7 @@ from typing import Any
 from sdkprobe.report.cells import SECURITY_MARK, symbol
 from sdkprobe.report.html.matrix import behaviour_page
 from sdkprobe.report.html.page import esc, page
-from sdkprobe.report.sdkdiff import DIFFERENCE, KINDS, PY, TS, Beside, SdkPair, no_shared_cli, side_note, summary
+from sdkprobe.report.sdkdiff import PY, TS, Beside, SdkPair, no_shared_cli, side_note, summary
 from sdkprobe.report.sdks import TS_FOLDER
 
 
@@ -29,16 +29,11 @@ def _check_html(verdict: str | None) -> str:
 
 
 def comparison_html(c: SdkPair) -> str:
-    py, ts = f"{PY.short} {c.python_version}", f"{TS.short} {c.typescript_version}"
     parts = [f"<h2>{esc(c.label)}</h2>", f'<p class="muted count">{esc(c.count_line())}</p>']
-    for kind, title in KINDS.items():
-        group = c.of(kind)
-        if not group and kind != DIFFERENCE:
-            continue
+    for title, group in c.groups():
         parts.append(f"<h3>{esc(title)}</h3>")
         if not group:
-            none = f"No behaviour holds on one SDK and differs on the other on CLI {c.cli_version}."
-            parts.append(f'<p class="muted">{esc(none)}</p>')
+            parts.append(f'<p class="muted">{esc(c.none_differ)}</p>')
             continue
         rows = "\n".join(
             f'<tr><td><a href="{esc(behaviour_page(d.id))}"><code>{esc(d.id)}</code></a>'
@@ -53,14 +48,14 @@ def comparison_html(c: SdkPair) -> str:
             + "</td></tr>"
             for d in group
         )
-        head = "".join(f"<th>{esc(h)}</th>" for h in ("behaviour", py, ts, "sub-checks that differ"))
+        head = "".join(f"<th>{esc(h)}</th>" for h in ("behaviour", *c.sides, "sub-checks that differ"))
         parts.append(
             f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>\n{rows}\n</tbody></table></div>'
         )
-    only = [(e, py) for e in c.only_python] + [(e, ts) for e in c.only_typescript]
-    if only:
+    if c.one_sided():
         items = "".join(
-            f"<li><code>{esc(e['id'])}</code> only in {esc(side)} ({esc(e['verdict'])})</li>" for e, side in only
+            f"<li><code>{esc(e['id'])}</code> only in {esc(side)} ({esc(e['verdict'])})</li>"
+            for e, side in c.one_sided()
         )
         parts += ["<h3>In one report only</h3>", f"<ul>{items}</ul>"]
     return "\n".join(parts)
