@@ -103,11 +103,29 @@ def test_an_observation_change_is_a_note_unless_strict():
     assert compare(BASE, cand, strict=True).exit_code == 1
 
 
-def test_a_new_sub_check_is_only_a_note():
+def test_a_sub_check_on_one_side_only_fails_as_a_move():
+    """The comparison's rule (report/comparison.py): a sub-check that appears or disappears
+    moved, from or to absent; the gate fails on it as on any sub-check move."""
     cand = moved(**{"hooks.fire": result("hooks.fire", checks={"extra": "holds"}, observed={"fired": 1})})
     gate = compare(BASE, cand)
-    assert gate.exit_code == 0 and gate.rows[0].kind == "observation"
-    assert "extra absent → holds" in gate.rows[0].moved
+    [row] = gate.rows
+    assert gate.exit_code == 1 and (row.kind, row.failing) == ("verdict", True)
+    assert row.moved == "sub-checks extra absent → holds"
+    gone = compare(cand, moved())
+    assert gone.exit_code == 1 and gone.rows[0].moved == "sub-checks extra holds → absent"
+    # with a relied-on list, only when the behaviour is relied on
+    assert compare(BASE, cand, relied_on={"wire.tools"}).exit_code == 0
+
+
+def test_an_observation_differing_only_by_the_reports_own_versions_has_not_changed():
+    """The SDK reporting its own version is no change, even with --strict; anything else
+    that changed beside it still is."""
+    base = report("0.2.180", result("wire.env", observed={"version": "0.2.180", "cli": "2.1.9"}))
+    same = report("0.2.189", result("wire.env", observed={"version": "0.2.189", "cli": "2.1.9"}))
+    assert compare(base, same, strict=True).rows == []
+    other = report("0.2.189", result("wire.env", observed={"version": "0.2.189", "cli": "2.1.7"}))
+    [row] = compare(base, other, strict=True).rows
+    assert (row.kind, row.failing, row.moved) == ("observation", True, 'observed.cli: "2.1.9" → "2.1.7"')
 
 
 def test_added_and_removed_behaviours_are_listed_and_pass():

@@ -178,7 +178,7 @@ def test_page_says_first_what_moved_between_the_two_newest_versions():
     """The upgrade an upgrader came for, unfolded above the list of changes: exactly the
     rows whose verdict differs between the two newest columns, each with both verdicts."""
     from sdkprobe.report.grid import from_reports
-    from sdkprobe.report.html import render_html
+    from sdkprobe.report.html.matrix import render_html
 
     def report(version, verdicts):
         return sample.report(
@@ -203,7 +203,7 @@ def test_page_says_first_what_moved_between_the_two_newest_versions():
 
 def test_a_long_upgrade_folds_so_the_table_stays_on_the_first_screen():
     from sdkprobe.report.grid import from_reports
-    from sdkprobe.report.html import UPGRADE_UNFOLDED_UP_TO, render_html
+    from sdkprobe.report.html.matrix import UPGRADE_UNFOLDED_UP_TO, render_html
 
     ids = [f"wire.m{n}" for n in range(UPGRADE_UNFOLDED_UP_TO + 1)]
     older = sample.report([sample.result(bid, "holds") for bid in ids], sample.info("0.2.9", "2.1.9"))

@@ -105,7 +105,7 @@ def table_ids(text: str) -> set[str]:
 
 def test_the_page_lists_exactly_the_flipped_behaviours_each_in_its_group_with_notes(pair):
     python, ts, flips = pair
-    md = sdkdiff.comparison_markdown(sdkdiff.compare(python, ts))
+    md = sdkdiff.comparison_markdown(sdkdiff.pair(python, ts))
     got = sections(md)
     assert table_ids(got[sdkdiff.KINDS[sdkdiff.DIFFERENCE]]) == flips[sdkdiff.DIFFERENCE]
     assert table_ids(got[sdkdiff.KINDS[sdkdiff.NOT_APPLICABLE_ON_ONE]]) == flips[sdkdiff.NOT_APPLICABLE_ON_ONE]
@@ -132,7 +132,7 @@ def test_the_page_lists_exactly_the_flipped_behaviours_each_in_its_group_with_no
 def test_agreeing_reports_list_nothing():
     python = sample.report([result("wire.a"), result("wire.b", "differs")], info("0.2.9", "2.1.9"))
     ts = {**python, "sdk": "typescript", "sdk_version": "0.3.9"}
-    c = sdkdiff.compare(python, ts)
+    c = sdkdiff.pair(python, ts)
     assert c.disagreements == () and c.compared == 2
     md = sdkdiff.comparison_markdown(c)
     assert "No behaviour holds on one SDK and differs on the other on CLI 2.1.9." in md
@@ -217,11 +217,11 @@ def test_the_newest_release_of_each_sdk_bundling_a_cli_is_compared_newest_cli_fi
     python = [rep("0.2.8", "2.1.9", "differs"), rep("0.2.9", "2.1.9", "holds"), rep("0.2.10", "2.1.10", "holds")]
     ts = [rep("0.3.9", "2.1.9", "holds", "typescript"), rep("0.3.10", "2.1.10", "differs", "typescript")]
     beside = sdkdiff.pair_up(python, ts)
-    assert [(c.cli_version, c.python_version, c.typescript_version) for c in beside.comparisons] == [
+    assert [(c.cli_version, c.python_version, c.typescript_version) for c in beside.pairs] == [
         ("2.1.10", "0.2.10", "0.3.10"),
         ("2.1.9", "0.2.9", "0.3.9"),
     ]
-    assert [len(c.of(sdkdiff.DIFFERENCE)) for c in beside.comparisons] == [1, 0]
+    assert [len(c.of(sdkdiff.DIFFERENCE)) for c in beside.pairs] == [1, 0]
 
 
 def test_sdks_prints_the_view_for_two_reports_in_either_order(tmp_path, pair, capsys):

@@ -25,7 +25,7 @@ from test_action import actionlint, described, load
 from sdkprobe.commands import main
 from sdkprobe.releases.versions import version_key
 from sdkprobe.report import feed
-from sdkprobe.report.markdown import to_html
+from sdkprobe.report.html.markdown import to_html
 
 ROOT = Path(__file__).resolve().parent.parent
 COMMITTED = ROOT / "reports"

@@ -20,7 +20,8 @@ from sdkprobe.report import render_matrix, write
 from sdkprobe.report.cells import declaration
 from sdkprobe.report.declared import find
 from sdkprobe.report.grid import load_dir
-from sdkprobe.report.story import render_html, render_text, story
+from sdkprobe.report.html.story import render_html
+from sdkprobe.report.story import render_text, story
 
 NAMING = "tools.mcp-tool-naming"  # a behaviour the catalogue declares, so its declaration is found
 CLAIM = "A tool of an MCP server is named mcp__<server>__<tool> & so on, in every place a host sees it."

@@ -18,9 +18,10 @@ GATE_HELP = """\
 Compare a candidate SDK version with a baseline report and print what moved, as a
 table: behaviour | baseline | candidate | what moved.
 
-A changed verdict fails the gate (a behaviour's verdict, or a named sub-check's).
-A changed observation under an unchanged verdict is listed as a note and fails
-only with --strict. Behaviours present in one report only are listed, never fail.
+A changed verdict fails the gate (a behaviour's verdict, or a named sub-check's; a
+sub-check only one report names counts as changed). A changed observation under an
+unchanged verdict (beyond the reports' own version numbers) is listed as a note and
+fails only with --strict. Behaviours present in one report only are listed, never fail.
 Without --candidate, the probes run now on the installed claude-agent-sdk and its
 bundled CLI, or CLI release X with --cli-version X (wire and cli tiers; live ones are
 reported needs-live): with --relied-on only the behaviours listed are probed and

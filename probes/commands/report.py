@@ -39,7 +39,7 @@ report DIR/ts` renders their own matrix, every heading naming that SDK. When DIR
 Python SDK's reports and DIR/ts/ holds reports, DIR/SDK-DIFFERENCES.md and
 DIR/sdk-differences.html say, for each CLI version a Python and a TypeScript report both ran
 as their bundled CLI (the newest release of each that bundles it), the behaviours whose
-verdict, or a sub-check both name, differs between the two SDKs: holds against differs
+verdict, or a sub-check's, differs between the two SDKs: holds against differs
 first, then those not applicable on one side, then those inconclusive there (error,
 needs-live); COMPATIBILITY.md points at it.
 
@@ -122,7 +122,7 @@ def _sdks(args: argparse.Namespace) -> int:
     from sdkprobe import catalogue
     from sdkprobe.report import sdkdiff
     from sdkprobe.report.cells import project_from
-    from sdkprobe.report.files import check_writable, write_atomic
+    from sdkprobe.report.files import check_writable
     from sdkprobe.report.store import load, renamed
 
     if args.out:
@@ -130,19 +130,15 @@ def _sdks(args: argparse.Namespace) -> int:
     a, b = (renamed(load(p), catalogue.renames()) for p in args.sdks)
     python, typescript = sdkdiff.check_pair(a, b, (str(args.sdks[0]), str(args.sdks[1])))
     project = project_from(args.out.parent if args.out else Path.cwd())
-    text = sdkdiff.comparison_markdown(sdkdiff.compare(python, typescript), project, level=1)
-    if args.out:
-        write_atomic(args.out, text.encode("utf-8"))
-        print(f"wrote {args.out}", file=sys.stderr)
-    else:
-        sys.stdout.write(text)
+    text = sdkdiff.comparison_markdown(sdkdiff.pair(python, typescript), project, level=1)
+    _print_or_write(text, args.out)
     return 0
 
 
 def _upgrade(args: argparse.Namespace) -> int:
     from sdkprobe import catalogue
     from sdkprobe.report import upgrade
-    from sdkprobe.report.files import check_writable, write_atomic
+    from sdkprobe.report.files import check_writable
     from sdkprobe.report.grid import load_dir
 
     if args.out:
@@ -150,9 +146,16 @@ def _upgrade(args: argparse.Namespace) -> int:
     grid = load_dir(args.dir, catalogue.renames())
     a, b = (upgrade.column_named(grid, name, str(args.dir)) for name in (args.from_, args.to))
     text = upgrade.render_markdown(upgrade.between(grid, a, b), level=1)
-    if args.out:
-        write_atomic(args.out, text.encode("utf-8"))
-        print(f"wrote {args.out}", file=sys.stderr)
+    _print_or_write(text, args.out)
+    return 0
+
+
+def _print_or_write(text: str, out: Path | None) -> None:
+    """What --from/--to or --sdks say: on stdout, or into `out` (whole or not at all) when given."""
+    from sdkprobe.report.files import write_atomic
+
+    if out:
+        write_atomic(out, text.encode("utf-8"))
+        print(f"wrote {out}", file=sys.stderr)
     else:
         sys.stdout.write(text)
-    return 0

@@ -1,9 +1,9 @@
-"""Says in a few words where two observations differ, for the gate's 'what moved' column."""
+"""Says in a few words where two observations differ, for the gate and the release notes."""
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 _MISSING = object()
@@ -15,11 +15,10 @@ def differences(a: Any, b: Any, path: str = "observed", width: int = 40) -> list
     return list(_walk(a, b, path, width))
 
 
-def summarise(a: Any, b: Any, path: str = "observed", limit: int = 3) -> str:
-    """At most `limit` differences joined, with a count of the rest."""
-    found = differences(a, b, path)
+def in_short(found: list[str], limit: int = 3, each: Callable[[str], str] = str) -> str:
+    """At most `limit` of the differences found, each as `each` says it, with a count of the rest."""
     more = f" (+{len(found) - limit} more)" if len(found) > limit else ""
-    return "; ".join(found[:limit]) + more
+    return "; ".join(each(d) for d in found[:limit]) + more
 
 
 def _walk(a: Any, b: Any, path: str, width: int = 40) -> Iterator[str]:

@@ -1,11 +1,13 @@
 """The upgrade gate: what moved between a baseline report and a candidate report.
 
-A changed verdict (of the behaviour or of one of its named sub-checks) fails the gate;
-with a relied-on list, only changes to those ids fail. A changed observation under an
-unchanged verdict is a note, failing only with strict. Behaviours present in one report
-only are listed and never fail: that is the catalogue changing, not the SDK. A behaviour
-renamed since a report was written (its declaration's renamed_from) is one behaviour: an
-entry under its old id is compared with the current id's, and the output says it was renamed.
+What moved is report/comparison.py's, the rule the upgrade view and the SDK-differences
+page follow too. A changed verdict (of the behaviour or of one of its named sub-checks, a
+sub-check only one report names included) fails the gate; with a relied-on list, only
+changes to those ids fail. A changed observation under an unchanged verdict is a note,
+failing only with strict. Behaviours present in one report only are listed and never fail:
+that is the catalogue changing, not the SDK. A behaviour renamed since a report was written
+(its declaration's renamed_from) is one behaviour: an entry under its old id is compared
+with the current id's, and the output says it was renamed.
 
 When both reports record their version's surface (the SDK's public items), the items the
 candidate adds or removes are notes, each saying which behaviours cover it: a new option no
@@ -23,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from sdkprobe.report.cells import md, symbol, text_table
-from sdkprobe.report.diff import summarise
+from sdkprobe.report.comparison import BehaviourChange, compare_reports
+from sdkprobe.report.diff import in_short
 from sdkprobe.report.errors import ReportError
 from sdkprobe.report.store import renamed, renamed_in
 
@@ -176,22 +179,30 @@ def compare(
         )
     renames = renames or {}
     was = {**renamed_in(baseline, renames), **renamed_in(candidate, renames)}
-    old = {b["id"]: b for b in renamed(baseline, renames)["behaviours"]}
-    new = {b["id"]: b for b in renamed(candidate, renames)["behaviours"]}
+    old, new = renamed(baseline, renames), renamed(candidate, renames)
     if relied_on is not None:
         relied_on = {renames.get(i, i) for i in relied_on}
-        unknown = sorted(set(relied_on) - set(old) - set(new))
+        unknown = sorted(relied_on - {b["id"] for r in (old, new) for b in r["behaviours"]})
         if unknown:
             raise ReportError(f"relied-on id(s) in neither report: {', '.join(unknown)}")
     result = GateResult(_label(baseline), _label(candidate), strict=strict, relied_on=relied_on, renamed=was)
     before = {new_id: old_id for old_id, new_id in was.items()}
-    for bid in sorted(set(old) | set(new)):
-        row = _row(bid, old.get(bid), new.get(bid), relied_on, strict)
-        if row:
-            marked = (new.get(bid) or old.get(bid) or {}).get("security") or ""
-            result.rows.append(dataclasses.replace(row, renamed_from=before.get(bid, ""), security=marked))
-    result.rows.sort(key=lambda r: (not r.failing, _ORDER[r.kind], r.id))
-    result.surface, result.surface_unknown = _surface_moved(baseline, candidate, coverage or {})
+    moves = compare_reports(old, new)
+    rows = [_row(c, relied_on, strict) for c in moves.changes]
+    rows += [_one_side(e, ADDED, relied_on) for e in moves.added]
+    rows += [_one_side(e, REMOVED, relied_on) for e in moves.removed]
+    result.rows = sorted(
+        (dataclasses.replace(r, renamed_from=before.get(r.id, "")) for r in rows),
+        key=lambda r: (not r.failing, _ORDER[r.kind], r.id),
+    )
+    covering = coverage or {}
+    result.surface = [SurfaceNote(i, True, tuple(covering.get(i, ()))) for i in moves.surface_added]
+    result.surface += [SurfaceNote(i, False, tuple(covering.get(i, ()))) for i in moves.surface_removed]
+    if len(moves.surface_lacking) == 1:  # neither recording one: two old reports, nothing to say
+        result.surface_unknown = (
+            f"public surface not compared: the report of {moves.surface_lacking[0]} records none "
+            "(written before reports did)"
+        )
     return result
 
 
@@ -203,57 +214,46 @@ def _label(report: Mapping[str, Any]) -> str:
     return f"{report['sdk_version']} + CLI {report.get('cli_version') or 'unknown'}"
 
 
-def _surface_moved(
-    baseline: dict[str, Any], candidate: dict[str, Any], coverage: Mapping[str, Sequence[str]]
-) -> tuple[list[SurfaceNote], str]:
-    """The items the candidate's surface adds, then those it removes (each by name), or why
-    there is none to compare when only one report records its surface."""
-    before, after = baseline.get("surface"), candidate.get("surface")
-    if before is None or after is None:
-        if before is None and after is None:
-            return [], ""
-        lacking = baseline["sdk_version"] if before is None else candidate["sdk_version"]
-        return [], f"public surface not compared: the report of {lacking} records none (written before reports did)"
-    notes = [SurfaceNote(i, True, tuple(coverage.get(i, ()))) for i in sorted(set(after) - set(before))]
-    notes += [SurfaceNote(i, False, tuple(coverage.get(i, ()))) for i in sorted(set(before) - set(after))]
-    return notes, ""
+def _one_side(entry: Mapping[str, Any], kind: str, relied_on: set[str] | None) -> GateRow:
+    """A behaviour one report has: listed, never failing (the catalogue changed, not the SDK)."""
+    added = kind == ADDED
+    text = "new behaviour, not in the baseline" if added else "not probed in the candidate"
+    verdict = str(entry["verdict"])
+    return GateRow(
+        entry["id"],
+        "" if added else verdict,
+        verdict if added else "",
+        text,
+        kind,
+        False,
+        relied_on is not None and entry["id"] in relied_on,
+        security=str(entry.get("security") or ""),
+    )
 
 
-def _row(
-    bid: str, a: dict[str, Any] | None, b: dict[str, Any] | None, relied_on: set[str] | None, strict: bool
-) -> GateRow | None:
-    counts = relied_on is None or bid in relied_on
-    tagged = relied_on is not None and bid in relied_on
-    if a is None or b is None:
-        kind = ADDED if a is None else REMOVED
-        text = "new behaviour, not in the baseline" if a is None else "not probed in the candidate"
-        return GateRow(bid, a["verdict"] if a else "", b["verdict"] if b else "", text, kind, False, tagged)
-    moved = []
-    if a["verdict"] != b["verdict"]:
-        moved.append(f"verdict {a['verdict']} → {b['verdict']}" + (f": {b['note']}" if b["note"] else ""))
-    shared = set(a["checks"]) & set(b["checks"])
-    checks = _checks_moved(a["checks"], b["checks"], shared)
-    if checks:
-        moved.append(f"sub-checks {checks}")
-    if moved:
-        return GateRow(bid, a["verdict"], b["verdict"], "; ".join(moved), VERDICT, counts, tagged)
+def _row(c: BehaviourChange, relied_on: set[str] | None, strict: bool) -> GateRow:
+    """A behaviour both have: a verdict or sub-check move fails (relied-on ones only, with a
+    list); an observation change is a note, failing only with strict."""
+    counts = relied_on is None or c.id in relied_on
+    tagged = relied_on is not None and c.id in relied_on
+    a, b = c.before, c.after
+    if c.moved:
+        moved = []
+        if c.verdict_moved:
+            moved.append(f"verdict {a['verdict']} → {b['verdict']}" + (f": {b['note']}" if b["note"] else ""))
+        if c.checks:
+            checks = ", ".join(f"{m.name} {m.before or 'absent'} → {m.after or 'absent'}" for m in c.checks)
+            moved.append(f"sub-checks {checks}")
+        return GateRow(c.id, a["verdict"], b["verdict"], "; ".join(moved), VERDICT, counts, tagged, security=c.security)
     seen = []
-    # a sub-check only one side has is the probe changing, not the SDK: a note
-    checks = _checks_moved(a["checks"], b["checks"], set(a["checks"]) ^ set(b["checks"]))
-    if checks:
-        seen.append(f"sub-checks {checks}")
-    if a["note"] != b["note"]:
-        seen.append(f"note {a['note']!r} → {b['note']!r}")
-    if a["observed"] != b["observed"]:
-        seen.append(summarise(a["observed"], b["observed"]))
-    if seen:
-        return GateRow(bid, a["verdict"], b["verdict"], "; ".join(seen), OBSERVATION, strict and counts, tagged)
-    return None
-
-
-def _checks_moved(a: dict[str, str], b: dict[str, str], names: set[str]) -> str:
-    parts = [f"{k} {a.get(k, 'absent')} → {b.get(k, 'absent')}" for k in sorted(names) if a.get(k) != b.get(k)]
-    return ", ".join(parts)
+    if c.note_moved:
+        seen.append(f"note {c.notes[0]!r} → {c.notes[1]!r}")
+    found = c.seen()
+    if found:
+        seen.append(in_short(found))
+    return GateRow(
+        c.id, a["verdict"], b["verdict"], "; ".join(seen), OBSERVATION, strict and counts, tagged, security=c.security
+    )
 
 
 def read_relied_on(path: Path) -> set[str]:

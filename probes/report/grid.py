@@ -14,6 +14,7 @@ from typing import Any
 from sdkprobe.areas import order
 from sdkprobe.releases.versions import version_key
 from sdkprobe.report.cells import FOOTNOTED
+from sdkprobe.report.comparison import surface_moved
 from sdkprobe.report.errors import ReportError
 from sdkprobe.report.history import EXACT_NOTE, EXACT_NOTE_CLI, HISTORY_PATH, Entry, History
 from sdkprobe.report.history import load as load_history
@@ -156,19 +157,23 @@ class Grid:
         recorded = [(i, s) for i, s in enumerate(self.surfaces) if s is not None]
         steps = []
         for k, (i, items) in enumerate(recorded):
-            before = set(recorded[k - 1][1]) if k else None
+            added, removed = surface_moved(recorded[k - 1][1], items) if k else ((), ())
             covered = None if self.coverage is None else sum(1 for item in items if self.coverage.get(item))
-            steps.append(
-                SurfaceStep(
-                    self.columns[i].label,
-                    len(items),
-                    covered,
-                    self.columns[recorded[k - 1][0]].label if k else None,
-                    tuple(sorted(set(items) - before)) if before is not None else (),
-                    tuple(sorted(before - set(items))) if before is not None else (),
-                )
-            )
+            since = self.columns[recorded[k - 1][0]].label if k else None
+            steps.append(SurfaceStep(self.columns[i].label, len(items), covered, since, added, removed))
         return list(reversed(steps))
+
+    def column_report(self, i: int) -> dict[str, Any]:
+        """Column i as a report: its run, its entries and its public surface when recorded."""
+        c, surface = self.columns[i], self.surfaces[i] if i < len(self.surfaces) else None
+        return {
+            "sdk": self.sdk.key,
+            "sdk_version": c.sdk_version,
+            "cli_version": c.cli_version,
+            "cli": c.cli,
+            "behaviours": [r.cells[i] for r in self.rows if r.cells[i] is not None],
+            **({"surface": list(surface)} if surface is not None else {}),
+        }
 
     def covering(self, item: str) -> Sequence[str]:
         """The ids covering an item, per the catalogue given ([] when none or none given)."""

@@ -49,10 +49,12 @@ def render_matrix(
     cannot be written), an old id's cells in its
     current id's row (`renames`: old -> current), each version's public surface counted
     against `coverage` (item -> covering ids, for the folder's SDK) when given; return the matrix's paths."""
-    from sdkprobe.report.html import render_html
+    from sdkprobe.report.html import differences
+    from sdkprobe.report.html.matrix import render_html
+    from sdkprobe.report.html.story import pages
     from sdkprobe.report.published import NOTES
     from sdkprobe.report.release_note import write_notes
-    from sdkprobe.report.story import PAGES, pages
+    from sdkprobe.report.story import PAGES
 
     reports_dir = Path(reports_dir)
     grid, beside, python_above, _ = load_folder(reports_dir, renames, coverage)
@@ -69,7 +71,7 @@ def render_matrix(
     write_notes(reports_dir, grid)
     if beside:
         write_atomic(reports_dir / sdkdiff.MD_NAME, sdkdiff.render_markdown(beside, grid.project).encode("utf-8"))
-        write_atomic(reports_dir / sdkdiff.HTML_NAME, sdkdiff.render_html(beside).encode("utf-8"))
+        write_atomic(reports_dir / sdkdiff.HTML_NAME, differences.render_html(beside).encode("utf-8"))
     return md_path, html_path
 
 

@@ -9,15 +9,13 @@ removes, each with what covers it.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from sdkprobe.releases.versions import version_key
 from sdkprobe.report import upgrade
 from sdkprobe.report.cells import md
-from sdkprobe.report.diff import differences
+from sdkprobe.report.diff import in_short
 from sdkprobe.report.errors import ReportError
 from sdkprobe.report.grid import Grid
 
@@ -40,41 +38,26 @@ def release_note(grid: Grid, version: str, published: Mapping[str, str]) -> str:
         return (
             "\n".join([*said, "", "The first release of this SDK sdkprobe recorded: nothing to compare with."]) + "\n"
         )
+    since = upgrade.between(grid, before, index)
     said += [
         f"Compared with {grid.columns[before].sdk_version} (CLI {md(grid.columns[before].cli_version or '?')}), "
         "the release recorded before it.",
         "",
-        upgrade.render_markdown(upgrade.between(grid, before, index), level=2).rstrip("\n"),
+        upgrade.render_markdown(since, level=2).rstrip("\n"),
     ]
-    said += _seen_differently(grid, before, index)
-    said += _surface(grid, before, index)
+    said += _seen_differently(since)
+    said += _surface(grid, since, before, index)
     return "\n".join(said) + "\n"
 
 
-def _seen_differently(grid: Grid, before: int, after: int) -> list[str]:
+def _seen_differently(u: upgrade.Upgrade) -> list[str]:
     """Behaviours whose verdict and sub-checks stayed but whose note or observation changed
     for more than the two releases' own version numbers: the finer moves a gate notes."""
-    a, b = grid.columns[before], grid.columns[after]
-    versions = sorted(
-        {v for v in (a.sdk_version, b.sdk_version, a.cli_version, b.cli_version) if v}, key=len, reverse=True
-    )
-
-    def plain(value: Any) -> Any:
-        text = json.dumps(value, sort_keys=True)
-        for v in versions:
-            text = text.replace(v, "<version>")
-        return json.loads(text)
-
     lines = []
-    for row in grid.rows:
-        x, y = row.cells[before], row.cells[after]
-        if x is None or y is None or x["verdict"] != y["verdict"] or (x.get("checks") or {}) != (y.get("checks") or {}):
-            continue
-        seen = differences(plain(x.get("observed")), plain(y.get("observed")), width=200)
-        if plain(x.get("note")) != plain(y.get("note")) or seen:
-            more = f" (+{len(seen) - 3} more)" if len(seen) > 3 else ""
-            said = "; ".join(md(d) for d in seen[:3]) + more if seen else f"its note now reads: {md(y.get('note'))}"
-            lines.append(f"- `{md(row.id)}` (still {md(y['verdict'])}): {said}")
+    for c in u.seen_differently:
+        seen = c.seen(width=200)
+        said = in_short(seen, each=md) if seen else f"its note now reads: {md(c.after.get('note'))}"
+        lines.append(f"- `{md(c.id)}` (still {md(c.after['verdict'])}): {said}")
     if not lines:
         return []
     return ["", "## Seen differently, same verdict", "", *lines]
@@ -110,13 +93,12 @@ def _previous(grid: Grid, index: int) -> int | None:
     return next((i for i in range(index - 1, -1, -1) if grid.columns[i].cli == "bundled"), None)
 
 
-def _surface(grid: Grid, before: int, after: int) -> list[str]:
+def _surface(grid: Grid, u: upgrade.Upgrade, before: int, after: int) -> list[str]:
     a, b = grid.surfaces[before], grid.surfaces[after]
     head = ["", "## Public surface", ""]
     if a is None or b is None:
-        lacking = grid.columns[after if b is None else before].sdk_version
-        return [*head, f"Not compared: the report of {lacking} records no public surface."]
-    added, removed = sorted(set(b) - set(a)), sorted(set(a) - set(b))
+        return [*head, f"Not compared: the report of {u.comparison.surface_lacking[-1]} records no public surface."]
+    added, removed = u.comparison.surface_added, u.comparison.surface_removed
     if not added and not removed:
         return [*head, f"The same {len(b)} public items as {grid.columns[before].sdk_version}."]
     lines = [*head, f"{len(b)} public items ({len(a)} before)."]

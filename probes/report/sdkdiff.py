@@ -4,23 +4,24 @@ The two SDKs are probed by the same catalogue, so a behaviour that holds on one 
 the other, with the same CLI underneath, is a difference of the SDKs themselves: what this
 view exists to show. A behaviour not applicable on one side (the SDK lacks the option), or
 inconclusive there (error, needs-live), is listed apart, since it says nothing about how the
-two SDKs behave. Written by `sdkprobe report` as SDK-DIFFERENCES.md and sdk-differences.html
-beside the Python matrix when its folder holds the TypeScript reports in ts/, one section per
-CLI version both SDKs bundle; printed for two given reports by `sdkprobe report --sdks`.
+two SDKs behave. The two reports are compared as the gate and the upgrade view compare two
+(report/comparison.py): a sub-check only one SDK's report names differs too. Written by
+`sdkprobe report` as SDK-DIFFERENCES.md and sdk-differences.html beside the Python matrix
+when its folder holds the TypeScript reports in ts/, one section per CLI version both SDKs
+bundle; printed for two given reports by `sdkprobe report --sdks`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from html import escape
 from pathlib import Path
 from typing import Any
 
-from sdkprobe.areas import order
 from sdkprobe.behaviour import ERROR, NEEDS_LIVE, NOT_APPLICABLE
 from sdkprobe.releases.versions import version_key
 from sdkprobe.report.cells import SECURITY_MARK, declaration, md, short_claim, symbol, text_table
+from sdkprobe.report.comparison import BehaviourChange, CheckMove, Comparison, compare_reports
 from sdkprobe.report.errors import ReportError
 from sdkprobe.report.sdks import PYTHON, SDKS, TS_FOLDER, TYPESCRIPT, sdk_of
 from sdkprobe.report.store import renamed
@@ -29,7 +30,7 @@ MD_NAME = "SDK-DIFFERENCES.md"
 HTML_NAME = "sdk-differences.html"
 
 # How a disagreement is grouped, in the order a page lists the groups.
-DIFFERENCE = "difference"  # holds against differs, or the same verdict with a shared sub-check apart
+DIFFERENCE = "difference"  # holds against differs, or the same verdict with a sub-check apart
 NOT_APPLICABLE_ON_ONE = "not-applicable"  # not applicable on one side (or both, a sub-check apart)
 INCONCLUSIVE = "inconclusive"  # error or needs-live on a side
 KINDS: dict[str, str] = {
@@ -41,41 +42,60 @@ PY, TS = SDKS[PYTHON], SDKS[TYPESCRIPT]
 
 
 @dataclass(frozen=True)
-class Disagreement:
-    id: str
-    kind: str  # a key of KINDS
-    python: Mapping[str, Any]  # the behaviour's entry in the Python report
-    typescript: Mapping[str, Any]  # and in the TypeScript one
-    checks: tuple[tuple[str, str, str], ...]  # each sub-check both have that differs: (name, Python's, TS's)
-
-    @property
-    def summary(self) -> str:
-        return short_claim(self.typescript if self.typescript.get("summary") else self.python)
-
-    @property
-    def security(self) -> bool:
-        return bool(self.python.get("security") or self.typescript.get("security"))
-
-
-@dataclass(frozen=True)
-class Comparison:
-    """One Python report and one TypeScript report on one CLI version, behaviour by behaviour."""
+class SdkPair:
+    """One Python report and one TypeScript report on one CLI version, compared as every view
+    compares two reports (report/comparison.py), the Python report first."""
 
     cli_version: str
     python_version: str
     typescript_version: str
-    compared: int  # behaviours both reports have
-    disagreements: tuple[Disagreement, ...]  # by area order, then id
-    only_python: tuple[Mapping[str, Any], ...]  # entries the TypeScript report lacks
-    only_typescript: tuple[Mapping[str, Any], ...]
+    comparison: Comparison
 
-    def of(self, kind: str) -> list[Disagreement]:
-        return [d for d in self.disagreements if d.kind == kind]
+    @property
+    def compared(self) -> int:
+        """Behaviours both reports have."""
+        return self.comparison.shared
+
+    @property
+    def disagreements(self) -> tuple[BehaviourChange, ...]:
+        """Each behaviour whose verdict or a sub-check moved from Python to TypeScript, by area order."""
+        return tuple(self.comparison.moved)
+
+    @property
+    def only_python(self) -> tuple[Mapping[str, Any], ...]:
+        """Entries the TypeScript report lacks."""
+        return self.comparison.removed
+
+    @property
+    def only_typescript(self) -> tuple[Mapping[str, Any], ...]:
+        return self.comparison.added
+
+    def of(self, kind: str) -> list[BehaviourChange]:
+        return [d for d in self.disagreements if kind_of(d.before["verdict"], d.after["verdict"]) == kind]
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        """('Python 0.2.189', 'TypeScript 0.3.332'): how a page heads each side's column."""
+        return f"{PY.short} {self.python_version}", f"{TS.short} {self.typescript_version}"
 
     @property
     def label(self) -> str:
         """'CLI 2.1.332: Python 0.2.189, TypeScript 0.3.332'."""
-        return f"CLI {self.cli_version}: {PY.short} {self.python_version}, {TS.short} {self.typescript_version}"
+        return f"CLI {self.cli_version}: {', '.join(self.sides)}"
+
+    def groups(self) -> list[tuple[str, list[BehaviourChange]]]:
+        """(title, disagreements) of each group a page shows, in KINDS' order: the differences
+        always (empty: say `none_differ`), the others when they have any."""
+        return [(title, self.of(kind)) for kind, title in KINDS.items() if kind == DIFFERENCE or self.of(kind)]
+
+    @property
+    def none_differ(self) -> str:
+        return f"No behaviour holds on one SDK and differs on the other on CLI {self.cli_version}."
+
+    def one_sided(self) -> list[tuple[Mapping[str, Any], str]]:
+        """Each entry only one report has, with the side it is on ('Python 0.2.189')."""
+        py, ts = self.sides
+        return [(e, py) for e in self.only_python] + [(e, ts) for e in self.only_typescript]
 
     def count_line(self) -> str:
         """N compared, M differ, K not-applicable on one side, E inconclusive, O in one report only."""
@@ -93,8 +113,9 @@ def _n(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _area_order(bid: str, area: str) -> tuple[Any, str]:
-    return (order(area), bid)
+def summary(d: BehaviourChange) -> str:
+    """The behaviour's claim in one line, from the TypeScript entry when it has a summary."""
+    return short_claim(d.after if d.after.get("summary") else d.before)
 
 
 def kind_of(a: str, b: str) -> str:
@@ -107,31 +128,15 @@ def kind_of(a: str, b: str) -> str:
     return DIFFERENCE
 
 
-def compare(python: Mapping[str, Any], typescript: Mapping[str, Any]) -> Comparison:
-    """Every behaviour both reports have whose verdict, or a sub-check both name, differs;
-    and what only one has. The reports' ids are taken as they are (rename them first)."""
-    py = {b["id"]: b for b in python["behaviours"]}
-    ts = {b["id"]: b for b in typescript["behaviours"]}
-    shared = sorted(set(py) & set(ts), key=lambda i: _area_order(i, py[i]["area"]))
-    out = []
-    for bid in shared:
-        a, b = py[bid], ts[bid]
-        ca, cb = a.get("checks") or {}, b.get("checks") or {}
-        checks = tuple((n, ca[n], cb[n]) for n in sorted(set(ca) & set(cb)) if ca[n] != cb[n])
-        if a["verdict"] != b["verdict"] or checks:
-            out.append(Disagreement(bid, kind_of(a["verdict"], b["verdict"]), a, b, checks))
-
-    def only(mine: Mapping[str, Mapping[str, Any]], theirs: Mapping[str, Any]) -> tuple[Mapping[str, Any], ...]:
-        return tuple(mine[i] for i in sorted(set(mine) - set(theirs), key=lambda i: _area_order(i, mine[i]["area"])))
-
-    return Comparison(
+def pair(python: Mapping[str, Any], typescript: Mapping[str, Any]) -> SdkPair:
+    """The two reports compared: every behaviour both have whose verdict or a sub-check (one
+    only one report names included) differs, and what only one has. The reports' ids are
+    taken as they are (rename them first)."""
+    return SdkPair(
         str(python["cli_version"]),
         str(python["sdk_version"]),
         str(typescript["sdk_version"]),
-        len(shared),
-        tuple(out),
-        only(py, ts),
-        only(ts, py),
+        compare_reports(python, typescript),
     )
 
 
@@ -165,7 +170,7 @@ class Beside:
     """The Python SDK's reports and the TypeScript SDK's, from a folder and its ts/: each CLI
     version both bundle, compared; and the CLI versions each side bundles, newest first."""
 
-    comparisons: tuple[Comparison, ...]  # newest CLI first
+    pairs: tuple[SdkPair, ...]  # newest CLI first
     python_clis: tuple[str, ...]
     typescript_clis: tuple[str, ...]
 
@@ -199,7 +204,7 @@ def pair_up(python_reports: Sequence[Mapping[str, Any]], ts_reports: Sequence[Ma
     py, ts = _newest_by_cli(python_reports), _newest_by_cli(ts_reports)
     shared = sorted(set(py) & set(ts), key=version_key, reverse=True)
     return Beside(
-        tuple(compare(py[cli], ts[cli]) for cli in shared),
+        tuple(pair(py[cli], ts[cli]) for cli in shared),
         tuple(sorted(py, key=version_key, reverse=True)),
         tuple(sorted(ts, key=version_key, reverse=True)),
     )
@@ -220,14 +225,14 @@ def _newest_by_cli(reports: Sequence[Mapping[str, Any]]) -> dict[str, Mapping[st
 SAME_NOTE = f"the note as on the {PY.short} side"  # said rather than a long note twice in one row
 
 
-def _note(entry: Mapping[str, Any], beside: Mapping[str, Any] | None) -> str:
+def side_note(entry: Mapping[str, Any], beside: Mapping[str, Any] | None) -> str:
     """The entry's note; SAME_NOTE for the TypeScript side when it is the Python side's (`beside`)."""
     note = str(entry.get("note") or "")
     return SAME_NOTE if note and beside is not None and note == beside.get("note") else note
 
 
 def _verdict(entry: Mapping[str, Any], beside: Mapping[str, Any] | None = None) -> str:
-    note = _note(entry, beside)
+    note = side_note(entry, beside)
     return f"{symbol(entry['verdict'])} {md(entry['verdict'])}" + (f": {md(note)}" if note else "")
 
 
@@ -236,39 +241,39 @@ def _link(bid: str, security: bool, project: str) -> str:
     return f"[`{md(bid)}`]({declaration(bid, project)}){mark}"
 
 
-def _checks_md(checks: Sequence[tuple[str, str, str]]) -> str:
-    return "; ".join(f"`{md(n)}` {symbol(a)} {md(a)} · {symbol(b)} {md(b)}" for n, a, b in checks)
+def _check_md(verdict: str | None) -> str:
+    """A sub-check's verdict on one side; absent (the report does not name it) as the matrix says it."""
+    return f"{symbol(verdict)} {md(verdict)}" if verdict else symbol(None)
 
 
-def comparison_markdown(c: Comparison, project: str = "..", level: int = 2) -> str:
+def _checks_md(checks: Sequence[CheckMove]) -> str:
+    return "; ".join(f"`{md(c.name)}` {_check_md(c.before)} · {_check_md(c.after)}" for c in checks)
+
+
+def comparison_markdown(c: SdkPair, project: str = "..", level: int = 2) -> str:
     """One CLI version's section: the count line, each group's table, what one report only has."""
     sub = "#" * (level + 1)
-    py, ts = f"{PY.short} {c.python_version}", f"{TS.short} {c.typescript_version}"
-    headers = ["behaviour", py, ts, f"sub-checks that differ ({PY.short} · {TS.short})", "claim"]
+    headers = ["behaviour", *c.sides, f"sub-checks that differ ({PY.short} · {TS.short})", "claim"]
     parts = [f"{'#' * level} {md(c.label)}", "", md(c.count_line())]
-    for kind, title in KINDS.items():
-        group = c.of(kind)
-        if not group and kind != DIFFERENCE:
-            continue
+    for title, group in c.groups():
         parts += ["", f"{sub} {title}", ""]
         if not group:
-            parts.append(f"No behaviour holds on one SDK and differs on the other on CLI {md(c.cli_version)}.")
+            parts.append(md(c.none_differ))
             continue
         rows = [
             [
-                _link(d.id, d.security, project),
-                _verdict(d.python),
-                _verdict(d.typescript, d.python),
+                _link(d.id, bool(d.security), project),
+                _verdict(d.before),
+                _verdict(d.after, d.before),
                 _checks_md(d.checks),
-                md(d.summary),
+                md(summary(d)),
             ]
             for d in group
         ]
         parts.append(text_table(rows, headers))
-    only = [(e, py) for e in c.only_python] + [(e, ts) for e in c.only_typescript]
-    if only:
+    if c.one_sided():
         parts += ["", f"{sub} In one report only", ""]
-        parts += [f"- `{md(e['id'])}` only in {md(side)} ({_verdict(e)})" for e, side in only]
+        parts += [f"- `{md(e['id'])}` only in {md(side)} ({_verdict(e)})" for e, side in c.one_sided()]
     return "\n".join(parts) + "\n"
 
 
@@ -280,16 +285,16 @@ def render_markdown(beside: Beside, project: str = "..") -> str:
         f"Where the {PY.name} (`{PY.package}`, the reports in this folder) and the {TS.name} "
         f"(`{TS.package}`, the reports in `{TS_FOLDER}/`) disagree on a behaviour while running the same "
         "Claude Code CLI: for each CLI version both bundle, the newest release of each SDK that bundles it. "
-        "A behaviour that holds on one and differs on the other (or whose sub-checks both have differ) is a "
+        "A behaviour that holds on one and differs on the other (or whose sub-checks differ) is a "
         "difference of the SDKs; one not applicable, or inconclusive (error, needs-live), on one side is "
         "listed apart. Generated by `sdkprobe report`.",
         "",
         f"The matrices: [COMPATIBILITY.md](COMPATIBILITY.md) ({PY.name}), "
         f"[{TS_FOLDER}/COMPATIBILITY.md]({TS_FOLDER}/COMPATIBILITY.md) ({TS.name}).",
     ]
-    if not beside.comparisons:
+    if not beside.pairs:
         parts += ["", md(no_shared_cli(beside))]
-    for c in beside.comparisons:
+    for c in beside.pairs:
         parts += ["", comparison_markdown(c, project).rstrip("\n")]
     return "\n".join(parts) + "\n"
 
@@ -316,9 +321,9 @@ def matrix_section(beside: Beside) -> list[str]:
         f"where it and `{PY.package}` disagree on one CLI: [{MD_NAME}]({MD_NAME}).",
         "",
     ]
-    if not beside.comparisons:
+    if not beside.pairs:
         return [*lines, md(no_shared_cli(beside))]
-    return lines + [f"- {md(c.label)}: {md(c.count_line())}" for c in beside.comparisons]
+    return lines + [f"- {md(c.label)}: {md(c.count_line())}" for c in beside.pairs]
 
 
 def python_above(folder: Path) -> bool:
@@ -333,102 +338,3 @@ def python_above_line() -> str:
         f"The {PY.name}'s matrix is [../COMPATIBILITY.md](../COMPATIBILITY.md); where the two SDKs "
         f"disagree on one CLI: [../{MD_NAME}](../{MD_NAME})."
     )
-
-
-# --- HTML --------------------------------------------------------------------------
-
-
-def _e(text: object) -> str:
-    return escape(str(text), quote=True)
-
-
-def _verdict_html(entry: Mapping[str, Any], beside: Mapping[str, Any] | None = None) -> str:
-    note = _note(entry, beside)
-    return (
-        f'<td class="v-{_e(entry["verdict"])}">{symbol(entry["verdict"])} {_e(entry["verdict"])}'
-        + (f'<div class="note">{_e(note)}</div>' if note else "")
-        + "</td>"
-    )
-
-
-def comparison_html(c: Comparison) -> str:
-    from sdkprobe.report.html import behaviour_page
-
-    py, ts = f"{PY.short} {c.python_version}", f"{TS.short} {c.typescript_version}"
-    parts = [f"<h2>{_e(c.label)}</h2>", f'<p class="count">{_e(c.count_line())}</p>']
-    for kind, title in KINDS.items():
-        group = c.of(kind)
-        if not group and kind != DIFFERENCE:
-            continue
-        parts.append(f"<h3>{_e(title)}</h3>")
-        if not group:
-            parts.append(f"<p>No behaviour holds on one SDK and differs on the other on CLI {_e(c.cli_version)}.</p>")
-            continue
-        rows = "\n".join(
-            f'<tr><td><a href="{_e(behaviour_page(d.id))}"><code>{_e(d.id)}</code></a>'
-            + (f" {SECURITY_MARK}" if d.security else "")
-            + f'<div class="note">{_e(d.summary)}</div></td>'
-            + _verdict_html(d.python)
-            + _verdict_html(d.typescript, d.python)
-            + "<td>"
-            + "<br>".join(f"<code>{_e(n)}</code> {symbol(a)} {_e(a)} · {symbol(b)} {_e(b)}" for n, a, b in d.checks)
-            + "</td></tr>"
-            for d in group
-        )
-        head = "".join(f"<th>{_e(h)}</th>" for h in ("behaviour", py, ts, "sub-checks that differ"))
-        parts.append(
-            f'<div class="scroll"><table><thead><tr>{head}</tr></thead><tbody>\n{rows}\n</tbody></table></div>'
-        )
-    only = [(e, py) for e in c.only_python] + [(e, ts) for e in c.only_typescript]
-    if only:
-        items = "".join(
-            f"<li><code>{_e(e['id'])}</code> only in {_e(side)} ({_e(e['verdict'])})</li>" for e, side in only
-        )
-        parts += ["<h3>In one report only</h3>", f"<ul>{items}</ul>"]
-    return "\n".join(parts)
-
-
-_CSS = """
-:root { --bg: #fff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --head: #f6f8fa;
-  --holds: #eefbf1; --differs: #ffebe9; --error: #fff8c5; --mark: #0969da; }
-@media (prefers-color-scheme: dark) { :root { --bg: #0d1117; --fg: #e6edf3; --muted: #8d96a0;
-  --line: #30363d; --head: #161b22; --holds: #0f2a1a; --differs: #3d1d20; --error: #3b2e00; --mark: #4493f8; } }
-body { margin: 0 auto; padding: 1rem; max-width: 80rem;
-  font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; background: var(--bg); color: var(--fg); }
-h1 { font-size: 1.3rem; } h2 { font-size: 1.1rem; margin-top: 1.4rem; } h3 { font-size: 1rem; }
-a { color: var(--mark); }
-p { color: var(--muted); }
-.scroll { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; }
-table { border-collapse: collapse; width: 100%; }
-th, td { padding: .3rem .5rem; border-bottom: 1px solid var(--line); text-align: left; vertical-align: top; }
-thead th { background: var(--head); white-space: nowrap; }
-.note { color: var(--muted); font-size: .85em; overflow-wrap: anywhere; }
-td.v-holds { background: var(--holds); } td.v-differs { background: var(--differs); }
-td.v-error { background: var(--error); }
-"""
-
-
-def render_html(beside: Beside, top: str = "") -> str:
-    """sdk-differences.html: the same as SDK-DIFFERENCES.md, ids linked to their behaviour pages;
-    `top`: HTML put first in the body (the site's links to its other pages)."""
-    sections = [comparison_html(c) for c in beside.comparisons] or [f"<p>{_e(no_shared_cli(beside))}</p>"]
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{_e(PY.package)} and {_e(TS.package)} on one CLI</title>
-<style>{_CSS}</style>
-</head>
-<body>
-{top}<h1>{_e(PY.package)} and {_e(TS.package)} on one CLI</h1>
-<p>Where the {_e(PY.name)} (<code>{_e(PY.package)}</code>) and the {_e(TS.name)} (<code>{_e(TS.package)}</code>)
-disagree on a behaviour while running the same Claude Code CLI: for each CLI version both bundle, the newest
-release of each SDK that bundles it. A holds against a differs is a difference of the SDKs; a behaviour not
-applicable, or inconclusive, on one side is listed apart. Generated by <code>sdkprobe report</code>.
-The matrices: <a href="compatibility.html">{_e(PY.name)}</a>,
-<a href="{TS_FOLDER}/compatibility.html">{_e(TS.name)}</a>.</p>
-{chr(10).join(sections)}
-</body>
-</html>
-"""

@@ -22,7 +22,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -31,8 +30,11 @@ from sdkprobe.report.cells import counts, project_from
 from sdkprobe.report.errors import ReportError
 from sdkprobe.report.files import check_folder_writable, replace_folder
 from sdkprobe.report.grid import Grid, cli_axis_sdk
-from sdkprobe.report.html import render_html
-from sdkprobe.report.markdown import to_html
+from sdkprobe.report.html import differences
+from sdkprobe.report.html import story as story_html
+from sdkprobe.report.html.markdown import to_html
+from sdkprobe.report.html.matrix import render_html
+from sdkprobe.report.html.page import esc, page
 from sdkprobe.report.matrix import HTML_NAME, CoverageOf, load_folder
 from sdkprobe.report.release_note import release_note
 from sdkprobe.report.render import render_page
@@ -43,19 +45,6 @@ CLI_AXIS = "cli-axis"  # the CLI axis's reports, beside the Python SDK's: report
 RELEASES = "releases"  # a shelf's release pages, in its folder
 MARKER = ".sdkprobe-site"  # in OUT: the folder is a site this command wrote, and may be replaced
 MARKER_TEXT = b"Written by `sdkprobe site`; the next build replaces this folder whole.\n"
-
-_CSS = (
-    story.PAGE_CSS
-    + """
-div.sdks { display: grid; grid-template-columns: repeat(auto-fit, minmax(min(100%, 28rem), 1fr)); gap: 1rem;
-  margin: 1rem 0; }
-section.sdk { min-width: 0; border: 1px solid var(--line); border-radius: 6px; padding: .2rem .9rem .6rem; }
-details > summary { cursor: pointer; }
-ul.releases { padding-left: 1.2rem; columns: 14rem; }
-p.meta { color: var(--muted); overflow-wrap: anywhere; }
-.moved-in { overflow-wrap: anywhere; }
-"""
-)
 
 
 @dataclass(frozen=True)
@@ -141,7 +130,7 @@ def build(
         top = _nav(shelves, shelf.folder)
         files[shelf.path(HTML_NAME)] = render_html(shelf.grid, shelf.beside, shelf.python_above, top)
         if shelf.beside:
-            files[sdkdiff.HTML_NAME] = sdkdiff.render_html(shelf.beside, top)
+            files[sdkdiff.HTML_NAME] = differences.render_html(shelf.beside, top)
         for i in shelf.releases():
             files[shelf.release_page(i)] = _release_page(shelves, shelf, i, project)
     files.update(_behaviour_pages(shelves, project))
@@ -193,29 +182,9 @@ def _notes(folder: Path) -> dict[str, str]:
     return notes
 
 
-def _e(text: object) -> str:
-    return escape(str(text), quote=True)
-
-
 def _up(folder: str) -> str:
     """The site's root as a link from a folder of it."""
     return "../" * len([p for p in folder.split("/") if p])
-
-
-def _page(title: str, top: str, body: str, head: str = "") -> str:
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{_e(title)}</title>
-{head}<style>{_CSS}</style>
-</head>
-<body>
-{top}{body}
-</body>
-</html>
-"""
 
 
 def _nav(shelves: Sequence[Shelf], folder: str) -> str:
@@ -225,13 +194,8 @@ def _nav(shelves: Sequence[Shelf], folder: str) -> str:
     links += [(s.path(HTML_NAME), s.grid.sdk.name if s.is_sdk else "other CLI releases") for s in shelves]
     links += [(sdkdiff.HTML_NAME, "SDK differences") for s in shelves if s.beside]
     links.append((feed.NAME, "Atom feed"))
-    items = "".join(f'<a href="{_e(up + href)}">{_e(text)}</a>' for href, text in links)
-    style = (
-        "display:flex;flex-wrap:wrap;gap:.2rem .9rem;padding-bottom:.4rem;margin-bottom:.6rem;"
-        "border-bottom:1px solid #d0d7de;font-size:.9em"
-    )
-    # inline: the matrices' own style sheets know nothing of the site
-    return f'<nav class="site" aria-label="sdkprobe" style="{style}">{items}</nav>\n'
+    items = "".join(f'<a href="{esc(up + href)}">{esc(text)}</a>' for href, text in links)
+    return f'<nav class="site" aria-label="sdkprobe">{items}</nav>\n'
 
 
 # --- what moved in a release ---------------------------------------------------------
@@ -269,29 +233,29 @@ def _release_page(shelves: Sequence[Shelf], shelf: Shelf, i: int, project: Calla
     k = releases.index(i)
     older, newer = releases[:k], releases[k + 1 :]
     around = [
-        f'<a href="{_e(Path(shelf.release_page(j)).name)}">{word} {_e(shelf.stem(j))}</a>'
+        f'<a href="{esc(Path(shelf.release_page(j)).name)}">{word} {esc(shelf.stem(j))}</a>'
         for word, j in (("older:", older[-1] if older else None), ("newer:", newer[0] if newer else None))
         if j is not None
     ]
-    matrix = f'<a href="{_e(up + shelf.path(HTML_NAME))}">the matrix</a>'
-    meta = [_e(_published(shelf, i)), _e(_summary(shelf, i)), matrix]
+    matrix = f'<a href="{esc(up + shelf.path(HTML_NAME))}">the matrix</a>'
+    meta = [esc(_published(shelf, i)), esc(_summary(shelf, i)), matrix]
     report = render_page(dict(shelf.reports[shelf.stem(i)]), project(folder))
     body = (
-        f"<h1>{_e(shelf.grid.sdk.package)} {_e(c.sdk_version)}</h1>\n"
+        f"<h1>{esc(shelf.grid.sdk.package)} {esc(c.sdk_version)}</h1>\n"
         f'<p class="meta">{" · ".join(meta + around)}</p>\n'
         f'<div class="moved-in">\n{to_html(shelf.note(i), 1)}</div>\n'
         f"{to_html(report, 1)}"
     )
-    return _page(f"{shelf.grid.sdk.package} {c.sdk_version}", _nav(shelves, folder), body)
+    return page(f"{shelf.grid.sdk.package} {c.sdk_version}", body, top=_nav(shelves, folder))
 
 
 def _index(shelves: Sequence[Shelf]) -> str:
     sdk_shelves = [s for s in shelves if s.is_sdk]
-    names = " and ".join(f"<code>{_e(s.grid.sdk.package)}</code> (the {_e(s.grid.sdk.name)})" for s in sdk_shelves)
+    names = " and ".join(f"<code>{esc(s.grid.sdk.package)}</code> (the {esc(s.grid.sdk.name)})" for s in sdk_shelves)
     sections = ['<div class="sdks">\n' + "\n".join(_index_section(s) for s in sdk_shelves) + "\n</div>"]
     for s in shelves:
         if s.beside:
-            lines = "".join(f"<li>{_e(c.label)}: {_e(c.count_line())}</li>" for c in s.beside.comparisons)
+            lines = "".join(f"<li>{esc(c.label)}: {esc(c.count_line())}</li>" for c in s.beside.pairs)
             sections.append(
                 f'<h2>Where the SDKs differ</h2>\n<p><a href="{sdkdiff.HTML_NAME}">The behaviours whose verdict '
                 f"differs between the two SDKs on one CLI</a>, for each CLI version both bundle:</p>\n"
@@ -300,7 +264,7 @@ def _index(shelves: Sequence[Shelf]) -> str:
     for s in shelves:
         if not s.is_sdk:
             sections.append(
-                f'<h2>On other CLI releases</h2>\n<p><a href="{_e(s.path(HTML_NAME))}">{_e(s.title)}</a>: '
+                f'<h2>On other CLI releases</h2>\n<p><a href="{esc(s.path(HTML_NAME))}">{esc(s.title)}</a>: '
                 f"{len(s.grid.columns)} CLI releases under one SDK release.</p>"
             )
     body = (
@@ -310,25 +274,25 @@ def _index(shelves: Sequence[Shelf]) -> str:
         "entry for each release as it is recorded.</p>\n" + "\n".join(sections)
     )
     head = f'<link rel="alternate" type="application/atom+xml" title="sdkprobe releases" href="{feed.NAME}">\n'
-    return _page("sdkprobe: what holds on each Claude Agent SDK release", _nav(shelves, ""), body, head)
+    return page("sdkprobe: what holds on each Claude Agent SDK release", body, top=_nav(shelves, ""), head=head)
 
 
 def _index_section(shelf: Shelf) -> str:
     sdk, releases = shelf.grid.sdk, shelf.releases()
     if not releases:
-        return f'<section class="sdk"><h2>{_e(sdk.package)}</h2><p>No release with its bundled CLI.</p></section>'
+        return f'<section class="sdk"><h2>{esc(sdk.package)}</h2><p>No release with its bundled CLI.</p></section>'
     newest = releases[-1]
     every = "".join(
-        f'<li><a href="{_e(shelf.release_page(i))}">{_e(shelf.stem(i))}</a> '
-        f'<span class="meta">{_e((shelf.times.get(shelf.grid.columns[i].sdk_version) or "")[:10])}</span></li>'
+        f'<li><a href="{esc(shelf.release_page(i))}">{esc(shelf.stem(i))}</a> '
+        f'<span class="meta">{esc((shelf.times.get(shelf.grid.columns[i].sdk_version) or "")[:10])}</span></li>'
         for i in reversed(releases)
     )
-    return f"""<section class="sdk" id="{_e(sdk.key)}">
-<h2>{_e(sdk.package)} <small>(the {_e(sdk.name)}, on {_e(sdk.registry)})</small></h2>
-<p>Newest recorded release: <a href="{_e(shelf.release_page(newest))}"><strong>{_e(shelf.stem(newest))}</strong></a>,
-{_e(_published(shelf, newest))}; {_e(_summary(shelf, newest))}
-<a href="{_e(shelf.path(HTML_NAME))}">The matrix</a> has every release.</p>
-<details class="moved-in"><summary>What moved in {_e(shelf.stem(newest))}: {_e(shelf.count(newest))}</summary>
+    return f"""<section class="sdk" id="{esc(sdk.key)}">
+<h2>{esc(sdk.package)} <small>(the {esc(sdk.name)}, on {esc(sdk.registry)})</small></h2>
+<p>Newest recorded release: <a href="{esc(shelf.release_page(newest))}"><strong>{esc(shelf.stem(newest))}</strong></a>,
+{esc(_published(shelf, newest))}; {esc(_summary(shelf, newest))}
+<a href="{esc(shelf.path(HTML_NAME))}">The matrix</a> has every release.</p>
+<details class="moved-in"><summary>What moved in {esc(shelf.stem(newest))}: {esc(shelf.count(newest))}</summary>
 {to_html(shelf.note(newest), 2)}</details>
 <details><summary>Every recorded release ({len(releases)})</summary>
 <ul class="releases">{every}</ul>
@@ -365,11 +329,11 @@ def _behaviour_pages(shelves: Sequence[Shelf], project: Callable[[str], str]) ->
     files = {}
     for bid in ids:
         parts = [
-            story.Part(s.key, s.title, story.story(s.grid, rows[s.key][bid]), up + s.path(HTML_NAME), not s.is_sdk)
+            story_html.Part(s.key, s.title, story.story(s.grid, rows[s.key][bid]), up + s.path(HTML_NAME), not s.is_sdk)
             for s in shelves
             if bid in rows[s.key]
         ]
-        files[f"{folder}/{bid}.html"] = story.render_joined_html(parts, project(folder), _nav(shelves, folder))
+        files[f"{folder}/{bid}.html"] = story_html.render_joined_html(parts, project(folder), _nav(shelves, folder))
         for s in shelves:
             if s.folder and bid in rows[s.key]:
                 files[s.path(f"{folder}/{bid}.html")] = _lead(f"{_up(s.path(folder))}{folder}/{bid}.html#{s.key}")
@@ -378,16 +342,8 @@ def _behaviour_pages(shelves: Sequence[Shelf], project: Callable[[str], str]) ->
 
 def _lead(href: str) -> str:
     """A page that sends the reader on to `href` (at once, or by its link without a browser's refresh)."""
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="refresh" content="0; url={_e(href)}">
-<title>Moved</title>
-</head>
-<body><p><a href="{_e(href)}">This behaviour's page</a></p></body>
-</html>
-"""
+    head = f'<meta http-equiv="refresh" content="0; url={esc(href)}">\n'
+    return page("Moved", f'<p><a href="{esc(href)}">This behaviour\'s page</a></p>', head=head)
 
 
 def check_out(out: Path) -> None:

@@ -1,6 +1,7 @@
 """What moved between two reported versions, the way a release note would say it.
 
-Every behaviour whose verdict or a sub-check's differs between the two reports, with its
+Every behaviour whose verdict or a sub-check's differs between the two reports (as
+report/comparison.py compares them: a sub-check only one report names moved too), with its
 claim, both verdicts, the sub-checks that moved, what was seen on each, and, where the
 history file knows, the exact releases where it changed; then the behaviours only one of
 the two reports has. Printed by `sdkprobe report --from A --to B` and appended to
@@ -15,31 +16,50 @@ from dataclasses import dataclass
 from typing import Any
 
 from sdkprobe.report.cells import md, symbol
+from sdkprobe.report.comparison import BehaviourChange, Comparison, compare_reports
 from sdkprobe.report.errors import ReportError
 from sdkprobe.report.grid import Column, Grid, Row, from_reports
 
 
 @dataclass(frozen=True)
-class Move:
-    id: str
-    claim: str
-    before: Mapping[str, Any]  # the behaviour's entry in A's report
-    after: Mapping[str, Any]  # and in B's
-    checks: tuple[tuple[str, str | None, str | None], ...]  # each sub-check that moved: (name, on A, on B)
-    where: str  # where it changed, naming releases the history found; "" when that adds nothing
-
-
-@dataclass(frozen=True)
 class Upgrade:
+    """What moved from one column of a matrix to another: their reports' comparison
+    (report/comparison.py), in the matrix's row order, with the grid's words of where each
+    move lies."""
+
     before: Column
     after: Column
-    moved: tuple[Move, ...]
-    added: tuple[tuple[Row, Mapping[str, Any]], ...]  # only in B's report: the row and its entry there
-    dropped: tuple[tuple[Row, Mapping[str, Any]], ...]  # only in A's
+    comparison: Comparison
+    rows: Mapping[str, Row]  # the grid's rows by id, in its order: each behaviour's claim
+    where: Mapping[str, str]  # a moved id -> where it changed, naming releases the history found; "" adds nothing
+
+    @property
+    def moved(self) -> list[BehaviourChange]:
+        return self._in_rows(self.comparison.moved)
+
+    @property
+    def seen_differently(self) -> list[BehaviourChange]:
+        return self._in_rows(self.comparison.seen_differently)
+
+    @property
+    def added(self) -> list[tuple[Row, Mapping[str, Any]]]:
+        """Only in B's report: the row and its entry there."""
+        return [(self.rows[e["id"]], e) for e in sorted(self.comparison.added, key=lambda e: self._place(e["id"]))]
+
+    @property
+    def dropped(self) -> list[tuple[Row, Mapping[str, Any]]]:
+        """Only in A's."""
+        return [(self.rows[e["id"]], e) for e in sorted(self.comparison.removed, key=lambda e: self._place(e["id"]))]
 
     @property
     def nothing(self) -> bool:
         return not (self.moved or self.added or self.dropped)
+
+    def _place(self, bid: str) -> int:
+        return list(self.rows).index(bid)
+
+    def _in_rows(self, changes: list[BehaviourChange]) -> list[BehaviourChange]:
+        return sorted(changes, key=lambda c: self._place(c.id))
 
 
 def stem(c: Column) -> str:
@@ -58,42 +78,15 @@ def column_named(grid: Grid, name: str, where: str) -> int:
 def between(grid: Grid, a: int, b: int) -> Upgrade:
     """What moved from column a to column b (either may be the older)."""
     span = _span(grid, min(a, b), max(a, b))
-    words = {r.id: r for r in span.rows}
-    moved, added, dropped = [], [], []
-    for row in grid.rows:
-        before, after = row.cells[a], row.cells[b]
-        if before is None and after is not None:
-            added.append((row, after))
-        elif before is not None and after is None:
-            dropped.append((row, before))
-        elif before is not None and after is not None:
-            checks = _moved_checks(before, after)
-            if before["verdict"] != after["verdict"] or checks:
-                spanned = words[row.id]
-                where = spanned.words if spanned.exact or len(span.columns) > 2 else ""
-                moved.append(Move(row.id, row.claim, before, after, checks, where))
-    return Upgrade(grid.columns[a], grid.columns[b], tuple(moved), tuple(added), tuple(dropped))
-
-
-def _moved_checks(
-    before: Mapping[str, Any], after: Mapping[str, Any]
-) -> tuple[tuple[str, str | None, str | None], ...]:
-    ca, cb = before.get("checks") or {}, after.get("checks") or {}
-    return tuple((n, ca.get(n), cb.get(n)) for n in sorted(set(ca) | set(cb)) if ca.get(n) != cb.get(n))
+    words = {r.id: r.words for r in span.rows if r.exact or len(span.columns) > 2}
+    comparison = compare_reports(grid.column_report(a), grid.column_report(b))
+    where = {c.id: words.get(c.id, "") for c in comparison.moved}
+    return Upgrade(grid.columns[a], grid.columns[b], comparison, {r.id: r for r in grid.rows}, where)
 
 
 def _span(grid: Grid, first: int, last: int) -> Grid:
     """The grid of columns first..last alone, its words said across them (with the same history)."""
-    reports = [
-        {
-            "sdk_version": c.sdk_version,
-            "cli_version": c.cli_version,
-            "cli": c.cli,
-            "behaviours": [r.cells[i] for r in grid.rows if r.cells[i] is not None],
-        }
-        for i, c in enumerate(grid.columns[first : last + 1], start=first)
-    ]
-    return from_reports(reports, grid.history)
+    return from_reports([grid.column_report(i) for i in range(first, last + 1)], grid.history)
 
 
 # --- Markdown ----------------------------------------------------------------------
@@ -115,7 +108,7 @@ def render_markdown(u: Upgrade, level: int = 2) -> str:
     parts.append(_summary(u))
     if u.moved:
         parts += ["", f"{sub} What moved", ""]
-        parts += [line for m in u.moved for line in _move(m, a, b)]
+        parts += [line for m in u.moved for line in _move(u, m, a, b)]
     for title, rows in ((f"New in {b}", u.added), (f"Gone in {b} (only in {a})", u.dropped)):
         if rows:
             parts += ["", f"{sub} {md(title)}", ""]
@@ -136,14 +129,15 @@ def _verdict(entry: Mapping[str, Any]) -> str:
     return f"{symbol(entry['verdict'])} {md(entry['verdict'])}"
 
 
-def _move(m: Move, a: str, b: str) -> list[str]:
-    head = f"- `{md(m.id)}`: {_verdict(m.before)} on {md(a)} → {_verdict(m.after)} on {md(b)}. {md(m.claim)}"
+def _move(u: Upgrade, m: BehaviourChange, a: str, b: str) -> list[str]:
+    claim = u.rows[m.id].claim
+    head = f"- `{md(m.id)}`: {_verdict(m.before)} on {md(a)} → {_verdict(m.after)} on {md(b)}. {md(claim)}"
     lines = [head]
     if m.checks:
-        moved = "; ".join(f"{md(n)} {md(x or '—')} → {md(y or '—')}" for n, x, y in m.checks)
+        moved = "; ".join(f"{md(c.name)} {md(c.before or '—')} → {md(c.after or '—')}" for c in m.checks)
         lines.append(f"  - sub-checks moved: {moved}")
-    if m.where:
-        lines.append(f"  - changed: {md(m.where)}")
+    if u.where[m.id]:
+        lines.append(f"  - changed: {md(u.where[m.id])}")
     notes = [(b, m.after.get("note") or ""), (a, m.before.get("note") or "")]
     if notes[0][1] and notes[0][1] == notes[1][1]:
         lines.append(f"  - seen on both: {md(notes[0][1])}")

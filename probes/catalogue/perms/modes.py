@@ -616,7 +616,7 @@ def _plan_callback(approve: bool) -> Any:
 _EXITED = "exited plan mode"  # what the CLI tells the model once the session has left plan mode
 
 
-async def _no_decision(hook_input: Any, tool_use_id: Any, context: Any) -> dict[str, Any]:
+async def _no_decision(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
     return {}
 
 

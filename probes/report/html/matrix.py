@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from html import escape
 from typing import Any
 from urllib.parse import quote
 
@@ -34,84 +33,8 @@ from sdkprobe.report.cells import (
     symbol,
 )
 from sdkprobe.report.grid import Grid, Row, SubCheck
+from sdkprobe.report.html.page import esc, page
 from sdkprobe.report.sdks import PYTHON, SDKS, TS_FOLDER, TYPESCRIPT
-
-_CSS = """
-:root { --bg: #fff; --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --head: #f6f8fa;
-  --holds: #eefbf1; --differs: #ffebe9; --error: #fff8c5; --mark: #0969da; --badge: #eaeef2; }
-@media (prefers-color-scheme: dark) { :root { --bg: #0d1117; --fg: #e6edf3; --muted: #8d96a0;
-  --line: #30363d; --head: #161b22; --holds: #0f2a1a; --differs: #3d1d20; --error: #3b2e00; --mark: #4493f8;
-  --badge: #30363d; } }
-* { box-sizing: border-box; }
-body { margin: 0; padding: 1rem; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif;
-  background: var(--bg); color: var(--fg); }
-h1 { font-size: 1.3rem; margin: 0 0 .4rem; }
-h2 { font-size: 1.05rem; margin: 1rem 0 .4rem; }
-p, .legend { color: var(--muted); margin: .3rem 0; }
-a { color: var(--mark); }
-code { font-size: .9em; }
-.controls { display: flex; flex-wrap: wrap; gap: .5rem; margin: .6rem 0; align-items: center; }
-.controls input[type=search], .controls select { font: inherit; padding: .35rem .5rem;
-  border: 1px solid var(--line); border-radius: 6px; background: var(--bg); color: var(--fg); }
-.controls input[type=search] { flex: 1 1 12rem; min-width: 0; }
-.controls label { white-space: nowrap; }
-details.changes { margin: .4rem 0 .6rem; }
-details.changes > summary { cursor: pointer; }
-details.changes > summary h2 { display: inline; font-size: 1rem; margin: 0; }
-details.changes > summary .count { color: var(--muted); }
-ul.changes { margin: .3rem 0; padding-left: 1.2rem; overflow-wrap: anywhere; }
-ul.changes li { margin: .15rem 0; }
-ul.changes .change { color: var(--muted); }
-.scroll { overflow-x: auto; border: 1px solid var(--line); border-radius: 6px; }
-table { border-collapse: separate; border-spacing: 0; width: 100%; }
-th, td { padding: .3rem .45rem; border-bottom: 1px solid var(--line); text-align: center; vertical-align: top; }
-thead th { background: var(--head); font-weight: 600; white-space: nowrap; vertical-align: bottom; }
-thead th small { display: block; font-weight: 400; color: var(--muted); }
-th.behaviour, td.behaviour { position: sticky; left: 0; z-index: 1; background: var(--bg); text-align: left;
-  width: 100%; min-width: 12rem; overflow-wrap: anywhere; border-right: 1px solid var(--line); }
-thead th.behaviour { background: var(--head); z-index: 2; }
-td.behaviour a.id { text-decoration: none; }
-td.behaviour a.id code { font-size: .85em; }
-td.behaviour summary { cursor: pointer; font-size: .9em; line-height: 1.35; }
-td.behaviour .more { color: var(--muted); font-size: .8em; margin: .2rem 0 .1rem; }
-td.behaviour .more p, td.behaviour .more ul { margin: 0 0 .25rem; }
-td.behaviour .more ul { padding-left: 1rem; }
-td.behaviour .more .claim { color: var(--fg); }
-td.behaviour .change { display: block; color: var(--muted); font-size: .75em; line-height: 1.3; }
-/* A version column is as wide as its symbol; its header (SDK version, then CLI) reads
-   bottom to top, and a footnote number is a badge on its own line under the symbol. */
-th.v, td.v { width: 1px; }
-thead th.v > span { display: inline-block; writing-mode: vertical-rl; transform: rotate(180deg); }
-thead th.v small { display: inline; font-size: .8em; }
-td.v { white-space: nowrap; padding: .3rem .2rem; line-height: 1.2; }
-td.v a.fn { display: block; width: max-content; min-width: 1.3em; margin: .15rem auto 0; padding: 0 .2rem;
-  border-radius: 4px; background: var(--badge);
-  color: var(--fg); font-size: .65em; line-height: 1.4; text-decoration: none; font-variant-numeric: tabular-nums; }
-tr.area th { text-align: left; background: var(--head); font-weight: 600; }
-tr.area th span { position: sticky; left: .45rem; }
-tr.behaviour-row:target td.behaviour { box-shadow: inset 3px 0 0 var(--mark); }
-td.v-holds { background: var(--holds); }
-td.v-differs { background: var(--differs); }
-td.v-error { background: var(--error); }
-ol.notes, ul.sources { padding-left: 1.5rem; overflow-wrap: anywhere; }
-ol.notes li:target { background: var(--differs); }
-@media (max-width: 600px) {
-  body { padding: .5rem; font-size: 14px; }
-  h1 { font-size: 1.15rem; }
-  p.exact { font-size: .85em; }
-  td.behaviour summary { font-size: .85em; }
-  th, td { padding: .25rem .2rem; }
-  /* the behaviour column stays pinned; older versions scroll under it */
-  th.behaviour, td.behaviour { width: 11.5rem; min-width: 11.5rem; max-width: 11.5rem; }
-  td.behaviour .change { display: -webkit-box; -webkit-box-orient: vertical; -webkit-line-clamp: 3;
-    overflow: hidden; }
-  thead th.v small { display: none; }
-  thead th.v { padding: .25rem .1rem; line-height: 1; }
-  thead th.v .ver { font-size: .75em; }
-  td.v { font-size: 12px; padding: .3rem .1rem; }
-  td.v a.fn { font-size: 9px; padding: 0 .1rem; }
-}
-"""
 
 _JS = """
 (function () {
@@ -170,14 +93,10 @@ _JS = """
 """
 
 
-def _e(text: object) -> str:
-    return escape(str(text), quote=True)
-
-
 def _prose(text: object) -> str:
     """Escaped text whose `code spans` (Markdown-ish, as claims and the exact note write them)
     read as code rather than as backticks."""
-    return re.sub(r"`([^`]+)`", r"<code>\1</code>", _e(text))
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", esc(text))
 
 
 def _row_id(bid: str) -> str:
@@ -191,8 +110,8 @@ def behaviour_page(bid: str) -> str:
 
 def source_html(source: Mapping[str, Any], project: str = "..") -> str:
     """The short label, linked to where the source leads (`source_link`); its title as a tooltip."""
-    label, url, title = _e(source_label(source)), source_link(source, project), _e(source["title"])
-    return f'<a href="{_e(url)}" title="{title}">{label}</a>' if url else f'<span title="{title}">{label}</span>'
+    label, url, title = esc(source_label(source)), source_link(source, project), esc(source["title"])
+    return f'<a href="{esc(url)}" title="{title}">{label}</a>' if url else f'<span title="{title}">{label}</span>'
 
 
 def render_html(grid: Grid, beside: sdkdiff.Beside | None = None, python_above: bool = False, top: str = "") -> str:
@@ -202,39 +121,30 @@ def render_html(grid: Grid, beside: sdkdiff.Beside | None = None, python_above: 
     shown = grid.newest_first()
     head = ['<th class="behaviour" scope="col">behaviour</th>']
     head += [
-        f'<th class="v" scope="col" title="{_e(c.sdk_version)}, {_e(c.cli_label)}">'
-        f'<span><span class="ver">{_e(c.sdk_version)}</span> <small>{_e(c.cli_label)}</small></span></th>'
+        f'<th class="v" scope="col" title="{esc(c.sdk_version)}, {esc(c.cli_label)}">'
+        f'<span><span class="ver">{esc(c.sdk_version)}</span> <small>{esc(c.cli_label)}</small></span></th>'
         for c in (grid.columns[i] for i in shown)
     ]
     width = len(head)
     bodies = []
     for area, rows in grid.areas():
         trs = [
-            f'<tr class="area"><th colspan="{width}" scope="rowgroup"><span>{_e(area_heading(area))}</span></th></tr>'
+            f'<tr class="area"><th colspan="{width}" scope="rowgroup"><span>{esc(area_heading(area))}</span></th></tr>'
         ]
         trs += [_row(grid, r) for r in rows]
-        bodies.append(f'<tbody class="area-group" data-area="{_e(area.lower())}">\n' + "\n".join(trs) + "\n</tbody>")
-    options = "".join(f'<option value="{_e(v)}">{s} {_e(v)}</option>' for s, v in LEGEND[:-1])
+        bodies.append(f'<tbody class="area-group" data-area="{esc(area.lower())}">\n' + "\n".join(trs) + "\n</tbody>")
+    options = "".join(f'<option value="{esc(v)}">{s} {esc(v)}</option>' for s, v in LEGEND[:-1])
     notes = "\n".join(
-        f'<li id="note-{n.number}" value="{n.number}"><code>{_e(n.id)}</code> on {_e(", ".join(n.versions))} '
-        f"({_e(n.verdict)}): {_prose(n.text)}</li>"
+        f'<li id="note-{n.number}" value="{n.number}"><code>{esc(n.id)}</code> on {esc(", ".join(n.versions))} '
+        f"({esc(n.verdict)}): {_prose(n.text)}</li>"
         for n in grid.notes
     )
     sources = "\n".join(
-        f"<li>{source_html(s, grid.project)}: {_e(s['title'])}</li>" for s in cited(r.source for r in grid.rows)
+        f"<li>{source_html(s, grid.project)}: {esc(s['title'])}</li>" for s in cited(r.source for r in grid.rows)
     )
-    legend = " · ".join(f"{s} {_e(name)}" for s, name in LEGEND) + f" · {_e(SECURITY_LEGEND)}"
-    return f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{_e(grid.sdk.package)} compatibility</title>
-<style>{_CSS}</style>
-</head>
-<body>
-{top}<h1>{_e(grid.sdk.package)} compatibility</h1>
-<p>Which behaviours of <code>{_e(grid.sdk.package)}</code> (the {_e(grid.sdk.name)}) and its Claude Code CLI
+    legend = " · ".join(f"{s} {esc(name)}" for s, name in LEGEND) + f" · {esc(SECURITY_LEGEND)}"
+    body = f"""<h1>{esc(grid.sdk.package)} compatibility</h1>
+<p>Which behaviours of <code>{esc(grid.sdk.package)}</code> (the {esc(grid.sdk.name)}) and its Claude Code CLI
 hold on each SDK version, newest first. Generated by <code>sdkprobe report</code>; a row's short claim unfolds
 to the whole claim, its source, sub-checks and notes.</p>
 {_other_sdk(beside, python_above)}{_exact_note(grid)}<div class="controls">
@@ -248,17 +158,14 @@ to the whole claim, its source, sub-checks and notes.</p>
 <p class="legend">{legend}</p>
 {_upgrade(grid)}{_changes(grid)}
 <div class="scroll">
-<table>
+<table class="matrix">
 <thead><tr>{"".join(head)}</tr></thead>
 {chr(10).join(bodies)}
 </table>
 </div>
 {_surface(grid)}{f'<h2>Notes</h2>{chr(10)}<ol class="notes">{chr(10)}{notes}{chr(10)}</ol>' if notes else ""}
-{f'<h2>Sources</h2>{chr(10)}<ul class="sources">{chr(10)}{sources}{chr(10)}</ul>' if sources else ""}
-<script>{_JS}</script>
-</body>
-</html>
-"""
+{f'<h2>Sources</h2>{chr(10)}<ul class="sources">{chr(10)}{sources}{chr(10)}</ul>' if sources else ""}"""
+    return page(f"{grid.sdk.package} compatibility", body, top=top, script=_JS, wide=True)
 
 
 def _surface(grid: Grid) -> str:
@@ -270,13 +177,13 @@ def _surface(grid: Grid) -> str:
 
     def items(names: tuple[str, ...], mark: bool = False) -> str:
         return ", ".join(
-            f"<code>{_e(i)}</code>" + (" ✗" if mark and grid.coverage is not None and not grid.covering(i) else "")
+            f"<code>{esc(i)}</code>" + (" ✗" if mark and grid.coverage is not None and not grid.covering(i) else "")
             for i in names
         )
 
     rows = "".join(
-        f'<tr><th scope="row">{_e(st.label)}</th><td>{st.items}</td>'
-        f"<td>{_e(st.covered_text)}</td>"
+        f'<tr><th scope="row">{esc(st.label)}</th><td>{st.items}</td>'
+        f"<td>{esc(st.covered_text)}</td>"
         f"<td>{items(st.added, mark=True)}</td><td>{items(st.removed)}</td></tr>"
         for st in steps
     )
@@ -295,19 +202,19 @@ def _other_sdk(beside: sdkdiff.Beside | None, python_above: bool) -> str:
     """Links to the other SDK's matrix and to where the two differ on one CLI, when there is one."""
     ts, py = SDKS[TYPESCRIPT], SDKS[PYTHON]
     if beside is not None:
-        counts = "; ".join(f"{c.label}: {len(c.of(sdkdiff.DIFFERENCE))} differ" for c in beside.comparisons)
+        counts = "; ".join(f"{c.label}: {len(c.of(sdkdiff.DIFFERENCE))} differ" for c in beside.pairs)
         return (
-            f'<p class="other-sdk">The {_e(ts.name)} (<code>{_e(ts.package)}</code>) has its own '
+            f'<p class="other-sdk">The {esc(ts.name)} (<code>{esc(ts.package)}</code>) has its own '
             f'<a href="{TS_FOLDER}/compatibility.html">matrix</a>; where the two SDKs disagree on one CLI: '
-            f'<a href="{sdkdiff.HTML_NAME}">{_e(sdkdiff.HTML_NAME)}</a>'
-            + (f" ({_e(counts)})" if counts else " (no CLI version both bundle)")
+            f'<a href="{sdkdiff.HTML_NAME}">{esc(sdkdiff.HTML_NAME)}</a>'
+            + (f" ({esc(counts)})" if counts else " (no CLI version both bundle)")
             + ".</p>\n"
         )
     if python_above:
         return (
-            f'<p class="other-sdk">The {_e(py.name)} (<code>{_e(py.package)}</code>) has its own '
+            f'<p class="other-sdk">The {esc(py.name)} (<code>{esc(py.package)}</code>) has its own '
             f'<a href="../compatibility.html">matrix</a>; where the two '
-            f'SDKs disagree on one CLI: <a href="../{sdkdiff.HTML_NAME}">{_e(sdkdiff.HTML_NAME)}</a>.</p>\n'
+            f'SDKs disagree on one CLI: <a href="../{sdkdiff.HTML_NAME}">{esc(sdkdiff.HTML_NAME)}</a>.</p>\n'
         )
     return ""
 
@@ -325,8 +232,8 @@ def _changes(grid: Grid) -> str:
     if not changed:
         return f'{heading}\n<p class="no-changes">No behaviour changed.</p>'
     items = "\n".join(
-        f'<li><a href="#{_e(_row_id(r.id))}"><code>{_e(r.id)}</code></a> {_prose(short_claim(r))}: '
-        f'<span class="change">{_e(r.words)}</span></li>'
+        f'<li><a href="#{esc(_row_id(r.id))}"><code>{esc(r.id)}</code></a> {_prose(short_claim(r))}: '
+        f'<span class="change">{esc(r.words)}</span></li>'
         for r in changed
     )
     count = f"{len(changed)} behaviour{'s' if len(changed) != 1 else ''}"
@@ -345,20 +252,20 @@ def _upgrade(grid: Grid) -> str:
     if len(grid.columns) < 2:
         return ""
     u = upgrade.between(grid, len(grid.columns) - 2, len(grid.columns) - 1)
-    heading = f'<h2 id="upgrade">Upgrading from {_e(u.before.label)} to {_e(u.after.label)}</h2>'
+    heading = f'<h2 id="upgrade">Upgrading from {esc(u.before.label)} to {esc(u.after.label)}</h2>'
     if u.nothing:
         return f'<p class="no-changes">{heading} nothing moved.</p>\n'
     rows = {r.id: r for r in grid.rows}
     items = [
-        f'<li><a href="#{_e(_row_id(m.id))}"><code>{_e(m.id)}</code></a> '
-        f"{symbol(m.before['verdict'])} {_e(m.before['verdict'])} → {symbol(m.after['verdict'])} "
-        f"{_e(m.after['verdict'])}: {_prose(short_claim(rows[m.id]))}"
-        + (f' <span class="change">({_e(m.where)})</span>' if m.where else "")
+        f'<li><a href="#{esc(_row_id(m.id))}"><code>{esc(m.id)}</code></a> '
+        f"{symbol(m.before['verdict'])} {esc(m.before['verdict'])} → {symbol(m.after['verdict'])} "
+        f"{esc(m.after['verdict'])}: {_prose(short_claim(rows[m.id]))}"
+        + (f' <span class="change">({esc(u.where[m.id])})</span>' if u.where[m.id] else "")
         + "</li>"
         for m in u.moved
     ]
-    items += [f"<li><code>{_e(r.id)}</code> only in {_e(u.after.label)}</li>" for r, _ in u.added]
-    items += [f"<li><code>{_e(r.id)}</code> only in {_e(u.before.label)}</li>" for r, _ in u.dropped]
+    items += [f"<li><code>{esc(r.id)}</code> only in {esc(u.after.label)}</li>" for r, _ in u.added]
+    items += [f"<li><code>{esc(r.id)}</code> only in {esc(u.before.label)}</li>" for r, _ in u.dropped]
     count = f"{len(u.moved)} moved" + (f", {len(u.added) + len(u.dropped)} in one only" if u.added or u.dropped else "")
     # Unfolded while short: a longer list would push the table's newest columns below a phone's first screen.
     unfolded = " open" if len(items) <= UPGRADE_UNFOLDED_UP_TO else ""
@@ -373,13 +280,14 @@ def _row(grid: Grid, r: Row) -> str:
     # "security" finds the rows marked so, as the legend says
     find = " ".join([r.id, r.area, area_heading(r.area), *(["security"] if r.security else [])]).lower()
     title = f"security: {r.security}"
-    mark = f' <span class="security" role="img" aria-label="{_e(title)}">{SECURITY_MARK}</span>' if r.security else ""
+    mark = f' <span class="security" role="img" aria-label="{esc(title)}">{SECURITY_MARK}</span>' if r.security else ""
     cells = "".join(_cell(grid, r.id, i, r.cells[i]) for i in grid.newest_first())
-    change = f'<span class="change">{_e(r.words)}</span>' if r.words else ""
+    change = f'<span class="change">{esc(r.words)}</span>' if r.words else ""
     return (
-        f'<tr class="behaviour-row" data-id="{_e(r.id.lower())}" data-area="{_e(r.area.lower())}" '
-        f'data-verdicts="{_e(verdicts)}" data-changed="{int(r.moved)}" data-find="{_e(find)}" id="{_e(_row_id(r.id))}">'
-        f'<td class="behaviour"><a class="id" href="{_e(behaviour_page(r.id))}"><code>{_e(r.id)}</code></a>{mark}'
+        f'<tr class="behaviour-row" data-id="{esc(r.id.lower())}" data-area="{esc(r.area.lower())}" '
+        f'data-verdicts="{esc(verdicts)}" data-changed="{int(r.moved)}" data-find="{esc(find)}" '
+        f'id="{esc(_row_id(r.id))}">'
+        f'<td class="behaviour"><a class="id" href="{esc(behaviour_page(r.id))}"><code>{esc(r.id)}</code></a>{mark}'
         f'<details><summary class="short">{_prose(short_claim(r))}</summary>{_more(grid, r)}</details>'
         f"{change}</td>{cells}</tr>"
     )
@@ -392,16 +300,16 @@ def _more(grid: Grid, r: Row) -> str:
         f'<p class="claim">{_prose(r.claim)}</p>',
         *([f'<p class="security">{SECURITY_MARK} Security: {_prose(r.security)}</p>'] if r.security else []),
         f'<p class="source">{source_html(r.source, grid.project)} · '
-        f'<a href="{_e(declaration(r.id, grid.project))}">declaration</a></p>',
+        f'<a href="{esc(declaration(r.id, grid.project))}">declaration</a></p>',
     ]
     if r.checks:
         newest = grid.columns[max(i for i, c in enumerate(r.cells) if c)].label
         items = "".join(_sub_check(c) for c in r.checks)
-        parts.append(f'<p>Sub-checks on {_e(newest)}:</p><ul class="checks">{items}</ul>')
+        parts.append(f'<p>Sub-checks on {esc(newest)}:</p><ul class="checks">{items}</ul>')
     notes = grid.notes_of(r.id)
     if notes:
         items = "".join(
-            f'<li><a href="#note-{n.number}">{n.number}</a> {_e(n.verdict)} on {_e(", ".join(n.versions))}: '
+            f'<li><a href="#note-{n.number}">{n.number}</a> {esc(n.verdict)} on {esc(", ".join(n.versions))}: '
             f"{_prose(n.text)}</li>"
             for n in notes
         )
@@ -413,18 +321,18 @@ def _more(grid: Grid, r: Row) -> str:
 
 
 def _sub_check(c: SubCheck) -> str:
-    moved = f" — {_e(c.change)}" if c.change else ""
-    return f"<li>{symbol(c.verdict)} <code>{_e(c.name)}</code> {_e(c.verdict)}{moved}</li>"
+    moved = f" — {esc(c.change)}" if c.change else ""
+    return f"<li>{symbol(c.verdict)} <code>{esc(c.name)}</code> {esc(c.verdict)}{moved}</li>"
 
 
 def _cell(grid: Grid, bid: str, i: int, cell: Mapping[str, Any] | None) -> str:
     version = grid.columns[i].label
     if cell is None:
-        return f'<td class="v v-absent" title="not probed on {_e(version)}">{symbol(None)}</td>'
+        return f'<td class="v v-absent" title="not probed on {esc(version)}">{symbol(None)}</td>'
     verdict, ref = str(cell["verdict"]), grid.refs.get((bid, i))
     title = f"{verdict} on {version}" + (f": {cell['note']}" if cell["note"] else "")
     badge = f'<a class="fn" href="#note-{ref}" aria-label="note {ref}">{ref}</a>' if ref else ""
     return (
-        f'<td class="v v-{_e(verdict)}" data-verdict="{_e(verdict)}" title="{_e(title)}">'
-        f'<span role="img" aria-label="{_e(verdict)}">{symbol(verdict)}</span>{badge}</td>'
+        f'<td class="v v-{esc(verdict)}" data-verdict="{esc(verdict)}" title="{esc(title)}">'
+        f'<span role="img" aria-label="{esc(verdict)}">{symbol(verdict)}</span>{badge}</td>'
     )
