@@ -1,4 +1,5 @@
-"""The `sdkprobe` command: true help, clear errors for bad input, capture as promised."""
+"""The `sdkprobe` commands (sdkprobe's own command line, not the Claude Code CLI): true help,
+clear errors for bad input, capture as promised."""
 
 import json
 import subprocess
