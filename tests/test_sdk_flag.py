@@ -176,3 +176,27 @@ def test_update_records_each_release_in_the_one_spelling():
     for key, tracked in TRACKED.items():
         args = build_parser().parse_args(tracked.run_args("0.9.1", 2))
         assert args.command == "run" and args.sdk == SdkChoice(key, "0.9.1") and str(args.out) == str(tracked.reports)
+
+
+OLD_SPELLINGS = ("--sdk-version", "--axis ts", "--axis=ts")
+
+
+def test_help_and_docs_name_an_old_spelling_only_as_one(capsys):
+    """--help of every command, the README and docs/ spell the SDK one way; an old spelling
+    appears only where it is said to be one."""
+    from pathlib import Path
+
+    from sdkprobe.commands import SUBCOMMANDS
+
+    texts = {}
+    for module in SUBCOMMANDS:
+        command = module.rstrip("_")
+        assert main([command, "--help"]) == 0
+        texts[f"sdkprobe {command} --help"] = capsys.readouterr().out.split("\n\n", 1)[1]  # past the usage
+    root = Path(__file__).resolve().parent.parent
+    for path in [root / "README.md", *sorted((root / "docs").glob("*.md"))]:
+        texts[path.name] = path.read_text()
+    for name, text in texts.items():
+        for sentence in " ".join(text.split()).replace("|", ".").split(". "):
+            if any(old in sentence for old in OLD_SPELLINGS):
+                assert "old spelling" in sentence, f"{name}: {sentence}"

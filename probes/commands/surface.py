@@ -14,23 +14,23 @@ from sdkprobe.commands.shared import catalogue_options, pinning_of
 
 SURFACE_HELP = """\
 List every public item of the SDK under test (the installed claude-agent-sdk unless --sdk
-names another), found by introspecting it
-(ClaudeAgentOptions fields, ClaudeSDKClient methods, module functions, hook events and
-hook output keys, HookMatcher fields, permission results and updates, AgentDefinition
-fields, message and content block classes, error classes), each as KIND:NAME with the
-behaviours that cover it with the sub-checks that pin it (how many behaviours, and the
-first few), then `covered N of M (P%)` per kind and overall. With --sdk python@VERSION, the
-same list by that release's sdkprobe in its own environment. With --sdk ts@VERSION, the items
-are that TypeScript release's own, read from its sdk.d.ts by the pinned TypeScript compiler
-(Options fields, Query methods, functions, classes and errors, hook events with their input
-fields, hook outputs, permission results and updates, AgentDefinition fields, every SDKMessage
-member by type/subtype with its fields, the members of its string unions), an item pinned by
-what pins it or its Python counterpart. A behaviour covers an item
-when one of its sub-checks pins it (`pins=`) and one of its counterexamples makes that
-sub-check differ: its verdict would notice the item's contract changing. A requirement
-(option:tools) names an item but never covers it. An item no behaviour covers is marked ✗,
-with the reason a catalogue gives for leaving it so (`leave_uncovered`), else the
-behaviours that only name it, or "no reason given". Reads only: nothing is probed."""
+names another), found by introspecting it (ClaudeAgentOptions fields, ClaudeSDKClient
+methods, module functions, hook events and hook output keys, HookMatcher fields,
+permission results and updates, AgentDefinition fields, message and content block classes,
+error classes), each as KIND:NAME with the behaviours that cover it with the sub-checks
+that pin it (how many behaviours, and the first few), then `covered N of M (P%)` per kind
+and overall. With --sdk python@VERSION, the same list by that release's sdkprobe in its
+own environment. With --sdk ts@VERSION, the items are that TypeScript release's own, read
+from its sdk.d.ts by the pinned TypeScript compiler (Options fields, Query methods,
+functions, classes and errors, hook events with their input fields, hook outputs,
+permission results and updates, AgentDefinition fields, every SDKMessage member by
+type/subtype with its fields, the members of its string unions), an item pinned by what
+pins it or its Python counterpart. A behaviour covers an item when one of its sub-checks
+pins it (`pins=`) and one of its counterexamples makes that sub-check differ: its verdict
+would notice the item's contract changing. A requirement (option:tools) names an item but
+never covers it. An item no behaviour covers is marked ✗, with the reason a catalogue
+gives for leaving it so (`leave_uncovered`), else the behaviours that only name it, or "no
+reason given". Reads only: nothing is probed."""
 
 SURFACE_EPILOG = """\
 `sdkprobe list --covers ITEM` lists the behaviours covering one item in full.
