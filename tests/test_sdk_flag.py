@@ -129,7 +129,7 @@ def release_env(monkeypatch, tmp_path):
     env = envcache.Env("0.2.150", tmp_path / "env")
     env.bin.mkdir(parents=True)
     said = tmp_path / "said"
-    env.sdkprobe.write_text(f'#!/bin/sh\necho "$VIRTUAL_ENV" "$@" > {said}\nexit 3\n')
+    env.sdkprobe.write_text(f'#!/bin/sh\necho "$VIRTUAL_ENV" "${{SDKPROBE_SDK:-python}}" "$@" > {said}\nexit 3\n')
     env.sdkprobe.chmod(0o755)
     monkeypatch.setattr(releases, "releases", lambda: [releases.Release("0.2.150", True, True)])
     monkeypatch.setattr(envcache.EnvCache, "ensure", lambda self, version, progress: env)
@@ -147,14 +147,16 @@ def release_env(monkeypatch, tmp_path):
         ["gate", "--baseline", "0.2.140", "--sdk", "python@0.2.150", "--relied-on", "ids.txt"],
     ],
 )
-def test_python_at_a_release_hands_the_command_to_that_releases_sdkprobe(argv, release_env, tmp_path):
+def test_python_at_a_release_hands_the_command_to_that_releases_sdkprobe(argv, release_env, tmp_path, monkeypatch):
     """The release's environment runs the same command with the arguments as given, less the
-    SDK flag (forwarded, not rebuilt: a new flag cannot be dropped); its exit status is the command's."""
+    SDK flag (forwarded, not rebuilt: a new flag cannot be dropped), on its own Python SDK
+    whatever SDKPROBE_SDK says here; its exit status is the command's."""
     env, said = release_env
+    monkeypatch.setenv("SDKPROBE_SDK", "ts@0.3.336")
     argv = [str(tmp_path / "out") if word == "OUT" else word for word in argv]
     assert main(argv) == 3
     sdk = {"--sdk", "--sdk-version", "python@0.2.150", "0.2.150", "--sdk=python@0.2.150"}
-    assert said.read_text().split() == [str(env.path), *[w for w in argv if w not in sdk]]
+    assert said.read_text().split() == [str(env.path), "python", *[w for w in argv if w not in sdk]]
 
 
 @pytest.mark.parametrize("argv", [["run", "--sdk", "python@0.2.999"], ["run", "--sdk-version", "0.2.999"]])

@@ -157,6 +157,7 @@ def in_release(version: str, args: argparse.Namespace) -> int:
     `version`'s own cached environment (two releases cannot share one interpreter); its exit
     status is ours. UsageError, one line, for a release not on the index or not installable."""
     from sdkprobe import scope
+    from sdkprobe.harness import under_test
     from sdkprobe.releases.envcache import EnvCache, InstallFailed
     from sdkprobe.releases.index import releases
 
@@ -168,7 +169,8 @@ def in_release(version: str, args: argparse.Namespace) -> int:
     except InstallFailed as exc:
         raise UsageError(f"--sdk python@{version}: {exc}") from None
     command = [str(env.sdkprobe), args.command, *without_sdk(args.argv, args.command)]
-    variables = {k: v for k, v in os.environ.items() if k != "PYTHONHOME"}
+    # The release's own Python, and its Python SDK under test whatever SDKPROBE_SDK said here.
+    variables = {k: v for k, v in os.environ.items() if k not in ("PYTHONHOME", under_test.VARIABLE)}
     variables.update(VIRTUAL_ENV=str(env.path), PATH=f"{env.bin}{os.pathsep}{variables.get('PATH', '')}")
     # In a process session of its own: a Ctrl-C reaches this process only, which ends that command.
     return scope.run(command, env=variables, capture=False).returncode
