@@ -63,7 +63,7 @@ def alone(text: str, expected: str = "python or ts") -> SdkChoice:
     return _parse(text, expected)
 
 
-def python_release(text: str) -> SdkChoice:
+def _old_sdk_version(text: str) -> SdkChoice:
     """--sdk-version V, the old spelling of --sdk python@V."""
     return _parse(f"{PYTHON}@{text}", EXAMPLES, given=text)
 
@@ -83,17 +83,18 @@ class _Choose(argparse.Action):
 
     def __call__(self, parser: Any, namespace: Any, values: Any, option_string: str | None = None) -> None:
         given = values.version if option_string == "--sdk-version" else values
-        store(self, namespace, values, f"{option_string} {given}")
+        _store(self, namespace, values, f"{option_string} {given}")
 
 
-def store(action: argparse.Action, namespace: Any, choice: SdkChoice, spelt: str) -> None:
-    """namespace.sdk = choice, unless an earlier spelling chose another (`spelt`: as given, for the message)."""
+def _store(action: argparse.Action, namespace: Any, choice: SdkChoice, spelt: str) -> None:
+    """namespace.sdk = choice, unless an earlier spelling chose another (`spelt`: as given, kept
+    so that the message names both as the user wrote them)."""
     earlier = getattr(namespace, "sdk", None)
     if earlier is not None and earlier != choice:
-        said = getattr(namespace, "sdk_spelt", f"--sdk {earlier}")
+        said = getattr(namespace, "_sdk_spelt", f"--sdk {earlier}")
         raise argparse.ArgumentError(action, f"{spelt} and {said} choose different SDKs; give one")
     namespace.sdk = choice
-    namespace.sdk_spelt = spelt
+    namespace._sdk_spelt = spelt
 
 
 def add_sdk(parser: argparse.ArgumentParser, help: str, *, release: bool = True) -> None:
@@ -108,7 +109,7 @@ def add_sdk_version(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--sdk-version",
         dest="sdk",
-        type=python_release,
+        type=_old_sdk_version,
         action=_Choose,
         metavar="V",
         help="(old spelling of --sdk python@V)",
@@ -120,12 +121,13 @@ class _Axis(argparse.Action):
 
     def __call__(self, parser: Any, namespace: Any, values: Any, option_string: str | None = None) -> None:
         if values == TYPESCRIPT:
-            store(self, namespace, SdkChoice(TYPESCRIPT), f"{option_string} {values}")
+            _store(self, namespace, SdkChoice(TYPESCRIPT), f"{option_string} {values}")
             values = "sdk"
         namespace.axis = values
 
 
 def add_axis(parser: argparse.ArgumentParser, help: str) -> None:
+    """--axis sdk|cli (dest `axis`), `ts` kept as the old spelling of --sdk ts."""
     parser.add_argument(
         "--axis",
         choices=("sdk", "cli", TYPESCRIPT),
