@@ -1,6 +1,6 @@
 """What one cli-tier turn costs, next to the bare CLI doing the same turn.
 
-Runs, interleaved and after one warm-up each, (a) `real_cli.session(space, "hi")` — the
+Runs, interleaved and after one warm-up each, (a) `real_cli.cli_run(space, "hi")` — the
 SDK, the launcher, the bundled CLI, a fresh model double — and (b) `claude -p hi` as a
 plain subprocess with the same isolated environment against one shared double. Prints
 the median wall time of each, their ratio (the harness's overhead; target <= 1.3), and
@@ -91,7 +91,7 @@ def bare_env(space: Space, double: ModelDouble) -> dict[str, str]:
 def one_session() -> tuple[float, int, int]:
     with Space.create() as space, PeakRss(space.home) as peak:
         start = time.perf_counter()
-        run = asyncio.run(real_cli.session(space, "hi", script=["hi"]))
+        run = asyncio.run(real_cli.cli_run(space, "hi", script=["hi"]))
         took = time.perf_counter() - start
     if run.error or run.result is None or run.result.is_error:
         raise SystemExit(f"session failed: {run.error or run.result}")

@@ -36,6 +36,7 @@ def as_argv(command: str) -> list[str]:
     text = re.sub(r"\$\{TO:\+--to \"\$TO\"\}", "--to 0.2.189", command)
     text = text.replace('"$WHICH_SDK"', "all")  # update's --sdk python|ts|all
     text = re.sub(r"\$\{\{[^}]*\}\}|\"?\$\{?[A-Za-z_]+\}?\"?|<[^>]*>", "0.2.140", text)
+    text = re.sub(r"@[A-Z]\b", "@0.2.140", text)  # python@X: a release named by a letter
     text = text.replace("parts/*.json", "parts/a.json")
     return shlex.split(text)[1:]
 

@@ -57,7 +57,7 @@ async def test_the_cli_reads_them_into_the_request(space):
     auto_memory(space.config, space.cwd, "- code word QUINCE-2291\n")
     git_repo(space.cwd, user_name="Probe User")
     preset = {"type": "preset", "preset": "claude_code"}
-    run = await real_cli.session(space, "hi", system_prompt=preset)
+    run = await real_cli.cli_run(space, "hi", system_prompt=preset)
     context = run.on(MAIN)[0].context_text
     assert "Nederlands" in context
     assert "QUINCE-2291" in context

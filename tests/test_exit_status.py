@@ -111,7 +111,7 @@ async def test_the_fake_cli_exit_code_is_in_the_wire_capture(tmp_path, asyncio_l
 
 @needs_cli
 async def test_a_session_that_ends_well_exits_0(space, asyncio_log):
-    run = await real_cli.session(space, "hi", script=["hello"])
+    run = await real_cli.cli_run(space, "hi", script=["hello"])
     assert run.result is not None and run.result.is_error is False
     assert run.exit_code == 0 and run.exit_codes == [0]
     assert child_warnings(asyncio_log) == []
@@ -119,7 +119,7 @@ async def test_a_session_that_ends_well_exits_0(space, asyncio_log):
 
 @needs_cli
 async def test_an_unknown_flag_exits_1(space, asyncio_log):
-    run = await real_cli.session(space, "hi", extra_args={"sdkprobe-no-such-flag": None})
+    run = await real_cli.cli_run(space, "hi", extra_args={"sdkprobe-no-such-flag": None})
     assert run.exit_code == 1 and not run.requests
     assert run.exception is not None
     assert child_warnings(asyncio_log) == []
@@ -127,7 +127,7 @@ async def test_an_unknown_flag_exits_1(space, asyncio_log):
 
 @needs_cli
 async def test_an_api_error_exits_1(space, asyncio_log):
-    run = await real_cli.session(space, "hi", script=Script(fallback=http_error(500, "backend on fire")))
+    run = await real_cli.cli_run(space, "hi", script=Script(fallback=http_error(500, "backend on fire")))
     assert run.result is not None and run.result.is_error is True
     assert run.exit_code == 1
     assert child_warnings(asyncio_log) == []

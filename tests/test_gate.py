@@ -276,9 +276,7 @@ def test_gate_without_candidate_probes_the_installed_sdk_as_run_does(files, monk
 
 @pytest.mark.parametrize("name", ["gate", "report"])
 def test_help_is_complete(name, capsys):
-    with pytest.raises(SystemExit) as exc:
-        cli_main([name, "--help"])
-    assert exc.value.code == 0
+    assert cli_main([name, "--help"]) == 0
     text = capsys.readouterr().out
     expected = {
         "gate": ["--baseline", "--candidate", "--relied-on", "--strict", "--jobs", "--out", "exit status"],

@@ -59,7 +59,7 @@ def kid_server(pidfile: Path) -> dict:
 @needs_cli
 async def test_mcp_server_and_its_child_end_with_the_session(clean):
     pidfile = clean.root / "kid.pids"
-    run = await real_cli.session(
+    run = await real_cli.cli_run(
         clean,
         "ask the server",
         script=[reply(tool_use("mcp__kid__pids", {})), "ok"],
@@ -92,7 +92,7 @@ async def test_a_timed_out_session_still_ends_everything(clean):
             await asyncio.Event().wait()  # until the deadline
 
         with pytest.raises(ProbeTimeout):
-            await real_cli.session(
+            await real_cli.cli_run(
                 clean,
                 script=[reply("late", delay=60)],
                 mcp_servers=kid_server(pidfile),
@@ -109,7 +109,7 @@ async def test_a_timed_out_session_still_ends_everything(clean):
 @needs_cli
 async def test_detached_tool_processes_are_ended(clean):
     command = "(setsid sleep 600 >/dev/null 2>&1 &); (nohup sleep 601 >/dev/null 2>&1 &); echo started"
-    run = await real_cli.session(
+    run = await real_cli.cli_run(
         clean,
         "spawn",
         script=[reply(tool_use("Bash", {"command": command, "description": "spawn"})), "ok"],
@@ -131,7 +131,7 @@ async def test_the_cli_writes_nothing_outside_the_space(clean):
         return seen
 
     before = outside()
-    await real_cli.session(
+    await real_cli.cli_run(
         clean,
         "work",
         script=[reply(tool_use("Bash", {"command": "echo hi > f", "description": "w"})), "ok"],

@@ -90,7 +90,7 @@ def test_a_server_needs_distinct_tools(space):
 @needs_cli
 async def test_the_real_cli_calls_it_by_its_mcp_name(space):
     server = stdio_mcp_server(space.path("mcp"), "disk", [McpTool("peek", result="peeked")])
-    run = await real_cli.session(
+    run = await real_cli.cli_run(
         space,
         "peek",
         script=[reply(tool_use("mcp__disk__peek", {"path": "x"})), "done"],

@@ -35,9 +35,9 @@ async def test_the_cli_loads_the_plugin_its_command_and_its_mcp_server(space):
     plugin = plugin_folder(
         space.path("plugin"), "demo", mcp_servers={"srv": server.config}, commands={"hello": "Say hello."}
     )
-    run = await real_cli.session(space, "hi", plugins=[plugin.config])
+    run = await real_cli.cli_run(space, "hi", plugins=[plugin.config])
     assert [p["name"] for p in run.init["plugins"] if p["name"] == "demo"] == ["demo"]
     assert any("hello" in c for c in run.init["slash_commands"])
     assert "plugin:demo:srv" in [s["name"] for s in run.init["mcp_servers"]]
-    without = await real_cli.session(space, "hi")
+    without = await real_cli.cli_run(space, "hi")
     assert not any(p["name"] == "demo" for p in without.init.get("plugins", []))

@@ -11,7 +11,7 @@ pytestmark = pytest.mark.skipif(sdk.bundled_cli_path() is None, reason="this SDK
 
 
 async def test_text_reply_gives_assistant_and_result(space):
-    run = await real_cli.session(space, "hi", script=["hello from the double"])
+    run = await real_cli.cli_run(space, "hi", script=["hello from the double"])
     texts = [b.text for m in run.of_type("AssistantMessage") for b in m.content if hasattr(b, "text")]
     assert texts == ["hello from the double"]
     assert run.result.subtype == "success" and run.result.is_error is False
@@ -23,7 +23,7 @@ async def test_text_reply_gives_assistant_and_result(space):
 
 
 async def test_bash_tool_use_runs_in_the_space_and_its_result_comes_back(space):
-    run = await real_cli.session(
+    run = await real_cli.cli_run(
         space,
         "make the marker",
         script=[reply("on it", tool_use("Bash", {"command": "touch marker && pwd", "description": "mark"})), "done"],
@@ -39,7 +39,7 @@ async def test_bash_tool_use_runs_in_the_space_and_its_result_comes_back(space):
 
 
 async def test_error_envelope_gives_an_error_result(space):
-    run = await real_cli.session(space, "hi", script=[http_error(500, "backend on fire")])
+    run = await real_cli.cli_run(space, "hi", script=[http_error(500, "backend on fire")])
     assert run.result.is_error is True and run.result.api_error_status == 500
     assert "backend on fire" in run.result.result
     assert len(run.requests) == 1  # retries are bounded: one error, one request
@@ -49,7 +49,7 @@ async def test_subagent_requests_are_routed_apart(space):
     agent_call = tool_use(
         "Agent", {"description": "look", "prompt": "Find the marker", "subagent_type": "general-purpose"}
     )
-    run = await real_cli.session(
+    run = await real_cli.cli_run(
         space,
         "delegate",
         script={"main": [reply(agent_call), "main done"], "subagent": ["sub done"]},
@@ -72,7 +72,7 @@ async def test_interrupt_ends_a_slow_stream(space):
         async for message in client.receive_response():
             out.messages.append(message)
 
-    run = await real_cli.session(
+    run = await real_cli.cli_run(
         space, None, client=True, drive=drive, script=[reply("never", "finished", gap=30)], timeout=20
     )
     assert run.result is not None and run.result.subtype == "error_during_execution"
@@ -85,7 +85,7 @@ async def test_callbacks_are_recorded(space):
 
         return PermissionResultAllow()
 
-    run = await real_cli.session(
+    run = await real_cli.cli_run(
         space,
         "write",
         script=[reply(tool_use("Bash", {"command": "touch asked", "description": "write"})), "ok"],
@@ -104,7 +104,7 @@ async def test_callbacks_are_recorded(space):
 )
 async def test_refuses_anything_but_loopback(space, env):
     with pytest.raises(real_cli.RefusedNetwork):
-        await real_cli.session(space, "hi", env=env)
+        await real_cli.cli_run(space, "hi", env=env)
 
 
 async def test_the_callers_own_variables_do_not_reach_the_cli(space, monkeypatch):
@@ -117,7 +117,7 @@ async def test_the_callers_own_variables_do_not_reach_the_cli(space, monkeypatch
     }
     for k, v in canaries.items():
         monkeypatch.setenv(k, v)
-    run = await real_cli.session(
+    run = await real_cli.cli_run(
         space,
         "dump",
         script=[reply(tool_use("Bash", {"command": "env > env.txt", "description": "env"})), "ok"],

@@ -46,7 +46,7 @@ def test_a_canary_key_reaches_no_file_and_reports_repeat_exactly(tmp_path, monke
         # A tool prints the CLI's whole environment into the conversation and transcript.
         session_space = Space.create()
         run = asyncio.run(
-            real_cli.session(
+            real_cli.cli_run(
                 session_space,
                 "env",
                 script=[reply(tool_use("Bash", {"command": "env", "description": "env"})), "ok"],

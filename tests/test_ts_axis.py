@@ -1,6 +1,7 @@
-"""The TypeScript SDK's releases as an axis: bisect and history over npm releases, the gate
-and capture with --sdk, all offline (a fixed release list, scripted probers); one slow test
-gates and bisects two real releases from the cache."""
+"""The TypeScript SDK's releases as an axis: bisect and history over npm releases (--sdk ts,
+and --axis ts, its old spelling), the gate and capture with --sdk, all offline (a fixed
+release list, scripted probers); one slow test gates and bisects two real releases from the
+cache."""
 
 from __future__ import annotations
 
@@ -54,10 +55,14 @@ def ts_offline(monkeypatch):
     return calls
 
 
-def test_bisect_axis_ts_finds_the_npm_release_of_a_change(tmp_path, ts_offline, capsys):
+TS_SPELLINGS = pytest.mark.parametrize("ts", [["--sdk", "ts"], ["--axis", "ts"]], ids=["sdk-ts", "old-axis-ts"])
+
+
+@TS_SPELLINGS
+def test_bisect_sdk_ts_finds_the_npm_release_of_a_change(ts, tmp_path, ts_offline, capsys):
     reports = tmp_path / "ts"
     write(ts_report("0.3.270", "differs"), reports)
-    assert commands.main(["bisect", BID, "--axis", "ts", "--reports", str(reports), "--to", "0.3.280"]) == 0
+    assert commands.main(["bisect", BID, *ts, "--reports", str(reports), "--to", "0.3.280"]) == 0
     out = capsys.readouterr().out
     assert "across 11 TypeScript SDK releases, 0.3.270 to 0.3.280:" in out
     assert "changed between 0.3.275 and 0.3.276:" in out
@@ -74,17 +79,18 @@ def test_bisect_axis_ts_finds_the_npm_release_of_a_change(tmp_path, ts_offline, 
     ],
 )
 def test_bad_ts_axis_input_exits_2_with_one_line(argv, message, tmp_path, ts_offline, capsys):
-    assert commands.main(["bisect", BID, "--axis", "ts", "--reports", str(tmp_path / "none"), *argv]) == 2
+    assert commands.main(["bisect", BID, "--sdk", "ts", "--reports", str(tmp_path / "none"), *argv]) == 2
     err = capsys.readouterr().err.strip()
     assert message in err and "\n" not in err
     assert ts_offline == []
 
 
-def test_history_axis_ts_places_each_change_between_typescript_columns(tmp_path, ts_offline):
+@TS_SPELLINGS
+def test_history_sdk_ts_places_each_change_between_typescript_columns(ts, tmp_path, ts_offline):
     reports = tmp_path / "ts"
     write(ts_report("0.3.270", "differs"), reports)
     write(ts_report("0.3.280", "holds"), reports)
-    assert commands.main(["history", "--axis", "ts", "--reports", str(reports)]) == 0
+    assert commands.main(["history", *ts, "--reports", str(reports)]) == 0
     hist = load(reports / HISTORY_PATH)
     assert hist is not None and hist.listed == ("0.3.270", "0.3.280")
     found = [(e.step.id, e.before.version, e.after.version) for e in hist.entries if e.step.check is None]
@@ -103,9 +109,14 @@ def test_the_gate_refuses_to_compare_two_sdks(tmp_path, capsys):
 
 def test_sdk_choice_errors_are_one_line(capsys):
     assert commands.main(["capture", "--sdk", "rust@1", "--options", "{}"]) == 2
-    assert "--sdk 'rust@1': expected python or ts@VERSION" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        "sdkprobe capture: error: argument --sdk: 'rust@1' names no SDK: give python, python@0.2.189 or ts@0.3.336\n"
+    )
     assert commands.main(["run", "--sdk", "ts@0.3.333", "--sdk-version", "0.2.189"]) == 2
-    assert "--sdk and --sdk-version name two SDKs" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        "sdkprobe run: error: argument --sdk-version: --sdk-version 0.2.189 and --sdk ts@0.3.333 choose "
+        "different SDKs; give one\n"
+    )
 
 
 def test_a_release_that_cannot_be_had_is_skipped_with_its_reason(monkeypatch):
@@ -132,7 +143,7 @@ def test_gate_and_bisect_over_two_real_typescript_releases(tmp_path, capsys):
     relied.write_text(BID + "\n")
     gate = ["gate", "--sdk", "ts@0.3.333", "--baseline", str(base / "0.3.332.json"), "--relied-on", str(relied)]
     assert commands.main([*gate, "-j", "1"]) == 0
-    bisect = ["bisect", BID, "--axis", "ts", "--from", "0.3.332", "--to", "0.3.333", "--fresh", "--reports", str(base)]
+    bisect = ["bisect", BID, "--sdk", "ts", "--from", "0.3.332", "--to", "0.3.333", "--fresh", "--reports", str(base)]
     assert commands.main(bisect) == 0  # one verdict at both ends: exit 0 with "same verdict at both ends"
     out = capsys.readouterr().out
     assert "same verdict at both ends: holds on 0.3.332 and holds on 0.3.333" in out

@@ -347,8 +347,8 @@ def test_surface_of_a_typescript_release_lists_its_items_with_coverage(cache, ca
     ("choice", "message"),
     [
         ("ts@9.9.9", r"TS SDK version 9\.9\.9 is not on the npm registry"),
-        ("ts@latest", r"TS SDK version 'latest' is not a release number"),
-        ("rust", r"--sdk 'rust': expected python or ts@VERSION"),
+        ("ts@latest", r"argument --sdk: 'latest' is not a release number \(e\.g\. 0\.3\.336\)"),
+        ("rust", r"argument --sdk: 'rust' names no SDK: give python, python@0\.2\.189 or ts@0\.3\.336"),
     ],
 )
 def test_surface_of_a_release_not_on_npm_is_one_line_and_exit_2(choice, message, tmp_path, monkeypatch, capsys):

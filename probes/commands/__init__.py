@@ -3,7 +3,8 @@ handler that returns the exit status or raises `UsageError`.
 
 Exit codes: 0 done, 1 a probe errored (or, for `gate`, a verdict moved), 2 bad input
 (or an output that cannot be written), 130 interrupted: the first Ctrl-C ends every process
-the command started (sdkprobe.scope) and writes nothing.
+the command started (sdkprobe.scope) and writes nothing. Bad input is one line on stderr,
+`sdkprobe COMMAND: error: ...`, whether argparse or the command finds it.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import argparse
 import importlib
 import os
 import sys
+from typing import NoReturn
 
 from sdkprobe import scope
 from sdkprobe.commands.shared import choose_catalogue
@@ -37,8 +39,13 @@ SUBCOMMANDS = (
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The exit status of the command `argv` names (default: sys.argv's); `--help` is 0, input
+    argparse refuses 2, both as a command's own."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, or Parser.error's one line
+        return exc.code if isinstance(exc.code, int) else 2
     args.argv = list(sys.argv[1:] if argv is None else argv)  # as given, for a command that forwards it
     with scope.entered(), scope.interrupts_stop():
         return _command(args)
@@ -65,10 +72,19 @@ def _command(args: argparse.Namespace) -> int:
         return 0
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser (and each subcommand's, which argparse makes of the same class) with its
+    errors as a command's UsageError reads: one line, exit 2, without the usage above it."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="sdkprobe",
-        description="Check which behaviours of claude-agent-sdk and its CLI hold on the installed version.",
+        description="Check which behaviours of the Claude Agent SDK (Python or TypeScript) and of the "
+        "CLI it starts hold on a release of it: by default, the installed claude-agent-sdk.",
     )
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in SUBCOMMANDS:

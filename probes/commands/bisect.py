@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from sdkprobe.commands import sdk_flag
 from sdkprobe.commands.shared import catalogue_options
 from sdkprobe.errors import UsageError
 from sdkprobe.releases.bisect import (
@@ -36,6 +37,10 @@ sub-check's, with --check) changes. Each release is installed once into a cache
 ($SDKPROBE_CACHE/envs, default ~/.cache/sdkprobe/envs) and probed there with its bundled CLI.
 A release with a report in --reports (the listed versions) is not probed again: the search
 splits at those first and probes only inside the gap they leave (--fresh probes them too).
+
+With --sdk ts the releases are those of the TypeScript SDK (@anthropic-ai/claude-agent-sdk
+on npm) between --from (default: the oldest with a report in --reports, reports/ts) and
+--to, each installed once into $SDKPROBE_CACHE/ts and probed with the CLI it bundles.
 
 With --axis cli the SDK installed here is held fixed and the releases are those of the
 Claude Code CLI on npm (@anthropic-ai/claude-code) between --from (default: the CLI the
@@ -63,12 +68,16 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     bp.add_argument("id", metavar="ID", help="the behaviour's id (see `sdkprobe list`)")
-    bp.add_argument(
-        "--axis",
-        choices=("sdk", "cli", "ts"),
-        default="sdk",
-        help="what moves: SDK releases, each with its bundled CLI (default), CLI releases under the installed SDK, "
-        "or releases of the TypeScript SDK (@anthropic-ai/claude-agent-sdk on npm, each with its bundled CLI)",
+    sdk_flag.add_sdk(
+        bp,
+        "whose releases: python (claude-agent-sdk on the package index, the default) or ts "
+        "(@anthropic-ai/claude-agent-sdk on npm)",
+        release=False,
+    )
+    sdk_flag.add_axis(
+        bp,
+        "what moves: sdk, the SDK's releases, each with its bundled CLI (default), or cli, CLI releases under the "
+        "installed Python SDK",
     )
     bp.add_argument(
         "--from",
@@ -83,7 +92,7 @@ def register(subparsers: Any) -> None:
         metavar="DIR",
         default=None,
         help="reuse the verdicts of SDK releases with a report here instead of probing them "
-        "(default: reports, and reports/ts with --axis ts)",
+        "(default: reports, and reports/ts with --sdk ts)",
     )
     bp.add_argument("--fresh", action="store_true", help="probe every release, reusing no report")
     bp.add_argument("--check", metavar="NAME", help="follow this sub-check's verdict instead of the behaviour's")
@@ -95,6 +104,7 @@ def register(subparsers: Any) -> None:
 def cmd_bisect(args: argparse.Namespace) -> int:
     from sdkprobe import catalogue
 
+    args.axis = sdk_flag.axis(args)  # sdk, cli, or ts for the TypeScript SDK's releases
     declared = {b.id: b for b in catalogue.load()}
     args.id = catalogue.resolve(args.id)
     if args.id not in declared:

@@ -1,5 +1,5 @@
-"""`sdkprobe capture`: what the installed SDK (or, with --sdk ts@V, a TypeScript release) sends
-its CLI for some options."""
+"""`sdkprobe capture`: what the SDK under test sends its CLI for some options, as the fake CLI
+recorded it."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import json
 import shlex
 from typing import Any
 
-from sdkprobe.commands.shared import SDK_HELP, choose_sdk
+from sdkprobe.commands.sdk_flag import SDK_HELP, add_sdk, in_release
+from sdkprobe.commands.shared import choose_sdk
 from sdkprobe.errors import UsageError
 from sdkprobe.harness.options import check_json_options
 
@@ -17,10 +18,12 @@ from sdkprobe.harness.options import check_json_options
 def register(sub: Any) -> None:
     cap = sub.add_parser(
         "capture",
-        help="show what the installed SDK sends to its CLI for some options",
-        description="Run the installed SDK against the fake CLI and print the argv it built "
-        "(marking the flags the options added), the initialize request and the environment "
-        "variables it set. Options are ClaudeAgentOptions fields by their Python names, as JSON.",
+        allow_abbrev=False,  # --sdk is found by its full name to forward the rest as given
+        help="show what the SDK under test sends its CLI for some options",
+        description="Run the SDK under test (the installed claude-agent-sdk unless --sdk names another) "
+        "against the fake CLI and print its capture: the argv the SDK built (marking the flags the "
+        "options added), the initialize request and the environment variables it set. Options are "
+        "ClaudeAgentOptions fields by their Python names, as JSON.",
     )
     cap.add_argument(
         "--options", default="{}", metavar="JSON", help="ClaudeAgentOptions fields, e.g. '{\"tools\": []}'"
@@ -30,7 +33,7 @@ def register(sub: Any) -> None:
         metavar="JSON",
         help='agent definitions by name, e.g. \'{"r": {"description": "d", "prompt": "p"}}\'',
     )
-    cap.add_argument("--sdk", metavar="SDK", help=SDK_HELP)
+    add_sdk(cap, SDK_HELP)
     cap.add_argument("--prompt", default="hi", metavar="TEXT", help="the prompt to send (default: hi)")
     cap.add_argument(
         "--json", action="store_true", help="print one JSON object (keys: argv, added, initialize, env, ...)"
@@ -44,6 +47,8 @@ def cmd_capture(args: argparse.Namespace) -> int:
     from sdkprobe.harness.under_test import OptionMissing
     from sdkprobe.harness.wire import capture
 
+    if args.sdk is not None and args.sdk.python_release is not None:
+        return in_release(args.sdk.python_release, args)
     choose_sdk(args.sdk)
     under = under_test.current()
     options = _json_object(args.options, "--options")

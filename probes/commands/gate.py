@@ -10,22 +10,25 @@ from typing import Any
 
 from sdkprobe import catalogue
 from sdkprobe.commands import shared  # shared.probe_installed: one seam for tests
-from sdkprobe.commands.shared import SDK_HELP, catalogue_options, choose_sdk, coverage_of, release_cli
+from sdkprobe.commands.sdk_flag import SDK_HELP, add_sdk, in_release
+from sdkprobe.commands.shared import catalogue_options, choose_sdk, coverage_of, release_cli
 from sdkprobe.errors import UsageError
 from sdkprobe.runner import RunSettings
 
 GATE_HELP = """\
-Compare a candidate SDK version with a baseline report and print what moved, as a
-table: behaviour | baseline | candidate | what moved.
+Compare a candidate (a report, or a fresh run of the SDK under test) with a baseline
+report of the same SDK and print what moved, as a table: behaviour | baseline |
+candidate | what moved.
 
 A changed verdict fails the gate (a behaviour's verdict, or a named sub-check's; a
 sub-check only one report names counts as changed). A changed observation under an
 unchanged verdict (beyond the reports' own version numbers) is listed as a note and
 fails only with --strict. Behaviours present in one report only are listed, never fail.
-Without --candidate, the probes run now on the installed claude-agent-sdk and its
-bundled CLI, or CLI release X with --cli-version X (wire and cli tiers; live ones are
-reported needs-live): with --relied-on only the behaviours listed are probed and
-compared, and --out DIR keeps that candidate's report as the next baseline.
+Without --candidate, the probes run now on the SDK under test (the installed
+claude-agent-sdk unless --sdk names another) and its bundled CLI, or CLI release X with
+--cli-version X (wire and cli tiers; live ones are reported needs-live): with
+--relied-on only the behaviours listed are probed and compared, and --out DIR keeps
+that candidate's report as the next baseline.
 --baseline takes a report's path or a listed SDK version, whose report ships with
 sdkprobe. A behaviour renamed since the baseline was written is matched by its old id
 (the output says it was renamed); so is an old id in the relied-on file.
@@ -52,6 +55,7 @@ def register(sub: Any) -> None:
         description=GATE_HELP,
         epilog=GATE_EPILOG,
         formatter_class=raw,
+        allow_abbrev=False,  # --sdk is found by its full name to forward the rest as given
     )
     gp.add_argument(
         "--baseline",
@@ -64,7 +68,7 @@ def register(sub: Any) -> None:
         "--candidate",
         type=Path,
         metavar="FILE",
-        help="report of the version to accept (default: probe the installed SDK now)",
+        help="report of the release to accept (default: probe the SDK under test now)",
     )
     gp.add_argument(
         "--relied-on", type=Path, metavar="FILE", help="only changes to the behaviour ids listed in FILE fail the gate"
@@ -85,11 +89,7 @@ def register(sub: Any) -> None:
         metavar="X",
         help="without --candidate: probe against Claude Code CLI release X from npm instead of the bundled CLI",
     )
-    gp.add_argument(
-        "--sdk",
-        metavar="SDK",
-        help="without --candidate: " + SDK_HELP + "; --baseline VERSION then names a shipped TypeScript report",
-    )
+    add_sdk(gp, f"without --candidate: {SDK_HELP}; with ts@V, --baseline VERSION names a shipped TypeScript report")
     gp.add_argument(
         "--out",
         type=Path,
@@ -115,6 +115,8 @@ def cmd_gate(args: argparse.Namespace) -> int:
         raise UsageError("--out writes the fresh candidate; it cannot go with --candidate")
     if args.candidate and args.sdk:
         raise UsageError("--sdk probes a fresh candidate; it cannot go with --candidate")
+    if args.sdk is not None and args.sdk.python_release is not None:
+        return in_release(args.sdk.python_release, args)
     typescript = choose_sdk(args.sdk)
     baseline = resolve_baseline(args.baseline, typescript)
     renames = catalogue.renames()  # a baseline or list from before a rename names the old ids

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from sdkprobe.commands import sdk_flag
 from sdkprobe.commands.shared import catalogue_options
 from sdkprobe.errors import UsageError
 from sdkprobe.releases.index import IndexUnreachable, Release, releases
@@ -48,7 +49,7 @@ folder above (reports/<sdk>.json), is one more column, as in DIR's matrix. Each 
 between two of them is found among every release of the CLI on npm between the two,
 each installed once into $SDKPROBE_CACHE/cli; the file names CLI releases.
 
-With --axis ts the columns are the TypeScript SDK's reports in DIR (default
+With --sdk ts the columns are the TypeScript SDK's reports in DIR (default
 {TS_AXIS.as_posix()}, written by `sdkprobe run --sdk ts@V`), and each change is found among
 the releases of @anthropic-ai/claude-agent-sdk on npm between two of them, each installed
 once into $SDKPROBE_CACHE/ts."""
@@ -78,18 +79,22 @@ def register(subparsers: Any) -> None:
         help="refresh only these behaviours (every other behaviour's entry kept as it is)",
     )
     hp.add_argument("--out", type=Path, metavar="FILE", help=f"the history file (default: DIR/{HISTORY_PATH})")
-    hp.add_argument(
-        "--axis",
-        choices=("sdk", "cli", "ts"),
-        default="sdk",
-        help="what the columns are: SDK releases, each with its bundled CLI (default), CLI releases "
-        f"under the installed SDK, or TypeScript SDK releases (the reports in {TS_AXIS})",
+    sdk_flag.add_sdk(
+        hp,
+        f"whose releases: python (claude-agent-sdk, the default) or ts (@anthropic-ai/claude-agent-sdk, the "
+        f"reports in {TS_AXIS})",
+        release=False,
+    )
+    sdk_flag.add_axis(
+        hp,
+        "what the columns are: sdk, the SDK's releases, each with its bundled CLI (default), or cli, CLI releases "
+        "under the installed Python SDK",
     )
     hp.add_argument(
         "--reports",
         type=Path,
         metavar="DIR",
-        help=f"the committed reports (default: reports; with --axis cli {CLI_AXIS}, with --axis ts {TS_AXIS})",
+        help=f"the committed reports (default: reports; with --axis cli {CLI_AXIS}, with --sdk ts {TS_AXIS})",
     )
     hp.add_argument(
         "--merge",
@@ -113,6 +118,7 @@ def cmd_history(args: argparse.Namespace) -> int:
 
     if args.jobs < 1:
         raise UsageError("-j must be at least 1")
+    args.axis = sdk_flag.axis(args)  # sdk, cli, or ts for the TypeScript SDK's releases
     args.reports = args.reports or {"cli": CLI_AXIS, "ts": TS_AXIS}.get(args.axis, Path("reports"))
     out: Path = args.out or args.reports / HISTORY_PATH
     known = {b.id for b in catalogue.load()}

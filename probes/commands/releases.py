@@ -13,6 +13,7 @@ import json
 import sys
 from typing import Any
 
+from sdkprobe.commands.sdk_flag import add_sdk
 from sdkprobe.errors import UsageError
 from sdkprobe.releases import ts_sdk
 from sdkprobe.releases.index import releases, select_range
@@ -26,16 +27,16 @@ def register(subparsers: Any) -> None:
         description=(
             "List the releases of claude-agent-sdk on the package index between --from and --to whose "
             "wheel bundles a CLI for this machine (yanked ones included unless --no-yanked), oldest "
-            "first: what `sdkprobe bisect` searches and `sdkprobe run --sdk-version` can run. With "
+            "first: what `sdkprobe bisect` searches and `sdkprobe run --sdk python@V` can run. With "
             f"--sdk ts, the releases of the TypeScript SDK ({ts_sdk.PACKAGE}) on npm between --from "
             "and --to instead. Exit 0 listed, 2 bad input or an unreachable index."
         ),
     )
-    rp.add_argument(
-        "--sdk",
-        choices=("python", "ts"),
-        default="python",
-        help="which SDK: python (claude-agent-sdk on the package index, the default) or ts (npm)",
+    add_sdk(
+        rp,
+        "which SDK's releases: python (claude-agent-sdk on the package index, the default) or ts "
+        "(@anthropic-ai/claude-agent-sdk on npm)",
+        release=False,
     )
     rp.add_argument("--from", dest="from_", metavar="V", help="first release (default: the oldest)")
     rp.add_argument("--to", metavar="V", help="last release (default: the newest)")
@@ -45,7 +46,7 @@ def register(subparsers: Any) -> None:
 
 
 def cmd_releases(args: argparse.Namespace) -> int:
-    if args.sdk == "ts":
+    if args.sdk is not None and args.sdk.typescript:
         if args.no_yanked:
             raise UsageError("--no-yanked is for --sdk python: npm has no yanked releases")
         versions = ts_sdk.releases(since=args.from_, until=args.to)

@@ -12,7 +12,7 @@ from sdkprobe.errors import UsageError
 
 REPORT_HELP = """\
 Render the compatibility matrix from every <sdk-version>.json report in DIR:
-DIR/COMPATIBILITY.md (one table per area, versions as columns, footnotes where a
+DIR/COMPATIBILITY.md (one table per area, a column per report, footnotes where a
 behaviour does not hold) and DIR/compatibility.html (the same table as one static
 page with a filter by id/area and by verdict; link a view as
 compatibility.html#q=tools&verdict=differs). Where DIR/history/history.json (from

@@ -1,5 +1,5 @@
-"""`sdkprobe run`: run the behaviours on the installed SDK (or, with --sdk-version, in a release's
-cached environment) and write the report."""
+"""`sdkprobe run`: run the behaviours on the SDK under test and write its report (with --sdk
+python@V, the same run by release V's own sdkprobe in its cached environment)."""
 
 from __future__ import annotations
 
@@ -9,10 +9,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from sdkprobe import catalogue, scope
+from sdkprobe import catalogue
 from sdkprobe.behaviour import ERROR, TIERS, Behaviour
 from sdkprobe.commands import shared  # shared.probe_installed: one seam for tests
-from sdkprobe.commands.shared import SDK_HELP, catalogue_options, release_cli, select
+from sdkprobe.commands.sdk_flag import SDK_HELP, add_sdk, add_sdk_version, in_release
+from sdkprobe.commands.shared import catalogue_options, release_cli, select
 from sdkprobe.errors import UsageError
 from sdkprobe.report.errors import ReportError
 from sdkprobe.runner import RunSettings
@@ -22,9 +23,10 @@ def register(sub: Any) -> None:
     run = sub.add_parser(
         "run",
         parents=[catalogue_options()],
-        allow_abbrev=False,  # --sdk-version is found by its full name to forward the rest as given
-        help="run the behaviours on the installed SDK and write its report",
-        description="Run the behaviours on the installed SDK, print a table and write "
+        allow_abbrev=False,  # --sdk is found by its full name to forward the rest as given
+        help="run the behaviours on the SDK under test and write its report",
+        description="Run the behaviours on the SDK under test (the installed claude-agent-sdk unless --sdk "
+        "names another), print a table and write "
         "DIR/<sdk-version>.json and .md (<sdk-version>+cli-<cli-version> with --cli or --cli-version). "
         "A run of some behaviours (--only, --tier) over a report holding others needs --merge or --replace. "
         "Exit 0 when every probe ran, 1 when one errored, 2 on bad input or an output that cannot be "
@@ -63,13 +65,8 @@ def register(sub: Any) -> None:
         help="run the cli tier against Claude Code CLI release X from npm (installed once into "
         "$SDKPROBE_CACHE/cli, default ~/.cache/sdkprobe/cli) instead of the bundled one",
     )
-    run.add_argument("--sdk", metavar="SDK", help=SDK_HELP + "; its report goes to reports/ts/ unless --out is given")
-    run.add_argument(
-        "--sdk-version",
-        metavar="V",
-        help="run in the environment of claude-agent-sdk release V from the package index (installed once "
-        "into $SDKPROBE_CACHE/envs, default ~/.cache/sdkprobe/envs) instead of the installed SDK",
-    )
+    add_sdk(run, SDK_HELP + "; a TypeScript report goes to reports/ts/ unless --out is given")
+    add_sdk_version(run)
     run.add_argument(
         "--live",
         action="store_true",
@@ -93,8 +90,6 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     if args.jobs < 1:
         raise UsageError("-j must be at least 1")
-    if args.sdk is not None and args.sdk_version is not None:
-        raise UsageError("--sdk and --sdk-version name two SDKs; give one")
     typescript = shared.choose_sdk(args.sdk)
     if args.out is None:
         args.out = Path("reports") / "ts" if typescript else Path("reports")
@@ -102,8 +97,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise UsageError(f"--cli {args.cli}: not an executable file")
     if args.out.exists() and not args.out.is_dir():
         raise UsageError(f"--out {args.out}: not a directory")
-    if args.sdk_version is not None:
-        return _run_in_release(args)
+    if args.sdk is not None and args.sdk.python_release is not None:
+        return in_release(args.sdk.python_release, args)
     live = args.live and bool(os.environ.get("ANTHROPIC_API_KEY"))
     if args.live and not live:
         print("sdkprobe: --live needs ANTHROPIC_API_KEY; live behaviours are reported needs-live", file=sys.stderr)
@@ -155,39 +150,3 @@ def _refuse_to_shrink(existing: dict[str, Any], behaviours: list[Behaviour], pat
             f"{path} holds {len(dropped)} behaviours this run does not select ({dropped[0]}{more}): "
             "--merge puts these results into it, --replace writes a report of only these"
         )
-
-
-def _run_in_release(args: argparse.Namespace) -> int:
-    """`run --sdk-version V`: the same run, by V's own `sdkprobe` in its cached environment
-    (two SDK versions cannot share one interpreter); its exit status is ours."""
-    from sdkprobe.releases.envcache import EnvCache, InstallFailed
-    from sdkprobe.releases.index import releases
-
-    known = {r.version: r for r in releases()}  # IndexUnreachable is a UsageError: one line, exit 2
-    if args.sdk_version not in known:
-        raise UsageError(f"--sdk-version {args.sdk_version}: no such release of claude-agent-sdk on the index")
-    try:
-        env = EnvCache().ensure(args.sdk_version, lambda line: print(f"sdkprobe: {line}", file=sys.stderr, flush=True))
-    except InstallFailed as exc:
-        raise UsageError(f"--sdk-version {args.sdk_version}: {exc}") from None
-    command = [str(env.sdkprobe), "run", *_without_sdk_version(args.argv)]
-    variables = {k: v for k, v in os.environ.items() if k != "PYTHONHOME"}
-    variables.update(VIRTUAL_ENV=str(env.path), PATH=f"{env.bin}{os.pathsep}{variables.get('PATH', '')}")
-    # Its own session: a Ctrl-C reaches this process only, which ends that run and its probes.
-    return scope.run(command, env=variables, capture=False).returncode
-
-
-def _without_sdk_version(argv: list[str]) -> list[str]:
-    """`run`'s own arguments as the user gave them, less --sdk-version V: the release's sdkprobe
-    gets every other flag as it is (same working directory, so relative paths mean the same)."""
-    words = argv[argv.index("run") + 1 :]
-    kept: list[str] = []
-    skip = False
-    for word in words:
-        if skip:
-            skip = False
-        elif word == "--sdk-version":
-            skip = True
-        elif not word.startswith("--sdk-version="):
-            kept.append(word)
-    return kept

@@ -13,6 +13,7 @@ from typing import Any
 from sdkprobe import catalogue
 from sdkprobe.areas import all_areas
 from sdkprobe.behaviour import Behaviour
+from sdkprobe.commands.sdk_flag import SdkChoice
 from sdkprobe.errors import UsageError
 from sdkprobe.result import Result
 from sdkprobe.runner import RunSettings
@@ -104,32 +105,21 @@ def choose_catalogue(args: argparse.Namespace) -> None:
         catalogue.configure(args.catalogue, builtin=not args.no_builtin)
 
 
-def choose_sdk(choice: str | None) -> bool:
-    """Put the SDK named by --sdk under test for this run and its workers; True for TypeScript.
-    A TypeScript release, and the compiler its type behaviours use, are installed into the
-    cache first (a failure is one line, exit 2)."""
+def choose_sdk(choice: SdkChoice | None) -> bool:
+    """Put the SDK named by --sdk under test for this command and the processes it starts; True
+    for TypeScript. A TypeScript release, and the compiler its type behaviours use, are installed
+    into the cache first (a failure is one line, exit 2). A Python release (python@V) is not
+    chosen here: the command runs in its environment instead (sdk_flag.in_release)."""
     from sdkprobe.harness import under_test
 
     if choice is None:
         return under_test.is_typescript()
-    version = typescript_choice(choice)
-    if version is None:
+    if not choice.typescript or choice.version is None:  # sdk_flag.release refuses ts without a release
         os.environ.pop(under_test.VARIABLE, None)
         return False
-    install_typescript(version)
-    os.environ[under_test.VARIABLE] = f"ts@{version}"
+    install_typescript(choice.version)
+    os.environ[under_test.VARIABLE] = f"ts@{choice.version}"
     return True
-
-
-def typescript_choice(choice: str) -> str | None:
-    """The TypeScript release an --sdk value names, None for Python; UsageError for neither."""
-    from sdkprobe.harness import under_test
-
-    try:
-        kind, version = under_test.parse(choice)
-    except under_test.SdkChoiceError as exc:
-        raise UsageError(str(exc)) from None
-    return None if kind == under_test.PYTHON else version
 
 
 def install_typescript(version: str) -> Any:
@@ -143,13 +133,6 @@ def install_typescript(version: str) -> Any:
     release = ts_sdk.install(version, say)
     ts_compiler.install(say)
     return release
-
-
-SDK_HELP = (
-    "the SDK under test: python (the installed claude-agent-sdk, the default) or ts@VERSION "
-    "(@anthropic-ai/claude-agent-sdk release VERSION from npm, installed once into $SDKPROBE_CACHE/ts; "
-    "needs node and npm)"
-)
 
 
 def sdk_name(info: dict[str, Any]) -> str:

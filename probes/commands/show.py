@@ -27,7 +27,7 @@ def register(sub: Any) -> None:
     sp = sub.add_parser(
         "show",
         parents=[catalogue_options()],
-        help="one behaviour's story: claim, source, declaration, verdict on every version, what moved",
+        help="one behaviour's story: claim, source, declaration, its verdict in every report, what moved",
         description=SHOW_HELP,
         epilog=SHOW_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

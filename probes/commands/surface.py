@@ -1,5 +1,5 @@
-"""`sdkprobe surface`: the installed SDK's public items, each with the behaviours covering it,
-and how much of the surface is covered, per kind and overall."""
+"""`sdkprobe surface`: the public items of the SDK under test, each with the behaviours covering
+it, and how much of the surface is covered, per kind and overall."""
 
 from __future__ import annotations
 
@@ -9,25 +9,28 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from sdkprobe.commands.shared import SDK_HELP, catalogue_options, pinning_of
+from sdkprobe.commands.sdk_flag import SDK_HELP, SdkChoice, add_sdk, in_release
+from sdkprobe.commands.shared import catalogue_options, pinning_of
 
 SURFACE_HELP = """\
-List every public item of the installed claude-agent-sdk, found by introspecting it
-(ClaudeAgentOptions fields, ClaudeSDKClient methods, module functions, hook events and
-hook output keys, HookMatcher fields, permission results and updates, AgentDefinition
-fields, message and content block classes, error classes), each as KIND:NAME with the
-behaviours that cover it with the sub-checks that pin it (how many behaviours, and the
-first few), then `covered N of M (P%)` per kind and overall. With --sdk ts@VERSION, the items
-are that TypeScript release's own, read from its sdk.d.ts by the pinned TypeScript compiler
-(Options fields, Query methods, functions, classes and errors, hook events with their input
-fields, hook outputs, permission results and updates, AgentDefinition fields, every SDKMessage
-member by type/subtype with its fields, the members of its string unions), an item pinned by
-what pins it or its Python counterpart. A behaviour covers an item
-when one of its sub-checks pins it (`pins=`) and one of its counterexamples makes that
-sub-check differ: its verdict would notice the item's contract changing. A requirement
-(option:tools) names an item but never covers it. An item no behaviour covers is marked ✗,
-with the reason a catalogue gives for leaving it so (`leave_uncovered`), else the
-behaviours that only name it, or "no reason given". Reads only: nothing is probed."""
+List every public item of the SDK under test (the installed claude-agent-sdk unless --sdk
+names another), found by introspecting it (ClaudeAgentOptions fields, ClaudeSDKClient
+methods, module functions, hook events and hook output keys, HookMatcher fields,
+permission results and updates, AgentDefinition fields, message and content block classes,
+error classes), each as KIND:NAME with the behaviours that cover it with the sub-checks
+that pin it (how many behaviours, and the first few), then `covered N of M (P%)` per kind
+and overall. With --sdk python@VERSION, the same list by that release's sdkprobe in its
+own environment. With --sdk ts@VERSION, the items are that TypeScript release's own, read
+from its sdk.d.ts by the pinned TypeScript compiler (Options fields, Query methods,
+functions, classes and errors, hook events with their input fields, hook outputs,
+permission results and updates, AgentDefinition fields, every SDKMessage member by
+type/subtype with its fields, the members of its string unions), an item pinned by what
+pins it or its Python counterpart. A behaviour covers an item when one of its sub-checks
+pins it (`pins=`) and one of its counterexamples makes that sub-check differ: its verdict
+would notice the item's contract changing. A requirement (option:tools) names an item but
+never covers it. An item no behaviour covers is marked ✗, with the reason a catalogue
+gives for leaving it so (`leave_uncovered`), else the behaviours that only name it, or "no
+reason given". Reads only: nothing is probed."""
 
 SURFACE_EPILOG = """\
 `sdkprobe list --covers ITEM` lists the behaviours covering one item in full.
@@ -48,15 +51,16 @@ def register(sub: Any) -> None:
     sp = sub.add_parser(
         "surface",
         parents=[catalogue_options()],
-        help="the installed SDK's public items, the behaviours covering each, and the coverage",
+        help="the public items of the SDK under test, the behaviours covering each, and the coverage",
         description=SURFACE_HELP,
         epilog=SURFACE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
+        allow_abbrev=False,  # --sdk is found by its full name to forward the rest as given
     )
     sp.add_argument(
         "--uncovered", action="store_true", help="list only the items no behaviour covers (totals stay whole)"
     )
-    sp.add_argument("--sdk", metavar="SDK", help=SDK_HELP)
+    add_sdk(sp, SDK_HELP)
     sp.add_argument(
         "--json",
         action="store_true",
@@ -70,6 +74,8 @@ def register(sub: Any) -> None:
 def cmd_surface(args: argparse.Namespace) -> int:
     from sdkprobe import catalogue
 
+    if args.sdk is not None and args.sdk.python_release is not None:
+        return in_release(args.sdk.python_release, args)
     package, version, found, pinning = _typescript(args.sdk) if args.sdk else _python()
     naming = catalogue.naming()
     reasons = catalogue.left_uncovered()
@@ -107,16 +113,15 @@ def _python() -> tuple[str, str, list[Item], Pinning]:
     return "claude-agent-sdk", sdk.sdk_version(), found, pinning_of("python", (str(i) for i in found))
 
 
-def _typescript(choice: str) -> tuple[str, str, list[Item], Pinning]:
+def _typescript(choice: SdkChoice) -> tuple[str, str, list[Item], Pinning]:
     """A TypeScript release's own surface (installed into the cache first) and what pins each item;
-    Python's when --sdk names Python. Nothing is put under test: the surface is only read."""
+    the installed Python SDK's when --sdk names it. Nothing is put under test: the surface is only read."""
     from sdkprobe import ts_surface
-    from sdkprobe.commands.shared import install_typescript, typescript_choice
+    from sdkprobe.commands.shared import install_typescript
 
-    version = typescript_choice(choice)
-    if version is None:
+    if not choice.typescript or choice.version is None:
         return _python()
-    release = install_typescript(version)
+    release = install_typescript(choice.version)
     found = ts_surface.surface(release.declarations())
     return PACKAGE, release.version, found, pinning_of("typescript", (str(i) for i in found))
 

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from sdkprobe import scope
+from sdkprobe.commands import sdk_flag
 from sdkprobe.errors import UsageError
 from sdkprobe.releases.tracked import REPORTS, TRACKED, Available, Tracked
 from sdkprobe.releases.versions import add_listed, version_key
@@ -29,7 +30,7 @@ from sdkprobe.releases.versions import add_listed, version_key
 HELP = """\
 Record each release of the Python SDK (claude-agent-sdk on PyPI) and of the TypeScript SDK
 (@anthropic-ai/claude-agent-sdk on npm) that is newer than the newest one sdkprobe lists
-(probes/releases/versions.py): the whole catalogue is run on it (`sdkprobe run --sdk-version V`,
+(probes/releases/versions.py): the whole catalogue is run on it (`sdkprobe run --sdk python@V`
 or `--sdk ts@V`) into reports/ or reports/ts/. Then, for each SDK with a new report: its publish
 date goes into DIR/notes/published.json, and the history places each change between the
 recorded releases (`sdkprobe history`). Then every matrix, the SDK-differences page and the
@@ -62,9 +63,10 @@ def register(sub: Any) -> None:
     )
     up.add_argument(
         "--sdk",
-        choices=("python", "ts", "all"),
-        default="all",
-        help="which SDK's releases: the Python SDK's, the TypeScript SDK's, or both (default)",
+        type=_which,
+        default=ALL,
+        metavar="SDK",
+        help="which SDK's releases: python (the Python SDK's), ts (the TypeScript SDK's) or all (both, the default)",
     )
     up.add_argument("--dry-run", action="store_true", help="only say what would be recorded; write nothing")
     up.add_argument(
@@ -85,6 +87,14 @@ def register(sub: Any) -> None:
     up.set_defaults(func=cmd_update)
 
 
+ALL = "all"
+
+
+def _which(text: str) -> str:
+    """--sdk: python, ts (as sdk_flag reads them) or all."""
+    return ALL if text == ALL else sdk_flag.alone(text, "python, ts or all").kind
+
+
 @dataclass
 class Plan:
     """What one SDK's update does."""
@@ -101,7 +111,7 @@ class Plan:
 def cmd_update(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise UsageError("-j must be at least 1")
-    chosen = list(TRACKED.values()) if args.sdk == "all" else [TRACKED[args.sdk]]
+    chosen = list(TRACKED.values()) if args.sdk == ALL else [TRACKED[args.sdk]]
     plans = [_plan(t, args.newest) for t in chosen]  # every index is read before anything is recorded
     for p in plans:
         for line in _plan_lines(p):
@@ -190,7 +200,7 @@ def _check_can_write(work: Sequence[Plan], note: Path | None) -> None:
 
     for p in work:
         check_writable(p.tracked.reports / "notes" / f"{p.to_record[-1].version}.md")
-        if p.tracked.axis == "sdk":
+        if p.tracked.key == sdk_flag.PYTHON:
             from sdkprobe.releases.envcache import EnvCache
 
             EnvCache().check_source()  # each release's environment installs this sdkprobe
@@ -251,7 +261,7 @@ def _settle(p: Plan, jobs: int) -> None:
             t.listed.append(v)  # the history reads the list (the file is edited once all is written)
     t.listed.sort(key=version_key)
     _say(f"{t.sdk.package}: placing each change in {t.reports}/history/history.json")
-    code = invoke(["history", "--axis", t.axis, "--reports", str(t.reports), "-j", str(jobs)])
+    code = invoke(["history", "--sdk", t.key, "--reports", str(t.reports), "-j", str(jobs)])
     if code == 1:
         _say(f"{t.sdk.package}: some change was not seen again between its neighbours (see above); the rest is placed")
 

@@ -206,7 +206,7 @@ class Harness:
         if self.tier == "wire":
             raise TierError("a wire behaviour may not start a real CLI session (h.session); declare tier='cli'")
         _check_call("session", prompt, options)
-        return await real_cli.session(
+        return await real_cli.cli_run(
             self.space,
             _as_prompt(prompt),
             cli_path=self.cli_path,
@@ -234,7 +234,7 @@ class Harness:
         how its CLI ended once it was gone, waited for with `timeout` as the ceiling."""
         if self.tier != "cli" or self.live:
             raise TierError("a host process runs the real CLI against the model double: declare tier='cli'")
-        return await host_process.host_session(
+        return await host_process.host_run(
             self.space,
             prompt,
             ending=ending,

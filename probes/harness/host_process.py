@@ -1,13 +1,13 @@
 """A host in a process of its own: what becomes of the CLI when its host goes away.
 
-A session's host is normally the probe's own process, which cannot return without
-disconnect() or be SIGKILLed and still watch. `host_session` writes a small host program
+A cli run's host is normally the probe's own process, which cannot return without
+disconnect() or be SIGKILLed and still watch. `host_run` writes a small host program
 (the SDK's ClaudeSDKClient: connect, one query, read to the result) into the probe's
 space and runs it with this Python, under a supervisor that is a child subreaper: when
 the host dies, its orphaned CLI becomes the supervisor's child, and the supervisor reads
 how it ended (it notes each status before reaping, so a process that is gone from the
 process table has its status written, unless its own host reaped it first). The CLI runs
-through the same launcher as `session`: isolated space, the model double on 127.0.0.1,
+through the same launcher as `real_cli.cli_run`: isolated space, the model double on 127.0.0.1,
 the caller's variables dropped, the whole tree reaped at the end.
 
 The host ends in one of two ways, once it has seen the result: "return" (asyncio.run
@@ -61,7 +61,7 @@ class HostRun:
         return "ResultMessage" in self.messages
 
 
-async def host_session(
+async def host_run(
     space: Space,
     prompt: str = "hi",
     *,
@@ -86,7 +86,7 @@ async def host_session(
     run = HostRun(ending)
     home = space.path("host")
     try:
-        env = real_cli.session_environment(space, double, token, False, {})
+        env = real_cli.cli_environment(space, double, token, False, {})
         launcher, pidfile = processes.write_launcher(
             space.path("launcher"), cli, token, drop=real_cli.dropped_variables(env, False)
         )

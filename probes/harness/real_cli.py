@@ -1,6 +1,6 @@
 """The cli tier: the SDK runs the real CLI, which talks to the model double on loopback.
 
-One `session` = one isolated run: the space's HOME, config dir, cwd and TMPDIR; the CLI
+One `cli_run` = one isolated run: the space's HOME, config dir, cwd and TMPDIR; the CLI
 pointed at a fresh double (or, live, at the real API); the caller's own Anthropic and
 Claude variables kept out; every process the run started killed when it ends, however
 it ends. It returns a `CliRun`: what the SDK yielded, what the CLI asked the model,
@@ -48,12 +48,12 @@ _REMOTE_SWITCHES = ("CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "CLAUDE
 
 
 class RefusedNetwork(RuntimeError):
-    """A cli-tier session would reach something other than 127.0.0.1."""
+    """A cli run would reach something other than 127.0.0.1."""
 
 
 @dataclass
 class CliRun(sdk_runs.OutcomeView):
-    """What one cli-tier session saw, from the SDK's side and from the model's side.
+    """What one cli run saw, from the SDK's side and from the model's side.
 
     `exit_codes` has one entry per process the SDK started for the session, in start
     order (not its `claude -v` check): the status that process ended with, as the SDK's
@@ -133,7 +133,7 @@ DriveWithDouble = Callable[[Any, sdk_runs.Outcome, "ModelDouble | None"], Awaita
 Watch = Callable[[Any, "ModelDouble | None"], None]
 
 
-async def session(
+async def cli_run(
     space: Space,
     prompt: Any = "hi",
     *,
@@ -176,7 +176,7 @@ async def session(
     token = secrets.token_hex(8)
     run = CliRun(sdk_runs.Outcome(), double)
     try:
-        env = session_environment(space, double, token, live, options.pop("env", None) or {})
+        env = cli_environment(space, double, token, live, options.pop("env", None) or {})
         drop = dropped_variables(env, live)
         if under.env_is_whole:  # the TypeScript SDK: env is the CLI's whole environment, not an addition
             env = {**{k: v for k, v in os.environ.items() if k not in drop}, **env}
@@ -273,7 +273,7 @@ def as_script(script: Any) -> Script:
     return Script(main=list(script))
 
 
-def session_environment(
+def cli_environment(
     space: Space, double: ModelDouble | None, token: str, live: bool, extra: dict[str, str]
 ) -> dict[str, str]:
     """The env option: isolation, the double, bounded retries; the probe's own `env` over it."""

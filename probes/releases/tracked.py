@@ -1,6 +1,6 @@
 """The SDKs whose releases sdkprobe records, each as `sdkprobe update` needs it: where its
 releases are listed and when each was published, how one is installed and recorded, where its
-reports go, which history axis places its changes, and which version list names it.
+reports go, and which version list names it.
 
 One entry per SDK, so the update command itself says nothing about PyPI or npm.
 """
@@ -28,10 +28,9 @@ class Available:
 
 @dataclass(frozen=True)
 class Tracked:
-    key: str  # as --sdk names it
+    key: str  # as --sdk names it: python or ts
     sdk: Sdk
     reports: Path  # where its reports are committed
-    axis: str  # `sdkprobe history --axis`
     list_name: str  # its version list in releases/versions.py
 
     @property
@@ -50,8 +49,7 @@ class Tracked:
 
     def run_args(self, version: str, jobs: int) -> list[str]:
         """`sdkprobe run`'s arguments that record the whole catalogue on `version` into its folder."""
-        which = ["--sdk-version", version] if self.key == PYTHON else ["--sdk", f"ts@{version}"]
-        return ["run", *which, "--out", str(self.reports), "-j", str(jobs)]
+        return ["run", "--sdk", f"{self.key}@{version}", "--out", str(self.reports), "-j", str(jobs)]
 
 
 def _python_index() -> list[Available]:
@@ -94,6 +92,6 @@ _INDEXES: dict[str, Callable[[], list[Available]]] = {PYTHON: _python_index, "ts
 _INSTALLERS: dict[str, Callable[[str, Callable[[str], None]], None]] = {PYTHON: _python_install, "ts": _ts_install}
 
 TRACKED: dict[str, Tracked] = {
-    PYTHON: Tracked(PYTHON, SDKS[PYTHON], REPORTS, "sdk", "SDK_VERSIONS"),
-    "ts": Tracked("ts", SDKS[TYPESCRIPT], REPORTS / TS_FOLDER, "ts", "TS_VERSIONS"),
+    PYTHON: Tracked(PYTHON, SDKS[PYTHON], REPORTS, "SDK_VERSIONS"),
+    "ts": Tracked("ts", SDKS[TYPESCRIPT], REPORTS / TS_FOLDER, "TS_VERSIONS"),
 }

@@ -1,4 +1,5 @@
-"""The `sdkprobe` command: true help, clear errors for bad input, capture as promised."""
+"""The `sdkprobe` commands (sdkprobe's own command line, not the Claude Code CLI): true help,
+clear errors for bad input, capture as promised."""
 
 import json
 import subprocess
@@ -162,6 +163,7 @@ def test_help_lists_every_option(command):
             "--replace",
             "--cli",
             "--cli-version",
+            "--sdk",
             "--sdk-version",
             "--live",
             "-j",
@@ -259,34 +261,6 @@ def test_run_merge_puts_its_results_into_the_existing_report(tmp_path, capsys):
     assert main(["run", "--only", "wire.tools-option-to-flag", "--out", str(tmp_path), "--merge", "-j", "1"]) == 2
     assert "its python is '2.7'" in capsys.readouterr().err
     assert [b["id"] for b in load(path)["behaviours"]] == ["tools.kept-entry"]
-
-
-def test_run_in_a_release_not_on_the_index_exits_2_with_one_line(monkeypatch, tmp_path, capsys):
-    from sdkprobe.releases import index as releases
-
-    monkeypatch.setattr(releases, "releases", lambda: [releases.Release("0.2.150", False, True)])
-    assert main(["run", "--sdk-version", "0.2.999", "--out", str(tmp_path)]) == 2
-    err = capsys.readouterr().err.strip()
-    assert err == "sdkprobe run: error: --sdk-version 0.2.999: no such release of claude-agent-sdk on the index"
-
-
-def test_run_in_a_release_hands_the_same_run_to_its_own_sdkprobe(monkeypatch, tmp_path):
-    """The release's environment runs `sdkprobe run` with the arguments as given, less
-    --sdk-version (forwarded, not rebuilt: a new flag cannot be dropped); its exit status is the command's."""
-    from sdkprobe.releases import envcache
-    from sdkprobe.releases import index as releases
-
-    env = envcache.Env("0.2.150", tmp_path / "env")
-    env.bin.mkdir(parents=True)
-    said = tmp_path / "said"
-    env.sdkprobe.write_text(f'#!/bin/sh\necho "$VIRTUAL_ENV" "$@" > {said}\nexit 3\n')
-    env.sdkprobe.chmod(0o755)
-    monkeypatch.setattr(releases, "releases", lambda: [releases.Release("0.2.150", True, True)])
-    monkeypatch.setattr(envcache.EnvCache, "ensure", lambda self, version, progress: env)
-    out = str(tmp_path / "out")
-    code = main(["run", "--only", "a.b", "--sdk-version", "0.2.150", "--out", out, "-j", "2", "--replace"])
-    assert code == 3
-    assert said.read_text().split() == [str(env.path), "run", "--only", "a.b", "--out", out, "-j", "2", "--replace"]
 
 
 def test_a_catalogue_that_cannot_be_imported_is_one_line_and_exit_2(monkeypatch, capsys):
