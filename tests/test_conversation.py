@@ -103,7 +103,7 @@ async def test_stdin_recording_passes_lines_on_first_and_keeps_exit_status(tmp_p
 @needs_cli
 async def test_a_session_records_what_the_sdk_wrote_to_the_cli(harness: Harness, tmp_path):
     rec = StdinRecording(tmp_path / "stdin")
-    run = await harness.session("hello there", script=["hi"], record_stdin=rec)
+    run = await harness.cli("hello there", script=["hi"], record_stdin=rec)
     assert run.result is not None and run.result.result == "hi"
     kinds = [line.get("type") for line in run.stdin if isinstance(line, dict)]
     assert kinds[0] == "control_request" and "user" in kinds
@@ -185,14 +185,14 @@ async def test_a_query_run_can_release_a_held_stream_at_a_message(harness: Harne
             double.stop_holding()  # whether the request has reached its hold point yet or not
 
     # the held answer can finish only because the init message let it go
-    run = await harness.session("go", script=[reply("late", hold_after=1)], on_message=at_init, timeout=60)
+    run = await harness.cli("go", script=[reply("late", hold_after=1)], on_message=at_init, timeout=60)
     assert run.result is not None and run.result.result == "late"
     assert seen[0] == "SystemMessage" and seen[-1] == "ResultMessage"
 
 
 async def test_on_message_is_refused_for_a_client_session(harness: Harness):
     with pytest.raises(ValueError, match="on_message"):
-        await harness.session("go", client=True, on_message=lambda m, d: None)
+        await harness.cli("go", client=True, on_message=lambda m, d: None)
 
 
 class _ServersComingUp:

@@ -40,7 +40,7 @@ async def undeclared_option(h):
 
 
 async def starts_a_session(h):
-    await h.session("hi")
+    await h.cli("hi")
 
 
 async def hangs(h):

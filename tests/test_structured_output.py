@@ -36,7 +36,7 @@ async def test_the_double_streams_it_as_that_tool_call():
 @pytest.mark.skipif(sdk.bundled_cli_path() is None, reason="this SDK wheel bundles no CLI")
 @pytest.mark.skipif("output_format" not in sdk.option_fields(), reason="this SDK has no output_format")
 async def test_the_cli_returns_it_as_structured_output(harness: Harness):
-    run = await harness.session(
+    run = await harness.cli(
         "count",
         script=[reply(structured_output({"n": 7})), "done"],
         output_format={"type": "json_schema", "schema": _SCHEMA},

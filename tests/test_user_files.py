@@ -26,7 +26,7 @@ def test_home_holds_the_config_dir(harness: Harness):
 async def test_a_session_reads_them_and_runs_with_that_home(harness: Harness):
     claude_md(harness.config_dir, "USER-MEMORY-MARK")
     user_skill(harness.config_dir, "probeskill", "SKILL-LISTING-MARK")
-    run = await harness.session(
+    run = await harness.cli(
         "where is home?",
         script=[reply(tool_use("Bash", {"command": "echo $HOME"}, id="toolu_home")), "done"],
         setting_sources=["user"],

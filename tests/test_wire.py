@@ -10,7 +10,7 @@ from sdkprobe.fake_cli.blocks import tool_use
 from sdkprobe.fake_cli.scenario import Scenario
 from sdkprobe.harness import sdk, wire
 from sdkprobe.harness.sdk import Outcome
-from sdkprobe.harness.wire import EVERY_HOST_VARIABLE, WireCapture
+from sdkprobe.harness.wire import EVERY_HOST_VARIABLE, WireRun
 
 FAST = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 tool_names = st.lists(st.from_regex(r"[A-Z][A-Za-z]{0,11}", fullmatch=True), min_size=1, max_size=5)
@@ -271,10 +271,10 @@ async def test_stderr_reaches_the_sdks_callback_and_removed_env_is_seen(space, m
     assert "CLAUDECODE" in run.env_removed
 
 
-def _capture_with_argv(argv: list[str]) -> wire.WireCapture:
+def _capture_with_argv(argv: list[str]) -> wire.WireRun:
     """A capture whose session start had this argv (the rest is irrelevant to flag lookups)."""
     start = {"event": "start", "argv": argv, "env": {}, "cwd": "/", "pid": 0}
-    return wire.WireCapture([start], sdk.Outcome())
+    return wire.WireRun([start], sdk.Outcome())
 
 
 def test_flag_reads_both_spellings_and_flag_spelling_tells_them_apart():
@@ -296,7 +296,7 @@ async def test_harness_calls_take_the_prompt_first_and_refuse_a_wrong_call_in_on
     with pytest.raises(OptionMissing, match=r"ClaudeAgentOptions in claude-agent-sdk .* has no field 'tols'"):
         await harness.wire("hi", tols=["Read"])
     with pytest.raises(OptionMissing, match=r"has no field 'tols'") as raised:
-        await harness.session("hi", tols=["Read"])
+        await harness.cli("hi", tols=["Read"])
     assert raised.value.names == ("tols",)
     assert sorted(harness.space.root.iterdir()) == runs, "refused before anything starts"
     with pytest.raises(TypeError, match=r"h.wire\(\): the prompt is a string"):
@@ -351,5 +351,5 @@ def test_a_fake_that_started_too_late_to_record_its_start_is_killed_with_the_res
     ],
 )
 def test_removed_variables_are_named_unless_the_cli_got_none_of_the_hosts(cli_env, removed):
-    run = WireCapture([{"event": "start", "argv": [], "env": cli_env}], Outcome(), {"A": "1", "B": "2"})
+    run = WireRun([{"event": "start", "argv": [], "env": cli_env}], Outcome(), {"A": "1", "B": "2"})
     assert run.env_removed == removed

@@ -1,10 +1,10 @@
 """The harness: what a behaviour's probe may call. Nothing here knows any behaviour.
 
 A probe receives a `Harness` bound to its own isolated space and to its tier, and uses
-only its public calls: `wire` (the SDK against the fake CLI) and `session` (the SDK
+only its public calls: `wire` (the SDK against the fake CLI) and `cli` (the SDK
 against the real CLI and the model double, or the real API for a live behaviour run
 with --live). Both take the prompt first and ClaudeAgentOptions fields as keywords.
-`host_session` runs the host itself in a process of its own, for what becomes of the CLI
+`host_run` runs the host itself in a process of its own, for what becomes of the CLI
 when its host returns without disconnect() or is SIGKILLed.
 The builders of fake-CLI scenarios and model-double scripts are exported from here too.
 """
@@ -76,7 +76,7 @@ from sdkprobe.harness.sdk import (
     session_functions,
     typed_keys,
 )
-from sdkprobe.harness.wire import WireCapture
+from sdkprobe.harness.wire import WireRun
 
 __all__ = [
     "AGENT_TOOL",
@@ -106,7 +106,7 @@ __all__ = [
     "StdoutRecording",
     "StdioMcpServer",
     "TierError",
-    "WireCapture",
+    "WireRun",
     "allow_every_tool",
     "auto_memory",
     "claude_md",
@@ -170,7 +170,7 @@ class Harness:
         timeout: float = 10.0,
         connect_prompt: bool = False,
         **options: Any,
-    ) -> WireCapture:
+    ) -> WireRun:
         """Run the SDK against the fake CLI playing `scenario`; what crossed the wire.
         `connect_prompt` (with client=True) gives the prompt to connect() instead of query()."""
         _check_call("wire", prompt, options)
@@ -185,7 +185,7 @@ class Harness:
             **options,
         )
 
-    async def session(
+    async def cli(
         self,
         prompt: Prompt = "hi",
         *,
@@ -204,8 +204,8 @@ class Harness:
         calls `on_message(message, double)` with each message as it is yielded (to let a
         held model stream go at a point of the stream: `double.release()`)."""
         if self.tier == "wire":
-            raise TierError("a wire behaviour may not start a real CLI session (h.session); declare tier='cli'")
-        _check_call("session", prompt, options)
+            raise TierError("a wire behaviour may not start a real CLI (h.cli); declare tier='cli'")
+        _check_call("cli", prompt, options)
         return await real_cli.cli_run(
             self.space,
             _as_prompt(prompt),
@@ -221,7 +221,7 @@ class Harness:
             **options,
         )
 
-    async def host_session(
+    async def host_run(
         self,
         prompt: str = "hi",
         *,
@@ -267,7 +267,7 @@ class Harness:
             finally:
                 await conversation.close()
 
-        run = await self.session(
+        run = await self.cli(
             None, script=script, client=True, drive=drive, timeout=timeout, record_stdout=recorded or False, **options
         )
         if driven:

@@ -21,7 +21,7 @@ EVERY_HOST_VARIABLE = "<every variable of the SDK's process>"
 
 
 @dataclass
-class WireCapture(sdk.OutcomeView):
+class WireRun(sdk.OutcomeView):
     """Everything one wire run recorded, in the order it happened."""
 
     events: list[dict[str, Any]]
@@ -171,7 +171,7 @@ async def capture(
     timeout: float = 10.0,
     connect_prompt: bool = False,
     **options: Any,
-) -> WireCapture:
+) -> WireRun:
     """Run the SDK against the fake CLI in `workdir` and return what it recorded.
 
     `options` are ClaudeAgentOptions fields by their Python names; `cli_path` and (unless
@@ -189,7 +189,7 @@ async def capture(
         )
     finally:
         _kill_leftovers(_read(capture_file), launcher)
-    return WireCapture(_read(capture_file), outcome, parent_env)
+    return WireRun(_read(capture_file), outcome, parent_env)
 
 
 def _read(path: Path) -> list[dict[str, Any]]:

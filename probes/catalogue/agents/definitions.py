@@ -311,7 +311,7 @@ async def unknown_fields_ignored_by_cli(h: Harness) -> dict[str, Any]:
         "same definition without it": await subagent_runs_bash(h, plain, "without-field.txt"),
     }
     # Recorded, not judged: what the CLI makes of the preset object as an agent's tools.
-    preset = await h.session(
+    preset = await h.cli(
         "delegate",
         script=Script(main=[reply(agent_call("p")), "main done"], subagent=["p done"]),
         tools=["Read", "Bash", "Task"],

@@ -42,7 +42,7 @@ from sdkprobe.harness import (
     timeout=90,
 )
 async def subagent_tools_within_session_tools(h: Harness) -> dict[str, Any]:
-    run = await h.session(
+    run = await h.cli(
         "delegate",
         script=Script(main=[reply(agent_call("runner")), "main done"], subagent=["runner done"]),
         tools=["Read", "Task"],
@@ -117,7 +117,7 @@ _RO_BASH_ID = "toolu_double_robash"
 async def definition_tool_limits_in_subagent_request(h: Harness) -> dict[str, Any]:
     mark = h.cwd / "ro-bash-ran"
     bash = tool_use("Bash", {"command": f"touch {mark}", "description": "mark"}, _RO_BASH_ID)
-    run = await h.session(
+    run = await h.cli(
         "delegate twice",
         script=Script(
             main=[reply(spawn("ro", _RO_PROMPT)), reply(spawn("nob", _NOB_PROMPT)), "main done"],
@@ -225,7 +225,7 @@ async def subagent_model_resolution(h: Harness) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for env_case, env in _ENVS.items():
         prompts = {case: f"Model task {i} ({case})." for i, case in enumerate(_SPAWNS)}
-        run = await h.session(
+        run = await h.cli(
             "delegate three times",
             script=Script(
                 main=[*(reply(spawn(a, prompts[c], **extra)) for c, (a, extra) in _SPAWNS.items()), "main done"],
@@ -297,7 +297,7 @@ _LIM_PROMPT = "Keep echoing, task 4419."
 async def definition_max_turns_enforced(h: Harness) -> dict[str, Any]:
     scripted = 8  # tool calls the subagent's model would go on making
     echoes = [reply(tool_use("Bash", {"command": f"echo turn {n}", "description": "echo"})) for n in range(scripted)]
-    run = await h.session(
+    run = await h.cli(
         "delegate",
         script=Script(
             main=[reply(spawn("lim", _LIM_PROMPT, AGENT_CALL_ID)), "main done"], subagent=[*echoes, "lim done"]

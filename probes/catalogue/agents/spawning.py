@@ -44,7 +44,7 @@ from sdkprobe.harness import tool_use_offered as offered
     pins={"inherits-session-tools": ("option:tools",)},
 )
 async def general_purpose_always_spawnable(h: Harness) -> dict[str, Any]:
-    run = await h.session(
+    run = await h.cli(
         "delegate",
         script=Script(main=[reply(agent_call("general-purpose")), "main done"], subagent=["general done"]),
         tools=["Read", "Bash", "Task"],
@@ -97,7 +97,7 @@ general_purpose_always_spawnable.differs_on(
     requires=("option:tools",),
 )
 async def agent_tool_input_shape(h: Harness) -> dict[str, Any]:
-    run = await h.session("hi", script=["ok"], tools=["Task"])
+    run = await h.cli("hi", script=["ok"], tools=["Task"])
     first = run.first(MAIN)
     name = next((n for n in AGENT_TOOL if first and n in first.tool_names), None)
     schema = (first.tool_schema(name) if first and name else None) or {}
@@ -240,7 +240,7 @@ async def background_by_default(h: Harness) -> dict[str, Any]:
         if _is_parents_last_answer(message) and double is not None:
             double.stop_holding()
 
-    run = await h.session(
+    run = await h.cli(
         "delegate",
         script=Script(
             main=[reply(agent_call("general-purpose")), _PARENT_DONE],
@@ -378,7 +378,7 @@ async def _concurrency(h: Harness) -> dict[str, Any]:
         )
         for p, i in zip(_WORKERS, _WORKER_IDS, strict=True)
     ]
-    run = await h.session(
+    run = await h.cli(
         "start four workers",
         # the main conversation waits a while, so that the workers that started ask the model
         script=Script(main=[reply(*calls), reply(_sleep(8)), "main done"], subagent=[reply(_sleep(3))] * 4),
@@ -408,7 +408,7 @@ def _refusal(result: dict[str, Any]) -> bool:
 
 async def _nesting(h: Harness, depth: str) -> dict[str, Any]:
     """A subagent whose script spawns another, under a depth cap of `depth`."""
-    run = await h.session(
+    run = await h.cli(
         "delegate",
         script=Script(
             main=[reply(spawn("runner", _RUNNER)), "main done"],

@@ -13,7 +13,7 @@ from sdkprobe.harness import (
     CliRun,
     Harness,
     Script,
-    WireCapture,
+    WireRun,
     allow_every_tool,
     reply,
     tool_use,
@@ -91,7 +91,7 @@ async def subagent_runs_bash(
     with `origin`, also on which routes the double saw the Bash call's tool_result come
     back (the subagent's own conversation, when the call was the subagent's)."""
     bash = tool_use("Bash", {"command": f"echo ran > {mark}", "description": "mark"}, SUB_BASH_ID)
-    run = await h.session(
+    run = await h.cli(
         streamed("delegate"),
         script=Script(main=[reply(agent_call("runner")), "main done"], subagent=[reply(bash), "runner done"]),
         tools=["Bash", "Task"],
@@ -132,7 +132,7 @@ def subclassed(cls: Any, key: str, value: Any) -> Any:
     return sub(description="d", prompt="p", **{key: value})
 
 
-def sent_agents(run: WireCapture) -> dict[str, Any] | None:
+def sent_agents(run: WireRun) -> dict[str, Any] | None:
     """The agent definitions as the CLI received them: in initialize, or (older SDKs) as
     the JSON value of --agents."""
     agents = (run.initialize or {}).get("agents")

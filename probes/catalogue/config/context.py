@@ -49,7 +49,7 @@ async def git_context_with_git_instructions(h: Harness) -> dict[str, Any]:
     preset = {"type": "preset", "preset": "claude_code"}
     seen: dict[str, Any] = {}
     for label, options in _GIT_RUNS.items():
-        first = (await h.session("hi", system_prompt=preset, **options)).first(MAIN)
+        first = (await h.cli("hi", system_prompt=preset, **options)).first(MAIN)
         seen[label] = {name: where_marker_reached(first, mark) for name, mark in _GIT_MARKS.items()}
     return seen
 
@@ -167,12 +167,12 @@ def _identity(run: CliRun) -> dict[str, Any]:
 )
 async def account_identity_in_context(h: Harness) -> dict[str, Any]:
     global_config(h.config_dir, {"oauthAccount": _ACCOUNT})
-    seeded = await h.session("hi")
+    seeded = await h.cli("hi")
     seen: dict[str, Any] = {"auth": seeded.init.get("apiKeySource"), "seeded config dir": _identity(seeded)}
     # A separate config dir only says something when the seeded identity got through at all.
     separate = None
     if any(seen["seeded config dir"].values()):
-        separate = _identity(await h.session("hi", env={"CLAUDE_CONFIG_DIR": str(h.workdir("config"))}))
+        separate = _identity(await h.cli("hi", env={"CLAUDE_CONFIG_DIR": str(h.workdir("config"))}))
     seen["separate config dir"] = separate
     return seen
 

@@ -88,7 +88,7 @@ async def fallback_model_triggers(h: Harness) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for name, (status, shape) in {**_FALLBACK_RUNS, **_RECORDED_RUNS}.items():
         prompt: Any = "answer me" if shape == "string" else [_user("answer me")]
-        run = await h.session(
+        run = await h.cli(
             prompt,
             script=_models_script(status),
             model=_MAIN_MODEL,
@@ -97,7 +97,7 @@ async def fallback_model_triggers(h: Harness) -> dict[str, Any]:
             timeout=90,
         )
         seen[name] = {"m-main answers": status, "prompt": shape, **_fallback_seen(run)}
-    same = await h.session(
+    same = await h.cli(
         "answer me",
         script=ByModel({_MAIN_MODEL: Script(fallback=reply("MAIN-ANSWER"))}),
         model=_MAIN_MODEL,
@@ -385,7 +385,7 @@ async def thinking_options_reach_request(h: Harness) -> dict[str, Any]:
             seen[name] = {"absent": f"ClaudeAgentOptions of this SDK has no field {option!r}"}
             continue
         options: dict[str, Any] = {option: value, **({"model": _OLDER_MODEL} if name == _ON_OLDER_MODEL else {})}
-        run = await h.session("think about it", script=["ok"], **options)
+        run = await h.cli("think about it", script=["ok"], **options)
         first = run.first(MAIN)
         seen[name] = {
             "given": {option: value},

@@ -62,7 +62,7 @@ async def default_setting_sources_load_user_language(h: Harness) -> dict[str, An
     preset = {"type": "preset", "preset": "claude_code", "append": _AGENT_RULE}
     seen: dict[str, Any] = {}
     for label, sources in _LANGUAGE_RUNS.items():
-        first = (await h.session("hi", system_prompt=preset, setting_sources=sources)).first(MAIN)
+        first = (await h.cli("hi", system_prompt=preset, setting_sources=sources)).first(MAIN)
         seen[label] = {
             "language rule": where_marker_reached(first, _LANGUAGE),
             "agent's rule": where_marker_reached(first, _AGENT_RULE),
@@ -126,7 +126,7 @@ async def auto_memory_ignores_setting_sources(h: Harness) -> dict[str, Any]:
     auto_memory(h.config_dir, h.cwd, f"- The probe's code word is {_MEMORY}.\n")
     seen: dict[str, Any] = {}
     for label, options in _MEMORY_RUNS.items():
-        seen[label] = {"memory": where_marker_reached((await h.session("hi", **options)).first(MAIN), _MEMORY)}
+        seen[label] = {"memory": where_marker_reached((await h.cli("hi", **options)).first(MAIN), _MEMORY)}
     return seen
 
 
@@ -278,12 +278,12 @@ def _skill_listing(request: Recorded | None) -> list[str]:
     },
 )
 async def bundled_skills_need_skills_filter(h: Harness) -> dict[str, Any]:
-    unfiltered = await h.session("hi", setting_sources=[])
+    unfiltered = await h.cli("hi", setting_sources=[])
     listed = _skill_listing(unfiltered.first(MAIN))
     # filter for dataviz, the catalogue's example, where this CLI bundles it; else for a skill it does list
     pick = "dataviz" if "dataviz" in listed or not listed else listed[0]
-    filtered = await h.session("hi", setting_sources=[], skills=[pick])
-    none_kept = await h.session("hi", setting_sources=[], skills=[])
+    filtered = await h.cli("hi", setting_sources=[], skills=[pick])
+    none_kept = await h.cli("hi", setting_sources=[], skills=[])
     # the bundled set moves with every CLI release: keep its size, not its names
     return {
         _UNFILTERED: {
@@ -367,7 +367,7 @@ async def project_source_excludes_user_claude_md(h: Harness) -> dict[str, Any]:
     seen = {}
     # ['user', 'project'] is the control: it shows where the CLI does read a user CLAUDE.md
     for sources in (["project"], ["user", "project"]):
-        run = await h.session("hi", script=["ok"], setting_sources=sources, env={"CLAUDE_CONFIG_DIR": str(config)})
+        run = await h.cli("hi", script=["ok"], setting_sources=sources, env={"CLAUDE_CONFIG_DIR": str(config)})
         seen[",".join(sources)] = {
             "sent": _markers_sent(run, (_USERMD_CFG, _USERMD_HOME, _PROJMD)),
             "init memory_paths": sorted(run.init.get("memory_paths") or []),
@@ -464,7 +464,7 @@ async def empty_sources_exclude_user_skills_and_mcp(h: Harness) -> dict[str, Any
     seen: dict[str, Any] = {"[] sends --setting-sources": flag}
     # ['user'] is the control: it shows the CLI does load the skill and the server from there
     for label, sources in (("[]", []), ("['user']", ["user"])):
-        run = await h.session("hi", script=["ok"], setting_sources=sources)
+        run = await h.cli("hi", script=["ok"], setting_sources=sources)
         skills = run.init.get("skills")
         servers = run.init.get("mcp_servers")
         seen[label] = {
@@ -564,7 +564,7 @@ async def settings_env_vs_options_env(h: Harness) -> dict[str, Any]:
     project_settings(project, {"env": {_VAR: "from-project-settings"}})
     seen: dict[str, Any] = {}
     for name, sources in _ENV_RUNS.items():
-        run = await h.session(
+        run = await h.cli(
             "what is the variable?",
             script=[reply(tool_use("Bash", {"command": _ECHO}, id="toolu_var")), "done"],
             cwd=str(project),

@@ -72,7 +72,7 @@ async def connector_sessions(h: Harness) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for label, options in CONNECTOR_RUNS.items():
         # client=True: in-process servers need streaming mode on old SDKs
-        run = await h.session("hi", client=True, setting_sources=[], mcp_servers={"probe": server}, **options)
+        run = await h.cli("hi", client=True, setting_sources=[], mcp_servers={"probe": server}, **options)
         seen[label] = connectors(run, "probe")
     return seen
 

@@ -109,7 +109,7 @@ async def cwd_reaches_bash(h: Harness) -> dict[str, Any]:
     os.chdir("/")  # the caller is not in D: a service, an editor, a non-shell parent
     try:
         for label, cwd in (("directory", project), ("symlink", link)):
-            run = await h.session(
+            run = await h.cli(
                 "where am I?",
                 script=[reply(tool_use("Bash", {"command": _WHERE}, id="toolu_where")), "done"],
                 cwd=str(cwd),
@@ -126,7 +126,7 @@ async def cwd_reaches_bash(h: Harness) -> dict[str, Any]:
                 "bash ran in cwd": pwd is not None and os.path.realpath(pwd) == os.path.realpath(cwd),
                 "error": run.error_line,
             }
-        missing = await h.session("hi", script=["ok"], cwd=str(h.workdir("gone") / "missing"))
+        missing = await h.cli("hi", script=["ok"], cwd=str(h.workdir("gone") / "missing"))
     finally:
         os.chdir(here)
     seen["missing"] = {
@@ -242,7 +242,7 @@ async def add_dirs_loading(h: Harness) -> dict[str, Any]:
         read = tool_use("Read", {"file_path": str(added / "CLAUDE.md")}, id=_AD_READ_ID)
         write = tool_use("Write", {"file_path": str(target), "content": "x\n"}, id=_AD_WRITE_ID)
         (added / "hook-fired").unlink(missing_ok=True)
-        run = await h.session(
+        run = await h.cli(
             "write the file",
             script=[reply(read), reply(write), "done"],
             cwd=str(project),
@@ -405,7 +405,7 @@ async def sandbox_unavailable_fallback(h: Harness) -> dict[str, Any]:
         marker = h.cwd / f"{_SB_MARKER}-{len(seen)}"
         touch = tool_use("Bash", {"command": f"touch {marker}"}, id="toolu_sbtouch")
         options: dict[str, Any] = {"settings": settings} if settings else {}
-        run = await h.session(
+        run = await h.cli(
             "touch it",
             script=[reply(touch), "done"],
             sandbox=sandbox,

@@ -16,7 +16,7 @@ from sdkprobe.harness import (
     HeldCallback,
     Scenario,
     Script,
-    WireCapture,
+    WireRun,
     reply,
     result_text,
     tool_use,
@@ -46,7 +46,7 @@ async def agent_id_only_inside_subagent(h: Harness) -> dict[str, Any]:
     agent = {"description": "read sub", "prompt": SUBAGENT_PROMPT, "subagent_type": "general-purpose"}
 
     async def delegate(tool: str) -> Any:
-        return await h.session(
+        return await h.cli(
             "read, then delegate",
             client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
             script=Script(
@@ -167,7 +167,7 @@ async def server_matcher_catches_its_tools(h: Harness) -> dict[str, Any]:
 
         return hook
 
-    run = await h.session(
+    run = await h.cli(
         "ping it",
         client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
         script=[reply(tool_use("mcp__srv__ping", {})), "done"],
@@ -225,7 +225,7 @@ def _matcher_fields() -> set[str]:
     return {f.name for f in dataclasses.fields(HookMatcher)}
 
 
-def _answer(wire: WireCapture, n: int) -> Any:
+def _answer(wire: WireRun, n: int) -> Any:
     """What the SDK answered the fake's n-th control request: its response, or the error it sent."""
     answer = wire.answers.get(f"fake_req_{n}")
     if answer is None:
@@ -880,7 +880,7 @@ async def _guard(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
 async def safety_outputs_take_effect(h: Harness) -> dict[str, Any]:
     from claude_agent_sdk import HookMatcher
 
-    run = await h.session(
+    run = await h.cli(
         "touch three files",
         client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
         script=Script(

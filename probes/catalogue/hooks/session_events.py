@@ -117,7 +117,7 @@ async def session_start_end_callbacks(h: Harness) -> dict[str, Any]:
 
     shapes: dict[str, Any] = {}
     for label, (prompt, client) in _SHAPES.items():
-        run = await h.session(
+        run = await h.cli(
             prompt,
             client=client,
             script=["done"],
@@ -136,7 +136,7 @@ async def session_start_end_callbacks(h: Harness) -> dict[str, Any]:
             "error": run.error_line,
         }
     folder = h.workdir("markers")
-    run = await h.session("hi", client=True, script=["done"], settings=_lifecycle_settings(folder))
+    run = await h.cli("hi", client=True, script=["done"], settings=_lifecycle_settings(folder))
     settings = {
         "start ran": (folder / "session-start").exists(),
         "end ran": (folder / "session-end").exists(),
@@ -263,7 +263,7 @@ async def stop_block_forces_continuation(h: Harness) -> dict[str, Any]:
 
     variants: dict[str, Any] = {}
     for label, output in _STOP_VARIANTS.items():
-        run = await h.session(
+        run = await h.cli(
             "answer",
             client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
             script=["first answer", "second answer", "third answer"],
@@ -441,7 +441,7 @@ async def notification_fires_in_sdk(h: Harness) -> dict[str, Any]:
         name = "f1.txt" if can_use_tool else "f2.txt"
         write = tool_use("Write", {"file_path": str(h.cwd / name), "content": "probe"}, f"toolu_notify_{name[1]}")
         extra: dict[str, Any] = {"can_use_tool": can_use_tool} if can_use_tool else {}
-        run = await h.session(
+        run = await h.cli(
             "write a file",
             client=True,  # hooks and can_use_tool need a streamed prompt on old SDKs
             script=[reply(write), "done"],

@@ -74,7 +74,7 @@ async def posttooluse_reports_auto_approved_edits(h: Harness) -> dict[str, Any]:
         async def after(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
             return {}
 
-        run = await h.session(
+        run = await h.cli(
             "update the file",
             client=True,  # streaming mode: old SDKs refuse callbacks with a string prompt to query()
             script=[
@@ -192,7 +192,7 @@ async def pretooluse_ask_keeps_prompt(h: Harness) -> dict[str, Any]:
 
     async def attempt(mode: str, env: dict[str, str]) -> dict[str, Any]:
         target = h.cwd / f"{mode}.txt"
-        run = await h.session(
+        run = await h.cli(
             "write a file",
             client=True,  # streaming mode: old SDKs refuse callbacks with a string prompt to query()
             script=[reply(tool_use("Write", {"file_path": str(target), "content": "x\n"})), "done"],
@@ -314,7 +314,7 @@ async def pretooluse_deny_returns_tool_result(h: Harness) -> dict[str, Any]:
     note.write_text("NOTE-CONTENT-31\n")
     bash = tool_use("Bash", {"command": "echo BASH-RAN-31", "description": "echo"}, "toolu_double_denied")
     read = tool_use("Read", {"file_path": str(note)}, "toolu_double_parallel")
-    run = await h.session(
+    run = await h.cli(
         "run both",
         client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
         # the double refuses, as the API does, a request that leaves a tool_use unanswered
@@ -398,7 +398,7 @@ async def deny_applies_inside_subagent(h: Harness) -> dict[str, Any]:
         "subagent_type": "general-purpose",
         "run_in_background": False,  # the subagent's second request must come before the turn ends
     }
-    run = await h.session(
+    run = await h.cli(
         "read, then delegate",
         client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
         script=Script(
@@ -555,7 +555,7 @@ async def pretooluse_updated_input_applied(h: Harness) -> dict[str, Any]:
         reply(tool_use("Bash", {"command": command(v, "ORIGINAL"), "description": f"variant {v}"}, ids[v]))
         for v in _VARIANTS
     ]
-    run = await h.session(
+    run = await h.cli(
         "run three commands",
         client=True,  # streaming mode: old SDKs register hooks and can_use_tool only with a streamed prompt
         script=[*calls, "done"],
@@ -661,7 +661,7 @@ async def permission_request_callback_fires(h: Harness) -> dict[str, Any]:
 
     async def write(files: list[str], **options: Any) -> dict[str, Any]:
         ids = {name: f"toolu_double_write_{name.split('.')[0]}" for name in files}
-        run = await h.session(
+        run = await h.cli(
             "write the files",
             client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
             script=[
@@ -832,7 +832,7 @@ async def pretooluse_in_bypass_mode(h: Harness) -> dict[str, Any]:
         tool_use("Bash", {"command": f"touch {name}", "description": "probe"}, f"toolu_bypass_{name[0]}")
         for name in _BYPASS_DECISIONS
     ]
-    run = await h.session(
+    run = await h.cli(
         "touch three files",
         client=True,  # can_use_tool needs a streamed prompt
         script=[*(reply(call) for call in calls), "done"],
@@ -917,7 +917,7 @@ async def _stop_after_a(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
 async def posttooluse_continue_false_stops(h: Harness) -> dict[str, Any]:
     from claude_agent_sdk import HookMatcher
 
-    run = await h.session(
+    run = await h.cli(
         "touch two files",
         client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
         script=Script(
@@ -1063,7 +1063,7 @@ async def posttooluse_updated_tool_output(h: Harness) -> dict[str, Any]:
     async def ping(args: dict[str, Any]) -> dict[str, Any]:
         return {"content": [{"type": "text", "text": "ORIG-MCP"}]}
 
-    run = await h.session(
+    run = await h.cli(
         "run the four calls",
         client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
         script=[reply(*(call for call, *_ in _REPLACED.values())), "done"],
@@ -1178,7 +1178,7 @@ async def posttooluse_additional_context_reaches_model(h: Harness) -> dict[str, 
         fired.append(entry[0])
         return {"hookSpecificOutput": {"hookEventName": "PostToolUse", "additionalContext": entry[2]}}
 
-    run = await h.session(
+    run = await h.cli(
         "use three tools",
         client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
         script=Script(

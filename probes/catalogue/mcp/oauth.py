@@ -96,7 +96,7 @@ def _browser_recorder(h: Harness) -> tuple[dict[str, str], Any]:
 async def oauth_needs_auth_passive(h: Harness) -> dict[str, Any]:
     env, browser_calls = _browser_recorder(h)
     with RemoteMcpServer(_NAME, oauth=True) as server:
-        run = await h.session("hi", mcp_servers={_NAME: server.config()}, env=env, record_stdout=True, timeout=60)
+        run = await h.cli("hi", mcp_servers={_NAME: server.config()}, env=env, record_stdout=True, timeout=60)
     asked = sorted(
         {
             str((line.get("request") or {}).get("subtype"))

@@ -48,7 +48,7 @@ async def strict_config_blocks_connectors_and_plugin_mcp(h: Harness) -> dict[str
     seen = {}
     for case, options in cases.items():
         # ENABLE_TOOL_SEARCH=false puts MCP tools in the request's tools instead of the deferred list
-        run = await h.session("hi", plugins=[plugin.config], env={"ENABLE_TOOL_SEARCH": "false"}, **options)
+        run = await h.cli("hi", plugins=[plugin.config], env={"ENABLE_TOOL_SEARCH": "false"}, **options)
         # A plugin server may still be connecting at init (its status moves with timing): names only.
         servers = run.init.get("mcp_servers") or []
         seen[case] = {
@@ -171,7 +171,7 @@ async def stdio_process_tree_ends(h: Harness) -> dict[str, Any]:
         else:
             seen["disconnect"] = None
 
-    run = await h.session(
+    run = await h.cli(
         None, client=True, drive=steps, mcp_servers={"off": off.config, "closed": closed.config}, timeout=150
     )
     seen["error"] = run.error_line
@@ -305,7 +305,7 @@ async def elicitation_forwarded_to_host(h: Harness) -> dict[str, Any]:
 
     hook: Any = accept  # the SDK's HookCallback type has no Elicitation input (its HookEvent omits it)
 
-    run = await h.session(
+    run = await h.cli(
         "ask me",
         client=True,  # a ClaudeSDKClient: old SDKs take can_use_tool only with a streamed prompt
         script=[reply(tool_use("mcp__e__ask", {})), "done"],
@@ -383,7 +383,7 @@ async def elicitation_declined_without_handler(h: Harness) -> dict[str, Any]:
     }
     for case, options in cases.items():
         server = _eliciting_server(h)
-        run = await h.session(
+        run = await h.cli(
             "ask me",
             script=[reply(tool_use("mcp__e__ask", {})), "done"],
             mcp_servers={"e": server.config},
@@ -474,7 +474,7 @@ async def user_config_placeholder_untouched(h: Harness) -> dict[str, Any]:
             seen[name] = {"started": bool(env), "TOKEN": env.get("TOKEN")}
             budget = budget if env else 1.0
 
-    run = await h.session(
+    run = await h.cli(
         None,
         client=True,
         drive=steps,

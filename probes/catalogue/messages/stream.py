@@ -41,7 +41,7 @@ _COMMAND = "no-such-command-xyz"
     sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
 )
 async def unknown_slash_command(h: Harness) -> dict[str, Any]:
-    run = await h.session(f"/{_COMMAND}")
+    run = await h.cli(f"/{_COMMAND}")
     system = [
         {"subtype": getattr(m, "subtype", None), "text": _mentioning(fields_of(m).get("data"))}
         for m in run.of_type("SystemMessage")
@@ -209,7 +209,7 @@ _WRITE_CHUNKS = 6
 async def partial_message_delta_kinds(h: Harness) -> dict[str, Any]:
     target = h.cwd / "index.html"
     write = tool_use("Write", {"file_path": str(target), "content": "<html>" + "x" * 600 + "</html>\n"})
-    run = await h.session(
+    run = await h.cli(
         "write the page",
         script=[reply(thinking("plan the page"), "Writing it now.", write, input_chunks=_WRITE_CHUNKS), "done"],
         include_partial_messages=True,

@@ -123,7 +123,7 @@ async def every_content_block_kept(h: Harness) -> dict[str, Any]:
     # second request shows whether the CLI hands the block back to the API).
     (h.cwd / "note.txt").write_text("a note\n")
     call = tool_use("Read", {"file_path": str(h.cwd / "note.txt")}, "toolu_probe_read")
-    session = await h.session(
+    session = await h.cli(
         "read the note",
         script=[reply(redacted_thinking(_OPAQUE), text_block("reading"), call), "done"],
         record_stdout=True,

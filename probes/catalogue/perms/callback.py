@@ -127,7 +127,7 @@ async def can_use_tool_signal_on_interrupt(h: Harness) -> dict[str, Any]:
         await client.interrupt()
         await reader
 
-    run = await h.session(
+    run = await h.cli(
         None,
         client=True,
         drive=interrupt_while_asked,
@@ -227,7 +227,7 @@ def _ask(multi: bool, n: int) -> dict[str, Any]:
 )
 async def ask_user_question_through_can_use_tool(h: Harness) -> dict[str, Any]:
 
-    run = await h.session(
+    run = await h.cli(
         "ask me",
         client=True,  # streaming mode: old SDKs refuse callbacks with a string prompt to query()
         script=[reply(_ask(False, 1)), "done"],
@@ -288,7 +288,7 @@ async def ask_user_question_answers_in_updated_input(h: Harness) -> dict[str, An
             updated_input={**tool_input, "answers": {_QUESTION: "Red, Blue" if multi else "Blue"}}
         )
 
-    run = await h.session(
+    run = await h.cli(
         "ask me twice",
         client=True,  # streaming mode: old SDKs refuse callbacks with a string prompt to query()
         script=[reply(_ask(False, 1)), reply(_ask(True, 2)), "done"],
@@ -402,7 +402,7 @@ async def _write_with_callback(h: Harness, prompt: Any, name: str) -> dict[str, 
     calls: list[str] = []
     target = h.cwd / name
     write = tool_use("Write", {"file_path": str(target), "content": "written\n"}, "toolu_str_write")
-    run = await h.session(prompt, script=[reply(write), "done"], can_use_tool=_recording_allow(calls))
+    run = await h.cli(prompt, script=[reply(write), "done"], can_use_tool=_recording_allow(calls))
     main = run.on(MAIN)
     block = main[-1].tool_result("toolu_str_write") if len(main) > 1 else None
     return {
@@ -579,7 +579,7 @@ async def callback_errors_reach_caller(h: Harness) -> dict[str, Any]:
     ]
     # a client, not query(str): before 0.2.140 can_use_tool refused a string prompt outright
     try:
-        session = await h.session(
+        session = await h.cli(
             "mark",
             script=[reply(*blocks), "done"],
             client=True,
@@ -1174,7 +1174,7 @@ async def permission_results_take_effect(h: Harness) -> dict[str, Any]:
         for tid, name in _STEPS.items()
     ]
     # a client: before 0.2.140 can_use_tool refused a string prompt to query()
-    run = await h.session("mark the files", script=[*script, "done"], client=True, can_use_tool=_deciding(h, asked))
+    run = await h.cli("mark the files", script=[*script, "done"], client=True, can_use_tool=_deciding(h, asked))
     main = run.on(MAIN)
     last = main[-1] if main else None
     results: dict[str, Any] = {}
@@ -1280,7 +1280,7 @@ async def _session(h: Harness, interrupt: bool) -> dict[str, Any]:
 
     for name in _FILES:
         (h.cwd / name).unlink(missing_ok=True)
-    run = await h.session(
+    run = await h.cli(
         "touch three files",
         client=True,
         script=Script(main=[_calls(), _AFTER], fallback=reply("ok")),

@@ -111,7 +111,7 @@ async def auto_mode_bypasses_can_use_tool(h: Harness) -> dict[str, Any]:
     outside = h.workdir("keep-me")
     (outside / "keep.txt").write_text("keep\n")
     markers = {"write": _EDITED_FILE, "approved": _APPROVED_FILE, "refused": outside.name}
-    run = await h.session(
+    run = await h.cli(
         _live_prompt(str(outside)),
         client=True,  # streaming mode: old SDKs refuse callbacks with a string prompt to query()
         can_use_tool=allow_every_tool,
@@ -225,7 +225,7 @@ _OFFLINE_CHECKS = (
 )
 async def auto_mode_offline_without_classifier(h: Harness) -> dict[str, Any]:
     target = h.cwd / _EDITED_FILE
-    run = await h.session(
+    run = await h.cli(
         "write and run",
         client=True,  # streaming mode: old SDKs refuse callbacks with a string prompt to query()
         script=[
@@ -351,7 +351,7 @@ async def _bypass_run(h: Harness, with_callback: bool) -> dict[str, Any]:
         (h.cwd / name).unlink(missing_ok=True)
     options: dict[str, Any] = {"can_use_tool": allow_every_tool, "client": True} if with_callback else {}
     try:
-        run = await h.session(
+        run = await h.cli(
             "do the steps",
             script=[*(reply(call) for _, call in _BYPASS_CALLS.values()), "done"],
             permission_mode="bypassPermissions",
@@ -522,7 +522,7 @@ async def accept_edits_protected_paths(h: Harness) -> dict[str, Any]:
         reply(tool_use("Write", {"file_path": str(h.cwd / relative), "content": _MARK}, id=f"toolu_w{n}"))
         for n, (relative, _) in enumerate(_PROTECTED.values(), 1)
     ]
-    run = await h.session(
+    run = await h.cli(
         "write the files",
         script=[*script, "done"],
         client=True,  # streaming mode: old SDKs refuse can_use_tool with a string prompt to query()
@@ -630,7 +630,7 @@ async def _plan_run(h: Harness, approve: bool) -> dict[str, Any]:
     leave = tool_use("ExitPlanMode", {"plan": "1. write after.txt"}, id="toolu_exit")
     from claude_agent_sdk import HookMatcher
 
-    run = await h.session(
+    run = await h.cli(
         "plan, then write",
         script=[reply(write[0]), reply(leave), reply(write[1]), "done"],
         client=True,  # streaming mode: old SDKs refuse can_use_tool with a string prompt to query()
@@ -880,7 +880,7 @@ async def accept_edits_fs_bash(h: Harness) -> dict[str, Any]:
     asked: list[str] = []
     ids = {step: f"toolu_{n}" for n, step in enumerate(_FS_STEPS, 1)}
     script = [bash_reply(command.format(outside=outside), ids[step]) for step, (command, _) in _FS_STEPS.items()]
-    run = await h.session(
+    run = await h.cli(
         "tidy the files",
         script=[*script, "done"],
         client=True,  # streaming mode: old SDKs refuse can_use_tool with a string prompt to query()
@@ -1007,7 +1007,7 @@ async def settings_default_mode_honored(h: Harness) -> dict[str, Any]:
     for label, (mode, option, name) in _MODE_RUNS.items():
         project_settings(h.cwd, {"permissions": {"defaultMode": mode}})
         options: dict[str, Any] = {} if option is None else {"permission_mode": option}
-        run = await h.session(
+        run = await h.cli(
             "write it",
             script=[_write(h, name), "done"],
             client=True,  # streaming mode: old SDKs refuse can_use_tool with a string prompt to query()

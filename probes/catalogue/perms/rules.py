@@ -68,7 +68,7 @@ async def deny_rule_absolute_path_double_slash(h: Harness) -> dict[str, Any]:
         elif slashes == "/":
             rules.append(f"Read({path})")
         blocks.append(tool_use("Read", {"file_path": str(path)}, id=f"toolu_read{n}"))
-    run = await h.session(
+    run = await h.cli(
         "read them",
         script=[reply(*blocks), "done"],
         settings=json.dumps({"permissions": {"deny": rules}}),
@@ -260,7 +260,7 @@ async def updated_permissions_applied(h: Harness) -> dict[str, Any]:
             else {"file_path": named, "content": "x\n"}
         )
         script.append(reply(tool_use(tool, given, id=f"toolu_u{n}")))
-    run = await h.session(
+    run = await h.cli(
         "apply the updates",
         script=[*script, "done"],
         client=True,  # streaming mode: old SDKs refuse can_use_tool with a string prompt to query()
@@ -359,7 +359,7 @@ async def ask_rule_beats_hook_allow(h: Harness) -> dict[str, Any]:
 
     asked: list[str] = []
     ids = {kind: f"toolu_{kind}" for kind in _RULED}
-    run = await h.session(
+    run = await h.cli(
         "touch them",
         script=[*(bash_reply(f"touch {name}", ids[kind]) for kind, name in _RULED.items()), "done"],
         client=True,  # streaming mode: old SDKs refuse can_use_tool with a string prompt to query()

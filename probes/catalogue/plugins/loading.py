@@ -98,7 +98,7 @@ _ALL = {"plugins": [_PLUGIN], **_EXPECTED}
 )
 async def commands_work_without_skills_list(h: Harness) -> dict[str, Any]:
     plugin = plugin_folder(h.workdir("plugin"), _PLUGIN, commands={"hello": "Reply with MARKER-42"})
-    run = await h.session(f"/{_PREFIX}hello", script=["done"], plugins=[plugin.config], skills=["dataviz"])
+    run = await h.cli(f"/{_PREFIX}hello", script=["done"], plugins=[plugin.config], skills=["dataviz"])
     main = run.on(MAIN)
     user_text = "\n".join(main[0].texts("user")) if main else ""
     result = run.result
@@ -165,7 +165,7 @@ async def skill_and_agent_naming(h: Harness) -> dict[str, Any]:
         skills={"folder-a": _SKILL.format(name="other-name"), "no-fm": "Say SKILL-BODY-no-fm."},
         agents={"rev": _AGENT},
     )
-    run = await h.session("hi", script=["done"], plugins=[plugin.config])
+    run = await h.cli("hi", script=["done"], plugins=[plugin.config])
     main = run.on(MAIN)
     # The listings are in the context message, or (older CLIs) in the Skill and Task tools' descriptions
     context = "\n".join([main[0].context_text, *(str(t.get("description", "")) for t in main[0].tools)]) if main else ""
@@ -248,7 +248,7 @@ async def userconfig_options_min_cli(h: Harness) -> dict[str, Any]:
     # plugin's .mcp.json: a second server process would only cost time)
     server = stdio_mcp_server(h.workdir("mcp"), "srv", [McpTool("ping", "Answers pong.", result="pong")])
     plugin = plugin_folder(h.workdir("plugin"), _PLUGIN, user_config=_USER_CONFIG, **_PARTS)
-    run = await h.session("hi", script=["done"], plugins=[plugin.config], mcp_servers={"host-srv": server.config})
+    run = await h.cli("hi", script=["done"], plugins=[plugin.config], mcp_servers={"host-srv": server.config})
     servers = {str(s.get("name")): str(s.get("status")) for s in run.init.get("mcp_servers") or []}
     errors = run.init.get("plugin_errors") or []
     return {

@@ -88,7 +88,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
 readline_prevrows_stale.differs_on({"callback_lines": [], "error": None})
 
 
-# How each host ends in a process of its own (h.host_session), once it has read its result.
+# How each host ends in a process of its own (h.host_run), once it has read its result.
 _RETURNED, _KILLED = "host returned without disconnect()", "host SIGKILLed"
 
 
@@ -110,7 +110,7 @@ async def exit_on_stdin_close(h: Harness) -> dict[str, Any]:
     # In this process: the SDK closes stdin and, after a grace period, sends SIGTERM, so how
     # the CLI ended (exit 0 or the SIGTERM) is a race with that period; only whether
     # anything was left once the SDK was done is kept.
-    run = await h.session("hi", script=["ok"])
+    run = await h.cli("hi", script=["ok"])
     seen: dict[str, Any] = {
         "query()": {
             "result seen": run.result is not None,
@@ -122,7 +122,7 @@ async def exit_on_stdin_close(h: Harness) -> dict[str, Any]:
     # so how it ends (waited for, with a ceiling only a hang reaches) is the CLI's alone.
     # A host that returns may reap the CLI itself, so only whether it is gone is kept.
     for name, ending in ((_RETURNED, "return"), (_KILLED, "sigkill")):
-        host = await h.host_session("hi", ending=ending, script=["ok"])
+        host = await h.host_run("hi", ending=ending, script=["ok"])
         ended = host.cli_end if ending == "sigkill" or host.cli_end == "still running" else "gone"
         seen[name] = {
             "result seen": host.result_seen,
@@ -260,7 +260,7 @@ async def oversized_stdout_line_delivered(h: Harness) -> dict[str, Any]:
             break
         recording = StdoutRecording(h.workdir("stdout"))
         buffer: dict[str, Any] = {} if limit is None else {"max_buffer_size": limit}
-        session = await h.session("look at the image", script=[reply(call), "seen"], record_stdout=recording, **buffer)
+        session = await h.cli("look at the image", script=[reply(call), "seen"], record_stdout=recording, **buffer)
         # The complete lines carrying the image's tool_result: a dying SDK stops the CLI while
         # that line may still be half written, so a cut-off line is not counted.
         complete = recording.path.read_bytes().split(b"\n")[:-1]
@@ -375,7 +375,7 @@ async def claudecode_env(h: Harness) -> dict[str, Any]:
         given = await h.wire(env={_NESTED: "1"})
         # the real CLI given CLAUDECODE=1 (the session drops the caller's own CLAUDE* variables itself, so an
         # inherited one never reaches it there: what the SDK passes on is the wire runs' to show)
-        run = await h.session("hi", script=["done"], env={_NESTED: "1"}, timeout=60)
+        run = await h.cli("hi", script=["done"], env={_NESTED: "1"}, timeout=60)
     return {
         "wire": {
             "inherited": {"seen": inherited.env.get(_NESTED), "error": inherited.error_line},

@@ -366,7 +366,7 @@ def _ended(run: CliRun) -> dict[str, Any]:
 async def bypass_refused_as_root(h: Harness) -> dict[str, Any]:
     runs: dict[str, Any] = {}
     for label, (mode, env) in _ROOT_RUNS.items():
-        run = await h.session("hi", script=["done"], permission_mode=mode, env=dict(env), timeout=60)
+        run = await h.cli("hi", script=["done"], permission_mode=mode, env=dict(env), timeout=60)
         runs[label] = _ended(run)
     # the CLI checks process.getuid() === 0; the harness starts it as this process's own user
     return {"as_root": os.geteuid() == 0, "runs": runs}

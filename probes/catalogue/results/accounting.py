@@ -139,7 +139,7 @@ async def permission_denials_coverage(h: Harness) -> dict[str, Any]:
         tool_use("Bash", {"command": f"touch {touched}"}, id="toolu_deny_bash"),
         tool_use("Write", {"file_path": str(written), "content": "w"}, id="toolu_deny_write"),
     )
-    run = await h.session("do these", script=[calls, "done"], settings=json.dumps(settings), permission_mode="dontAsk")
+    run = await h.cli("do these", script=[calls, "done"], settings=json.dumps(settings), permission_mode="dontAsk")
     main = run.on(MAIN)
     after = main[1] if len(main) > 1 else None
     r = run.result
@@ -251,7 +251,7 @@ def _usage_entries(result: Any) -> dict[str, Any] | None:
 async def cost_follows_model(h: Harness) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for model in _PRICED:
-        run = await h.session("what does it cost?", script=[reply("priced", usage=dict(_COST_USAGE))], model=model)
+        run = await h.cli("what does it cost?", script=[reply("priced", usage=dict(_COST_USAGE))], model=model)
         result = run.result
         total = getattr(result, "total_cost_usd", None)
         seen[model] = {

@@ -57,7 +57,7 @@ async def success_subtype_with_is_error(h: Harness) -> dict[str, Any]:
     for case, (status, kind, message, _) in _API_ERRORS.items():
         # A billing or access error is a standing condition: every request gets it (some
         # CLI versions retry a 400 once, and a one-off error would let the retry succeed).
-        run = await h.session("hi", script=Script(fallback=http_error(status, message, kind)))
+        run = await h.cli("hi", script=Script(fallback=http_error(status, message, kind)))
         result = run.result
         seen[case] = {
             "subtype": getattr(result, "subtype", None),
@@ -210,7 +210,7 @@ async def max_turns_error_result(h: Harness) -> dict[str, Any]:
     seen = {}
     for limit in _LIMITS:
         # one Read per allowed turn, then one more the limit must keep the model from being asked for
-        run = await h.session(
+        run = await h.cli(
             "read x.txt",
             script=[*(reply(read) for _ in range(limit)), "never asked for"],
             max_turns=limit,
@@ -373,7 +373,7 @@ async def structured_output_roundtrip(h: Harness) -> dict[str, Any]:
     schema = {"type": "json_schema", "schema": _ANSWER_SCHEMA}
     # the py#571 shape first; the model then corrects itself
     wrapped = structured_output({"output": _ANSWER}, id="toolu_wrapped")
-    called = await h.session(
+    called = await h.cli(
         "answer",
         script=[reply(wrapped), reply(structured_output(_ANSWER, id="toolu_fits")), "done"],
         output_format=schema,
@@ -385,7 +385,7 @@ async def structured_output_roundtrip(h: Harness) -> dict[str, Any]:
     # 2.1.37 sent over a thousand messages in a minute): a run still going after
     # _TEXT_ONLY_WAIT seconds, where a new CLI ends in about two, is recorded as never ending.
     try:
-        text_only = await h.session(
+        text_only = await h.cli(
             "answer",
             script=Script(fallback=reply(json.dumps(_ANSWER))),
             output_format=schema,
@@ -557,7 +557,7 @@ async def max_budget_error_result(h: Harness) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for name, where in _BUDGET_RUNS.items():
         try:
-            run: CliRun | None = await h.session(
+            run: CliRun | None = await h.cli(
                 "spend" if where == "main" else "delegate the spending",
                 script=_budget_script(where),
                 max_budget_usd=_BUDGET,

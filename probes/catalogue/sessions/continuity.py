@@ -155,9 +155,9 @@ def _texts(messages: list[Any]) -> list[str]:
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.resume",
 )
 async def resume_restores_context_no_history(h: Harness) -> dict[str, Any]:
-    first = await h.session(f"remember {MARKER}", script=["first-reply"])
+    first = await h.cli(f"remember {MARKER}", script=["first-reply"])
     sid = str(first.init.get("session_id") or "")
-    second = await h.session("what was it?", script=["second-reply"], resume=sid)
+    second = await h.cli("what was it?", script=["second-reply"], resume=sid)
     request = second.first(MAIN)
     reader = getattr(session_functions(), "get_session_messages", None)
     history = None
@@ -259,16 +259,16 @@ _ASK_RESUMED, _ASK_FORKED = "what was it?", "and now, forked?"
     pins={"resume-keeps-id": ("option:resume",), "resume-continues-same-transcript": ("option:resume",)},
 )
 async def resume_keeps_id_fork_mints_new(h: Harness) -> dict[str, Any]:
-    first = await h.session(f"remember {MARKER}", script=["first-reply"])
+    first = await h.cli(f"remember {MARKER}", script=["first-reply"])
     sid = str(first.init.get("session_id") or "")
     if not sid:
         return {"run 1 session id": None, "error": first.error_line}
     before = _transcripts(h.config_dir)
-    resumed = await h.session(_ASK_RESUMED, script=["second-reply"], resume=sid)
+    resumed = await h.cli(_ASK_RESUMED, script=["second-reply"], resume=sid)
     after_resume = _transcripts(h.config_dir)
     name = _named({sid: "run 1"})
     request = resumed.first(MAIN)
-    forked = await h.session(_ASK_FORKED, script=["third-reply"], resume=sid, fork_session=True)
+    forked = await h.cli(_ASK_FORKED, script=["third-reply"], resume=sid, fork_session=True)
     after_fork = _transcripts(h.config_dir)
     # old CLIs also write transcripts of their own side requests: only those holding the
     # prompt of the run tell where its conversation went
@@ -380,11 +380,11 @@ def _said(text: Any, names: dict[str, str]) -> Any:
     pins={"resume-found-from-other-cwd": ("option:resume",)},
 )
 async def resume_scoped_to_cwd(h: Harness) -> dict[str, Any]:
-    first = await h.session(f"remember {MARKER}", script=["first-reply"])
+    first = await h.cli(f"remember {MARKER}", script=["first-reply"])
     sid = str(first.init.get("session_id") or "")
     names = {sid: "<SID>", _MISSING_SID: "<MISSING>"} if sid else {_MISSING_SID: "<MISSING>"}
-    elsewhere = await h.session("what was it?", script=["second-reply"], resume=sid, cwd=str(h.workdir("elsewhere")))
-    missing = await h.session("what was it?", script=["second-reply"], resume=_MISSING_SID)
+    elsewhere = await h.cli("what was it?", script=["second-reply"], resume=sid, cwd=str(h.workdir("elsewhere")))
+    missing = await h.cli("what was it?", script=["second-reply"], resume=_MISSING_SID)
 
     def seen(run: Any) -> dict[str, Any]:
         main = run.on(MAIN)
@@ -595,7 +595,7 @@ def _ran(run: CliRun, *texts: str) -> dict[str, Any]:
     timeout=180,
 )
 async def session_id_option_rules(h: Harness) -> dict[str, Any]:
-    fresh = await h.session("remember this", script=["ok"], session_id=_GIVEN)
+    fresh = await h.cli("remember this", script=["ok"], session_id=_GIVEN)
     seen: dict[str, Any] = {
         "fresh": {
             **_ran(fresh),
@@ -611,7 +611,7 @@ async def session_id_option_rules(h: Harness) -> dict[str, Any]:
         "continue without fork": ({"session_id": _CONTINUED, "continue_conversation": True}, (_NEEDS_FORK,)),
     }
     for label, (options, texts) in runs.items():
-        seen[label] = _ran(await h.session("and now?", script=["ok"], **options), *texts)
+        seen[label] = _ran(await h.cli("and now?", script=["ok"], **options), *texts)
     return seen
 
 
@@ -693,12 +693,12 @@ def _carried(run: CliRun) -> list[str]:
     timeout=150,
 )
 async def continue_conversation_target(h: Harness) -> dict[str, Any]:
-    older = await h.session(f"{_A1} first session", script=["ok"])
-    newer = await h.session(f"{_A2} second session", script=["ok"])
+    older = await h.cli(f"{_A1} first session", script=["ok"])
+    newer = await h.cli(f"{_A2} second session", script=["ok"])
     ids = {older.init.get("session_id"), newer.init.get("session_id")} - {None}
-    here = await h.session("continue here", script=["continued"], continue_conversation=True)
+    here = await h.cli("continue here", script=["continued"], continue_conversation=True)
     first = here.first(MAIN)
-    elsewhere = await h.session(
+    elsewhere = await h.cli(
         "continue elsewhere", script=["fresh"], continue_conversation=True, cwd=str(h.workdir("dir-b"))
     )
     said = "\n".join([elsewhere.error or "", *elsewhere.stderr])

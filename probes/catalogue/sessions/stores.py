@@ -95,7 +95,7 @@ async def store_mirror_and_resume(h: Harness) -> dict[str, Any]:
     call = tool_use_offered(
         AGENT_TOOL, {"description": "delegate", "prompt": "Carry it out", "subagent_type": "runner"}, _AGENT_CALL_ID
     )
-    first = await h.session(
+    first = await h.cli(
         f"remember {MARKER}",
         script=Script(main=[reply(call), "main done", "main done"], subagent=["runner done"]),
         tools=["Task"],
@@ -127,7 +127,7 @@ async def store_mirror_and_resume(h: Harness) -> dict[str, Any]:
     stored = await store.load({"project_key": key, "session_id": sid}) if sid else None
     shutil.rmtree(h.config_dir / "projects", ignore_errors=True)
     calls.clear()
-    second = await h.session("what was it?", script=["recalled"], resume=sid, session_store=store, agents=agents)
+    second = await h.cli("what was it?", script=["recalled"], resume=sid, session_store=store, agents=agents)
     request = second.first(MAIN)
     return {
         "run 1 session id seen": bool(sid),

@@ -63,7 +63,7 @@ async def config_dir_moves_root_only(h: Harness) -> dict[str, Any]:
 
     sdk = session_functions()
     cfg = h.workdir("cfgA")
-    run = await h.session("hi", script=["ok"], env={"CLAUDE_CONFIG_DIR": str(cfg)})
+    run = await h.cli("hi", script=["ok"], env={"CLAUDE_CONFIG_DIR": str(cfg)})
     sid = str(run.init.get("session_id") or "")
     key = py_sdk.project_key_for_directory(str(h.cwd))
     # every transcript the CLI wrote under the moved root, ids and key named, not spelled

@@ -11,7 +11,7 @@ from sdkprobe.harness import (
     CliRun,
     Harness,
     OptionMissing,
-    WireCapture,
+    WireRun,
     allow_every_tool,
     reply,
     tool_use,
@@ -22,7 +22,7 @@ async def _call_plain_under(h: Harness, rule: str) -> tuple[list[str], bool]:
     """One scripted call of `mcp__mem__plain` with allowed_tools=[rule] beside an allow-all
     can_use_tool: the tools the CLI asked the callback about, and whether the tool ran."""
     calls: list[dict[str, Any]] = []
-    run = await h.session(
+    run = await h.cli(
         "call it",
         script=[reply(tool_use("mcp__mem__plain", {})), "done"],
         client=True,  # in-process servers and can_use_tool need streaming mode on old SDKs
@@ -38,7 +38,7 @@ async def _touch_with_callback(h: Harness, case: str, **options: Any) -> tuple[C
     so nothing approves it on its own), with an allow-all can_use_tool: the run, and
     whom can_use_tool was asked about and whether the command ran."""
     marker = h.cwd / f"marker-{case}"
-    run = await h.session(
+    run = await h.cli(
         "run it",
         script=[reply(tool_use("Bash", {"command": f"touch {marker}", "description": "touch"})), "done"],
         client=True,  # old SDKs take can_use_tool only in streaming mode
@@ -52,7 +52,7 @@ async def _touch_with_callback(h: Harness, case: str, **options: Any) -> tuple[C
 _SHADOW_WARNING = "CanUseToolShadowedWarning: "
 
 
-def _shadow_warnings(run: WireCapture) -> list[str]:
+def _shadow_warnings(run: WireRun) -> list[str]:
     """The shadowing warnings' first sentences, which say what is shadowed (the advice after is prose)."""
     return [w[len(_SHADOW_WARNING) :].split(". ")[0] for w in run.warnings if w.startswith(_SHADOW_WARNING)]
 
@@ -197,7 +197,7 @@ async def can_use_tool_shadowed_warning(h: Harness) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for case, (options, _) in _SHADOW_CASES.items():
         try:
-            run: WireCapture = await h.wire("hi", client=True, can_use_tool=allow_every_tool, **options)
+            run: WireRun = await h.wire("hi", client=True, can_use_tool=allow_every_tool, **options)
         except OptionMissing:  # skills= is newer than can_use_tool
             seen[case] = None
             continue

@@ -53,8 +53,8 @@ _WATCHED = ("Bash", "Edit", "Read", "Write")
     },
 )
 async def allowed_tools_does_not_restrict(h: Harness) -> dict[str, Any]:
-    allowed = await h.session("hi", allowed_tools=["Read"])
-    narrowed = await h.session("hi", tools=["Read"])
+    allowed = await h.cli("hi", allowed_tools=["Read"])
+    narrowed = await h.cli("hi", tools=["Read"])
     return {
         "allowed_tools=[Read] offers": [t for t in _WATCHED if t in allowed.offered_tools],
         "tools=[Read] offers": sorted(narrowed.offered_tools),
@@ -124,7 +124,7 @@ async def skill_must_be_listed_in_tools(h: Harness) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     for config, options in _SKILL_CONFIGS.items():
         try:
-            run = await h.session("hi", setting_sources=["project"], **options)
+            run = await h.cli("hi", setting_sources=["project"], **options)
         except OptionMissing:  # skills= is newer than tools=
             seen[config] = None
             continue
@@ -216,7 +216,7 @@ def _record_server(name: str, with_uri: bool, calls: list[dict[str, Any]]) -> An
 )
 async def in_process_record_schema_drops_server(h: Harness) -> dict[str, Any]:
     calls: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in _RECORD_SERVERS.values()}
-    run = await h.session(
+    run = await h.cli(
         "tag it",
         script=[reply(*(tool_use(f"mcp__{name}__tag", {"labels": {"k": "v"}}) for name in calls)), "done"],
         client=True,
@@ -288,11 +288,11 @@ def _where(run: CliRun, name: str) -> str:
 )
 async def disallowed_removes_builtin_not_mcp(h: Harness) -> dict[str, Any]:
     watched = ("Bash", "mcp__mem__plain")
-    baseline = await h.session("hi", client=True, mcp_servers={"mem": mem_server([])})
+    baseline = await h.cli("hi", client=True, mcp_servers={"mem": mem_server([])})
     seen: dict[str, Any] = {"baseline": {t: _where(baseline, t) for t in watched}}
     calls: list[dict[str, Any]] = []
     for search in ("tool search on", "tool search off"):
-        run = await h.session(
+        run = await h.cli(
             "call it",
             script=[reply(tool_use("mcp__mem__plain", {})), "done"],
             client=True,
@@ -390,7 +390,7 @@ async def todowrite_needs_enable_tasks_0(h: Harness) -> dict[str, Any]:
     for config, options in _TODO_CONFIGS.items():
         calls = config == _CALLS_TODOS
         script: list[Reply | str] | None = [reply(tool_use("TodoWrite", _TODOS)), "done"] if calls else None
-        run = await h.session("plan it", script=script, **options)
+        run = await h.cli("plan it", script=script, **options)
         offered = run.offered_tools
         seen[config] = {"TodoWrite": "TodoWrite" in offered, "task tools": [t for t in _TASK_TOOLS if t in offered]}
         if calls:
@@ -544,7 +544,7 @@ async def read_refuses_docx_pptx(h: Harness) -> dict[str, Any]:
         (h.cwd / name).write_bytes(make())
         ids[case] = f"toolu_read_{case.split('-')[0]}"
         blocks.append(tool_use("Read", {"file_path": str(h.cwd / name)}, id=ids[case]))
-    run = await h.session("read them", script=[reply(*blocks), "done"], allowed_tools=["Read"])
+    run = await h.cli("read them", script=[reply(*blocks), "done"], allowed_tools=["Read"])
     main = run.on(MAIN)
     seen = {}
     for case, (name, _, _) in _DOCUMENTS.items():
@@ -613,7 +613,7 @@ async def mcp_tool_naming(h: Harness) -> dict[str, Any]:
     async def ran(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
         return {}
 
-    run = await h.session(
+    run = await h.cli(
         "use them",
         script=[reply(tool_use("mcp__mem__plain", {}), tool_use("mcp__disk__peek", {})), "done"],
         client=True,
@@ -703,9 +703,9 @@ def _help_entry(help_text: str, flag: str) -> str | None:
 )
 async def tools_flag_as_help_defines(h: Harness) -> dict[str, Any]:
     entry = _help_entry(await h.cli_output("--help"), "--tools")
-    omitted = (await h.session("hi", script=["ok"])).offered_tools
-    preset = (await h.session("hi", script=["ok"], tools={"type": "preset", "preset": "claude_code"})).offered_tools
-    empty = await h.session("hi", script=["ok"], tools=[])
+    omitted = (await h.cli("hi", script=["ok"])).offered_tools
+    preset = (await h.cli("hi", script=["ok"], tools={"type": "preset", "preset": "claude_code"})).offered_tools
+    empty = await h.cli("hi", script=["ok"], tools=[])
     # the offered lists move with every CLI release: keep how the two differ, not the lists
     return {
         "--tools help": entry,

@@ -13,7 +13,7 @@ from sdkprobe.catalogue.wire.support import argv_of, never_started, option_absen
 from sdkprobe.harness import (
     MAIN,
     Harness,
-    WireCapture,
+    WireRun,
 )
 
 
@@ -242,7 +242,7 @@ async def system_prompt_shapes_never_dropped(h: Harness) -> dict[str, Any]:
     # wire shows is the CLI's own default: no system flag at all).
     systems = {}
     for shape in ("string claude_code", "preset without append"):
-        session = await h.session("hi", script=["ok"], system_prompt=_SYSTEM_SHAPES[shape])
+        session = await h.cli("hi", script=["ok"], system_prompt=_SYSTEM_SHAPES[shape])
         main = session.on(MAIN)
         systems[shape] = main[0].system_text if main else None
     literal, preset = systems["string claude_code"], systems["preset without append"]
@@ -688,7 +688,7 @@ _BAD_JSON = "{bad json}"
 _FILE = "s.json"
 
 
-def _settings_run(run: WireCapture) -> dict[str, Any]:
+def _settings_run(run: WireRun) -> dict[str, Any]:
     """Whether the CLI started, the --settings it got (as JSON where it is JSON), and the error."""
     try:
         value = run.flag("--settings")

@@ -13,7 +13,7 @@ from sdkprobe.harness import (
     Harness,
     ProbeTimeout,
     Scenario,
-    WireCapture,
+    WireRun,
     lacks,
     published_version,
 )
@@ -32,7 +32,7 @@ _OVERRIDES = {_ENTRYPOINT: "probe-entry", _VERSION: "0.0.0-probe", "SDKPROBE_ENV
 _ENV_WATCHED = (_ENTRYPOINT, _VERSION, _STATE, _CHECKPOINTS, _CLIENT_APP, "PWD", "SDKPROBE_ENV_MARK")
 
 
-def _env_seen(run: WireCapture) -> dict[str, Any]:
+def _env_seen(run: WireRun) -> dict[str, Any]:
     """The watched variables of the child's environment, what else the SDK added or removed."""
     if argv_of(run) is None:
         return never_started(run)
@@ -200,7 +200,7 @@ async def _missing_cli(h: Harness, as_path: bool) -> str | None:
     return None
 
 
-def _settings_sent(run: WireCapture) -> Any:
+def _settings_sent(run: WireRun) -> Any:
     """The --settings value as the JSON it encodes (the raw token when it is not JSON)."""
     if argv_of(run) is None:
         return never_started(run)
@@ -211,7 +211,7 @@ def _settings_sent(run: WireCapture) -> Any:
         return value
 
 
-def _composed(run: WireCapture) -> Any:
+def _composed(run: WireRun) -> Any:
     """Each user line's client_composed ('absent' without one), or why there was none."""
     if argv_of(run) is None or run.error_line:
         return never_started(run)
@@ -635,7 +635,7 @@ _OLD = "1.0.0"
 _VERSION_WARNING = "Minimum required version"
 
 
-def _spawns(run: WireCapture) -> dict[str, Any]:
+def _spawns(run: WireRun) -> dict[str, Any]:
     """How the fake was started for one session, and whether the SDK warned about its version."""
     said = [*run.log, *run.warnings]
     return {
@@ -646,7 +646,7 @@ def _spawns(run: WireCapture) -> dict[str, Any]:
     }
 
 
-async def _with_skip(h: Harness, scenario: Scenario) -> WireCapture:
+async def _with_skip(h: Harness, scenario: Scenario) -> WireRun:
     """A query() with the skip variable in the caller's environment (where the SDK reads it)."""
     before = os.environ.get(_SKIP)
     os.environ[_SKIP] = "1"

@@ -12,7 +12,7 @@ from sdkprobe.harness import (
     Harness,
     ProbeTimeout,
     Scenario,
-    WireCapture,
+    WireRun,
     typed_keys,
 )
 
@@ -335,7 +335,7 @@ async def _no_opinion(input_data: Any, tool_use_id: Any, context: Any) -> dict[s
     return {}
 
 
-def _initialize_seen(run: WireCapture, baseline: list[str] | None) -> dict[str, Any]:
+def _initialize_seen(run: WireRun, baseline: list[str] | None) -> dict[str, Any]:
     """The initialize request, and whether argv stayed its baseline run's (the default run's,
     or for a preset prompt the plain preset's: a preset drops the empty --system-prompt)."""
     argv = argv_of(run)

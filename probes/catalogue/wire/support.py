@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from sdkprobe.harness import (
-    WireCapture,
+    WireRun,
 )
 
 
@@ -18,7 +18,7 @@ def option_absent(option: str) -> dict[str, str]:
     return {"absent": f"ClaudeAgentOptions of this SDK has no field {option!r}"}
 
 
-def argv_of(run: WireCapture) -> list[str] | None:
+def argv_of(run: WireRun) -> list[str] | None:
     """The session's argv, or None when the SDK never started the CLI (it refused first)."""
     try:
         return run.argv
@@ -26,5 +26,5 @@ def argv_of(run: WireCapture) -> list[str] | None:
         return None
 
 
-def never_started(run: WireCapture) -> dict[str, str]:
+def never_started(run: WireRun) -> dict[str, str]:
     return {"error": run.error_line or "the SDK never started the CLI and raised nothing"}
