@@ -75,9 +75,9 @@ def test_each_pin_is_a_sub_check_a_counterexample_makes_differ(behaviour):
     some counterexample makes that very sub-check differ (`pinned` drops it otherwise, and the
     surface would count the item uncovered without saying why)."""
     shown = behaviour.shown_differing()
-    unproven = {name: items for name, items in behaviour.pins if name not in shown}
+    unproven = {name: items for name, items in behaviour.pins.items() if name not in shown}
     assert not unproven, f"{behaviour.id}: no counterexample makes these pinning sub-checks differ: {unproven}"
-    assert set(behaviour.covered) == {item for _, items in behaviour.pins for item in items}
+    assert set(behaviour.covered) == {item for items in behaviour.pins.values() for item in items}
 
 
 def _stored() -> list[tuple[str, dict]]:
