@@ -72,7 +72,7 @@ def target(settings: RunSettings) -> Target:
 def unmet(b: Behaviour, settings: RunSettings) -> list[str]:
     """Why the SDK under test cannot run this behaviour's probe (empty when it can)."""
     under_test = target(settings)
-    return [why for why in (r.unmet(under_test) for r in b.requires) if why]
+    return [why for why in (r.unmet(under_test) for r in b.requirements) if why]
 
 
 def judge(b: Behaviour, observed: Any) -> Verdict:
@@ -139,7 +139,7 @@ def run_one(b: Behaviour, settings: RunSettings) -> Result:
 def _option_missing(b: Behaviour, exc: OptionMissing, h: Harness) -> Verdict:
     """Not-applicable when the behaviour declared the options its probe found missing;
     otherwise an error of the probe, which should have declared them."""
-    declared = {r.name for r in b.requires if r.kind == "option"}
+    declared = {r.name for r in b.requirements if r.kind == "option"}
     undeclared = [n for n in exc.names if n not in declared]
     if not undeclared:
         return Verdict(NOT_APPLICABLE, h.observe(" ".join(str(exc).split())))

@@ -1,5 +1,7 @@
 """A declaration is checked where it is made, and sub-checks combine into one verdict."""
 
+import dataclasses
+import re
 from pathlib import Path
 
 import pytest
@@ -18,6 +20,7 @@ from sdkprobe.behaviour import (
     needs_live,
     undecidable,
 )
+from sdkprobe.declaration import Declaration, required
 
 
 def test_any_differing_sub_check_makes_the_behaviour_differ_and_names_it():
@@ -90,49 +93,138 @@ def declare(**overrides):
 
 
 @pytest.mark.parametrize(
-    "overrides, message",
+    "overrides, key, message",
     [
-        ({"id": "nowhere.toy-claim"}, "area 'nowhere' is not declared"),
-        ({"id": "Tools.Toy"}, "an id is area.lower-case-words"),
-        ({"tier": "nowhere"}, "tier must be one of"),
-        ({"source": ("999", "s")}, "a key of sdkprobe's sources or one declared with declare_source"),
-        ({"checks": ()}, "at least one"),
-        ({"checks": "it"}, "a tuple"),
-        ({"checks": ("it", "it")}, "distinct"),
-        ({"checks": ("Bad Name",)}, "lower-case words"),
-        ({"requires": ("options:tools",)}, "not one of option:NAME"),
-        ({"claim": "short"}, "the claim says"),
-        ({"cannot_decide": ("other",)}, "cannot_decide names undeclared sub-checks: other"),
-        ({"controls": ("other",)}, "controls names undeclared sub-checks: other"),
-        ({"controls": ("it",)}, "every sub-check is a control"),
-        ({"summary": "two\nlines of a summary here"}, "a summary is one line"),
-        ({"summary": "too short"}, "15 to 90 characters"),
-        ({"summary": "x" * 91}, "15 to 90 characters, with no space at either end, not 91"),
-        ({"summary": " padded summary line here"}, "no space at either end"),
-        ({"summary": ["a list of words"]}, "a summary is a string"),
-        ({"renamed_from": "tools.old-claim"}, "renamed_from is a tuple of old ids"),
-        ({"renamed_from": ("Tools.Old",)}, "an old id in renamed_from is area.lower-case-words too"),
-        ({"renamed_from": ("tools.toy-claim",)}, "not its own"),
-        ({"renamed_from": ("tools.old-claim", "tools.old-claim")}, "distinct"),
-        ({"covers": ("option:tools",)}, "covers= became pins="),
-        ({"pins": ("option:tools",)}, "pins maps a sub-check to the surface items"),
-        ({"pins": {"other": ("option:tools",)}}, "pins names an undeclared sub-check 'other'"),
-        ({"pins": {"it": "option:tools"}}, "a tuple of distinct surface items"),
-        ({"pins": {"it": ()}}, "at least one"),
-        ({"pins": {"it": ("options:tools",)}}, "KIND:NAME with KIND one of option, client"),
-        ({"pins": {"it": ("add_dirs",)}}, "is not KIND:NAME"),
-        ({"pins": {"it": ("option:add_dirs", "option:add_dirs")}}, "distinct"),
-        ({"checks": ("it", "setup"), "controls": ("setup",), "pins": {"setup": ("option:tools",)}}, "pins nothing"),
+        ({"id": "nowhere.toy-claim"}, "id", "area 'nowhere' is not declared"),
+        ({"id": "Tools.Toy"}, "id", "an id is area.lower-case-words"),
+        ({"tier": "nowhere"}, "tier", "one of wire, cli, live, not 'nowhere'"),
+        ({"source": ("999", "s")}, "source", "a key of sdkprobe's sources or one declared with declare_source"),
+        ({"checks": ()}, "checks", "at least one"),
+        ({"checks": ("it", "it")}, "checks", "distinct"),
+        ({"checks": ("Bad Name",)}, "checks", "lower-case words"),
+        ({"requires": ("options:tools",)}, "requires", "not one of option:NAME"),
+        ({"claim": "short"}, "claim", "says in a sentence"),
+        ({"cannot_decide": ("other",)}, "cannot_decide", "names undeclared sub-checks: other"),
+        ({"controls": ("other",)}, "controls", "names undeclared sub-checks: other"),
+        ({"controls": ("it",)}, "controls", "every sub-check is a control"),
+        ({"summary": "two\nlines of a summary here"}, "summary", "a summary is one line"),
+        ({"summary": "too short"}, "summary", "15 to 90 characters"),
+        ({"summary": "x" * 91}, "summary", "15 to 90 characters, with no space at either end, not 91"),
+        ({"summary": " padded summary line here"}, "summary", "no space at either end"),
+        ({"renamed_from": ("Tools.Old",)}, "renamed_from", "an old id is area.lower-case-words too"),
+        ({"renamed_from": ("tools.toy-claim",)}, "renamed_from", "not its own"),
+        ({"renamed_from": ("tools.old-claim", "tools.old-claim")}, "renamed_from", "distinct"),
+        ({"pins": {"other": ("option:tools",)}}, "pins", "names an undeclared sub-check 'other'"),
+        ({"pins": {"it": ()}}, "pins", "at least one"),
+        ({"pins": {"it": ("options:tools",)}}, "pins", "KIND:NAME with KIND one of option, client"),
+        ({"pins": {"it": ("add_dirs",)}}, "pins", "is not KIND:NAME"),
+        ({"pins": {"it": ("option:add_dirs", "option:add_dirs")}}, "pins", "distinct"),
         (
-            {"checks": ("it", "model"), "cannot_decide": ("model",), "pins": {"model": ("option:tools",)}},
+            {"checks": ("it", "setup"), "controls": ("setup",), "pins": {"setup": ("option:tools",)}},
+            "pins",
             "pins nothing",
         ),
+        (
+            {"checks": ("it", "model"), "cannot_decide": ("model",), "pins": {"model": ("option:tools",)}},
+            "pins",
+            "pins nothing",
+        ),
+        ({"security": "unsafe"}, "security", "one line \\(15 to 160 characters\\)"),
+        ({"timeout": 0}, "timeout", "a number of seconds above 0, not 0"),
     ],
 )
-def test_a_bad_declaration_fails_where_it_is_made(overrides, message, monkeypatch):
+def test_a_bad_value_fails_where_it_is_declared_naming_the_behaviour_and_the_key(overrides, key, message, monkeypatch):
     monkeypatch.setattr(declaring, "REGISTRY", {})
-    with pytest.raises(DeclarationError, match=message):
+    bid = overrides.get("id", "tools.toy-claim")
+    with pytest.raises(DeclarationError, match=message) as raised:
         declare(**overrides)
+    assert str(raised.value).startswith(f"behaviour {bid!r}, key {key!r}: "), raised.value
+
+
+@pytest.mark.parametrize(
+    "overrides, key, message",
+    [
+        ({"checks": "it"}, "checks", "is tuple[str, ...], not str"),
+        ({"checks": ["it"]}, "checks", "is tuple[str, ...], not list[str]"),
+        ({"checks": ("it", 2)}, "checks", "is tuple[str, ...], not tuple[str, int]"),
+        ({"renamed_from": "tools.old-claim"}, "renamed_from", "is tuple[str, ...], not str"),
+        ({"source": "003"}, "source", "is tuple[str, str], not str"),
+        ({"source": ("003", "s", "t")}, "source", "is tuple[str, str], not tuple[str, str, str]"),
+        ({"claim": None}, "claim", "is str, not NoneType"),
+        ({"summary": ["a list of words"]}, "summary", "is str | None, not list[str]"),
+        ({"pins": ("option:tools",)}, "pins", "is Mapping[str, tuple[str, ...]], not tuple[str]"),
+        ({"pins": {"it": "option:tools"}}, "pins", "is Mapping[str, tuple[str, ...]], not dict[str, str]"),
+        ({"pins": None}, "pins", "is Mapping[str, tuple[str, ...]], not NoneType"),
+        ({"timeout": True}, "timeout", "is float, not bool"),
+        ({"timeout": "60"}, "timeout", "is float, not str"),
+        ({"security": 1}, "security", "is str | None, not int"),
+    ],
+)
+def test_a_key_of_the_wrong_type_is_named_with_the_type_it_takes(overrides, key, message, monkeypatch):
+    monkeypatch.setattr(declaring, "REGISTRY", {})
+    with pytest.raises(DeclarationError) as raised:
+        declare(**overrides)
+    assert str(raised.value) == f"behaviour 'tools.toy-claim', key {key!r}: {message}"
+
+
+def test_an_unknown_key_is_named_with_the_one_meant(monkeypatch):
+    monkeypatch.setattr(declaring, "REGISTRY", {})
+    with pytest.raises(DeclarationError) as raised:
+        declare(claims="a claim long enough to read")
+    assert str(raised.value).startswith("behaviour 'tools.toy-claim', key 'claims': no such key (did you mean 'claim'?")
+    with pytest.raises(DeclarationError, match="key 'color': no such key \\(the keys: docs/own-behaviours.md\\)"):
+        declare(color="red")
+    with pytest.raises(DeclarationError, match="key 'covers': became pins="):
+        declare(covers=("option:tools",))
+
+
+@pytest.mark.parametrize("key", required())
+def test_a_missing_required_key_is_named(key, monkeypatch):
+    monkeypatch.setattr(declaring, "REGISTRY", {})
+    fields = dict(
+        id="tools.toy-claim", claim="a claim long enough to read", source=("003", "s"), tier="wire", checks=("it",)
+    )
+    assert set(fields) == set(required())
+    del fields[key]
+    who = "(no id)" if key == "id" else "'tools.toy-claim'"
+    with pytest.raises(DeclarationError, match=rf"^behaviour {re.escape(who)}, key {key!r}: is required$"):
+        declaring.behaviour(**fields)
+
+
+def test_the_declared_form_is_kept_as_written_and_ready_to_read(monkeypatch):
+    """pins in declared sub-check order, whatever order the mapping was written in; security
+    trimmed; requires kept as written, and parsed as `requirements`; an int timeout is a number."""
+    monkeypatch.setattr(declaring, "REGISTRY", {})
+
+    async def probe(h):
+        return {}
+
+    toy = declare(
+        checks=("a", "b"),
+        pins={"b": ("option:tools",), "a": ("client:interrupt",)},
+        requires=("option:tools", "cli>=2.1.3"),
+        security="  a deny that stops being honoured runs the tool  ",
+        timeout=90,
+    )(probe).behaviour
+    assert list(toy.pins) == ["a", "b"] and toy.security == "a deny that stops being honoured runs the tool"
+    assert toy.requires == ("option:tools", "cli>=2.1.3")
+    assert [str(r) for r in toy.requirements] == ["option:tools", "cli>=2.1.3"] and toy.timeout == 90
+
+
+def test_the_keys_table_in_the_docs_lists_exactly_the_declarations_fields():
+    """docs/own-behaviours.md documents every key once, as a table: the key, whether it is
+    required, its type as the dataclass spells it, and what it means. Held to the dataclass,
+    so neither a new key nor a changed type goes undocumented."""
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "own-behaviours.md").read_text(encoding="utf-8")
+    section = doc.split("\n## The declaration's keys\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line for line in section.splitlines() if line.startswith("| `")]
+    cells = [[c.strip() for c in re.split(r"(?<!\\)\|", row)[1:-1]] for row in rows]
+    assert all(len(c) == 4 and c[3] for c in cells), cells  # key, required, type, meaning
+    table = [(key, required_, kind.replace("\\|", "|")) for key, required_, kind, _ in cells]
+    expected = [
+        (f"`{f.name}`", "yes" if f.name in required() else "no", f"`{f.type}`") for f in dataclasses.fields(Declaration)
+    ]
+    assert table == expected
 
 
 def test_a_teams_own_area_and_source_are_declared_once_and_then_accepted(monkeypatch):
@@ -143,8 +235,6 @@ def test_a_teams_own_area_and_source_are_declared_once_and_then_accepted(monkeyp
     monkeypatch.setattr(declaring, "REGISTRY", {})
     monkeypatch.setattr(areas, "BY_NAME", dict(areas.BY_NAME))
     monkeypatch.setattr(sources, "SOURCES", dict(sources.SOURCES))
-    monkeypatch.setattr(declaring, "AREAS", areas.BY_NAME)
-    monkeypatch.setattr(declaring, "SOURCES", sources.SOURCES)
     with pytest.raises(DeclarationError, match="area 'myapp' is not declared"):
         declare(id="myapp.toy-claim")
     declaring.declare_area("myapp", "What myapp relies on", "its options")
@@ -180,11 +270,10 @@ def test_a_security_mark_is_one_line_saying_what_a_change_would_expose(monkeypat
     async def probe(h):
         return {}
 
-    marked = declare(security="  a deny that stops being honoured runs the tool  ")(probe)
-    assert marked.behaviour.security == "a deny that stops being honoured runs the tool"
+    assert declare(security="a deny that stops being honoured")(probe).behaviour.security
     assert declare(id="tools.toy-unmarked")(probe).behaviour.security is None
     for bad in ("unsafe", "x" * 161):
-        with pytest.raises(DeclarationError, match="security says in one line"):
+        with pytest.raises(DeclarationError, match="key 'security': one line"):
             declare(id="tools.toy-bad", security=bad)(probe)
 
 
@@ -252,7 +341,7 @@ def test_an_item_is_covered_only_by_a_pin_a_counterexample_shows_failing(monkeyp
         pins={"ran": ("client:interrupt",), "sent": ("option:add_dirs", "option:tools")},
     )
     b = toy.behaviour
-    assert b.pins == (("sent", ("option:add_dirs", "option:tools")), ("ran", ("client:interrupt",)))  # declared order
+    assert list(b.pins.items()) == [("sent", ("option:add_dirs", "option:tools")), ("ran", ("client:interrupt",))]
     assert b.named == ("agent:skills", "client:interrupt", "option:add_dirs", "option:tools")
     assert b.covered == () and b.pinned() == {}  # no counterexample yet: no pin is shown to notice anything
     toy.differs_on({"sent": False, "ran": True})
@@ -298,5 +387,5 @@ def test_every_declared_pin_names_an_item_of_the_installed_sdk():
 
     newest_ts = Path(__file__).resolve().parent.parent / "reports" / "ts" / f"{TS_VERSIONS[-1]}.json"
     known = set(names()) | set(json.loads(newest_ts.read_text())["surface"])
-    declared = {item for b in catalogue.load() for _, items in b.pins for item in items}
+    declared = {item for b in catalogue.load() for items in b.pins.values() for item in items}
     assert declared and declared <= known, sorted(declared - known)

@@ -75,23 +75,25 @@ def test_each_pin_is_a_sub_check_a_counterexample_makes_differ(behaviour):
     some counterexample makes that very sub-check differ (`pinned` drops it otherwise, and the
     surface would count the item uncovered without saying why)."""
     shown = behaviour.shown_differing()
-    unproven = {name: items for name, items in behaviour.pins if name not in shown}
+    unproven = {name: items for name, items in behaviour.pins.items() if name not in shown}
     assert not unproven, f"{behaviour.id}: no counterexample makes these pinning sub-checks differ: {unproven}"
-    assert set(behaviour.covered) == {item for _, items in behaviour.pins for item in items}
+    assert set(behaviour.covered) == {item for items in behaviour.pins.values() for item in items}
 
 
-def _stored() -> list[tuple[str, dict]]:
+def _stored() -> list:
+    """Every decided entry of every committed report, each report read once (at collection:
+    reading and validating them is most of this module's collection time)."""
     known = {b.id for b in catalogue.load()}
     renames = catalogue.renames()  # a report from before a rename names the old id: judged as the new one
     return [
-        (path.stem, entry)
+        pytest.param(path.stem, entry, id=f"{path.stem}-{entry['id']}")
         for path in sorted(reports_dir().glob("*.json"))
         for entry in load(path)["behaviours"]
         if renames.get(entry["id"], entry["id"]) in known and entry["verdict"] in (HOLDS, DIFFERS)
     ]
 
 
-@pytest.mark.parametrize(("version", "entry"), _stored(), ids=[f"{v}-{e['id']}" for v, e in _stored()])
+@pytest.mark.parametrize(("version", "entry"), _stored())
 def test_stored_observation_judges_the_same(version: str, entry: dict) -> None:
     """A committed report can be judged again without running anything, and gives what it says."""
     v = judge(catalogue.by_id(entry["id"]), entry["observed"])

@@ -23,9 +23,11 @@ def test_each_behaviour_is_declared_in_its_areas_package_at_the_line_of_its_beha
         package, module = b.probe.__module__.split(".")[-2:]
         assert package == b.area, b.id
         path, line = declaration(b.id).split("#L")
-        assert (REPORTS / path).resolve() == FOLDER / package / f"{module}.py", b.id
+        where = (REPORTS / path).resolve()  # the registry's: the probe's own file
+        assert where == Path(b.probe.__code__.co_filename).resolve() == FOLDER / package / f"{module}.py", b.id
         # the line Python gives the decorated probe is that of its first decorator, @behaviour(
         assert int(line) == b.probe.__code__.co_firstlineno, b.id
+        assert (REPORTS / path).read_text(encoding="utf-8").splitlines()[int(line) - 1] == "@behaviour(", b.id
 
 
 def test_every_builtin_behaviour_has_a_one_line_summary_of_the_allowed_length():

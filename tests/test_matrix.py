@@ -71,10 +71,19 @@ def table_rows(md: str, area: str) -> dict[str, list[str]]:
     rows = {}
     for line in section(md, area).strip().splitlines()[2:]:
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line)[1:-1]]
-        link = re.fullmatch(r"\[`(.+)`\]\(\.\./probes/catalogue/(\w+)/(?:\w+\.py(?:#L\d+)?)?\)", cells[0])
-        assert link and link.group(1).startswith(link.group(2) + "."), cells[0]  # links to its declaration
+        link = re.fullmatch(r"\[`(.+)`\]\(\.\./([^)#]+)(?:#L\d+)?\)", cells[0])
+        assert link and _in_its_areas_place(link.group(1), REPO / link.group(2)), cells[0]  # links to its declaration
         rows[link.group(1)] = cells[1:]
     return rows
+
+
+def _in_its_areas_place(bid: str, target: Path) -> bool:
+    """Whether a row's link leads into its area's part of the catalogue: its package, or a
+    module in it (probes/catalogue/mcp/, probes/catalogue/mcp/oauth.py)."""
+    from sdkprobe import catalogue
+
+    place = target.resolve().relative_to(Path(catalogue.__file__).resolve().parent).parts[0]
+    return target.exists() and place == bid.split(".", 1)[0]
 
 
 def test_columns_sorted_by_version_newest_first_with_their_cli(reports):
@@ -219,12 +228,13 @@ def test_a_matrix_of_one_version_has_no_upgrade_section(tmp_path):
 
 
 def test_a_declared_behaviours_row_links_to_the_line_of_its_declaration(tmp_path):
-    from sdkprobe.report.declared import find
+    from sdkprobe import catalogue
 
     add(tmp_path, "0.2.9", "2.1.9", result("tools.mcp-tool-naming", tier="cli"))
     md = render_matrix(tmp_path)[0].read_text()
-    line = find("tools.mcp-tool-naming").line
-    assert f"[`tools.mcp-tool-naming`](../probes/catalogue/tools/offered.py#L{line})" in md
+    code = catalogue.by_id("tools.mcp-tool-naming").probe.__code__  # the registry's: its probe's file and line
+    module = Path(code.co_filename).resolve().relative_to(REPO).as_posix()
+    assert f"[`tools.mcp-tool-naming`](../{module}#L{code.co_firstlineno})" in md
 
 
 def test_a_matrix_with_no_change_says_so(tmp_path):

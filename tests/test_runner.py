@@ -5,7 +5,6 @@ import dataclasses
 from pathlib import Path
 
 from sdkprobe.behaviour import ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, Behaviour, NotApplicable, check
-from sdkprobe.requirements import parse
 from sdkprobe.runner import RunSettings, judge, run_all, run_one
 
 
@@ -16,7 +15,7 @@ def make(probe, tier="wire", timeout=5.0, id="tools.x", decision=None, checks=("
         source=("003", "s"),
         tier=tier,
         checks=checks,
-        requires=tuple(parse(r) for r in requires),
+        requires=tuple(requires),
         probe=probe,
         decision=decision or (lambda seen: {"it": check(bool(seen.get("ok")), f"saw {seen}")}),
         timeout=timeout,

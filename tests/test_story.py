@@ -25,7 +25,10 @@ from sdkprobe.report.story import render_text, story
 
 NAMING = "tools.mcp-tool-naming"  # a behaviour the catalogue declares, so its declaration is found
 CLAIM = "A tool of an MCP server is named mcp__<server>__<tool> & so on, in every place a host sees it."
-TOOLS = Path(catalogue.__file__).parent / "tools" / "offered.py"
+ROOT = Path(__file__).resolve().parent.parent
+# The module declaring NAMING, wherever the catalogue keeps it: its probe's file, as the registry has it.
+TOOLS = Path(catalogue.by_id(NAMING).probe.__code__.co_filename).resolve()
+MODULE = TOOLS.relative_to(ROOT).as_posix()  # probes/catalogue/<area>/<module>.py
 
 
 def _naming(verdict, checks, note=""):
@@ -88,7 +91,7 @@ def test_show_tells_the_claim_every_versions_verdict_and_the_change_with_its_exa
     assert CLAIM in flat  # whole, however it is wrapped
     assert "py#362 — claude-agent-sdk-python issue #362" in flat and sample.ISSUE_URL in out
     assert "sub-checks: in-process, stdio" in flat
-    assert f"declared: probes/catalogue/tools/offered.py:{declared_line()}" in flat
+    assert f"declared: {MODULE}:{declared_line()}" in flat
     rows = {line.split()[0]: line.split() for line in out.splitlines() if re.match(r"0\.2\.\d", line)}
     assert rows["0.2.5"][:5] == ["0.2.5", "CLI", "2.1.5", "holds", "all"]
     assert rows["0.2.9"][:5] == ["0.2.9", "CLI", "2.1.9", "differs", "differs:"] and rows["0.2.9"][-1] == "[1]"
@@ -150,7 +153,7 @@ def test_each_behaviour_has_a_page_with_its_story_and_its_declarations_text_anch
     for n, text in enumerate(block, start=first):
         anchor = re.search(rf'<span class="line" id="L{n}"><a class="ln" href="#L{n}">{n}</a>(.*?)</span>', page)
         assert anchor and unescape(anchor.group(1)) == text, n
-    assert f'href="#L{first}">probes/catalogue/tools/offered.py:{first}</a>' in page
+    assert f'href="#L{first}">{MODULE}:{first}</a>' in page
 
 
 def test_the_page_and_the_terminal_tell_the_same_story(reports):
@@ -184,7 +187,7 @@ def test_a_pages_folder_that_is_a_file_writes_nothing(reports, capsys):
 
 
 def test_a_declaration_link_carries_the_line_of_its_behaviour():
-    assert declaration(NAMING) == f"../probes/catalogue/tools/offered.py#L{declared_line()}"
+    assert declaration(NAMING) == f"../{MODULE}#L{declared_line()}"
     assert TOOLS.read_text(encoding="utf-8").splitlines()[declared_line() - 1] == "@behaviour("
 
 
@@ -193,6 +196,77 @@ def test_a_declarations_block_ends_before_the_next_ones_lead_in():
         block = find(b.id).lines
         assert block[0] == "@behaviour(" and not any(line.startswith("@behaviour(") for line in block[1:]), b.id
         assert block[-1].strip() and not block[-1].startswith("#"), b.id
+        # the whole block: the probe, its decision and its counterexamples
+        assert any(line.startswith(f"@{b.probe.__name__}.decide") for line in block), b.id
+        assert not b.counterexamples or any(line.startswith(f"{b.probe.__name__}.differs_on(") for line in block)
+
+
+MOVED = """
+from sdkprobe.behaviour import behaviour, check
+
+
+# --- a section's lead-in, which belongs to the next block
+
+@behaviour(
+    id="tools.toy-moved",
+    claim="A behaviour in a module of an area's package is found where it is.",
+    source=("003", "s"),
+    tier="wire",
+    checks=("it",),
+)
+async def toy_moved(h):
+    return {}
+
+
+@toy_moved.decide
+def _(seen):
+    return {"it": check(True, "")}
+
+# the next one's lead-in
+
+@behaviour(
+    id="tools.toy-next",
+    claim="Another behaviour, declared after it in the same module.",
+    source=("003", "s"),
+    tier="wire",
+    checks=("it",),
+)
+async def toy_next(h):
+    return {}
+"""
+
+
+def test_a_declaration_is_found_by_its_probes_file_and_line_wherever_its_module_is(tmp_path, monkeypatch):
+    """The link follows the module: one in an area's package (probes/catalogue/tools/moved.py)
+    is found there, at its line, with no path in the code saying where modules are."""
+    import importlib.util
+    import sys
+
+    from sdkprobe import behaviour as declaring
+    from sdkprobe.report import declared
+
+    module = tmp_path / "probes" / "catalogue" / "tools" / "moved.py"
+    module.parent.mkdir(parents=True)
+    module.write_text(MOVED, encoding="utf-8")
+    declared.find(NAMING)  # the selected catalogues imported, before the registry is set aside
+    monkeypatch.setattr(declared, "PROJECT", tmp_path)
+    monkeypatch.setattr(declaring, "REGISTRY", {})
+    spec = importlib.util.spec_from_file_location("toy_moved", module)
+    loaded = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "toy_moved", loaded)
+    spec.loader.exec_module(loaded)
+    found = declared.find("tools.toy-moved")
+    first = MOVED.splitlines().index("@behaviour(") + 1  # the file's lines are MOVED's
+    assert (found.where, found.lines[0], found.lines[-1]) == (
+        f"probes/catalogue/tools/moved.py:{first}",
+        "@behaviour(",
+        '    return {"it": check(True, "")}',
+    )
+    assert declaration("tools.toy-moved") == f"../probes/catalogue/tools/moved.py#L{first}"
+    assert declared.find("tools.toy-next").lines[-1] == "    return {}"
+    assert declared.find("tools.no-such-behaviour") is None
+    monkeypatch.setattr(declared, "PROJECT", tmp_path / "elsewhere")
+    assert declared.find("tools.toy-moved") is None  # a module outside the project (a team's own) has no link
 
 
 # --- report --from/--to -------------------------------------------------------------------

@@ -161,8 +161,10 @@ def test_an_item_left_uncovered_shows_its_reason_and_still_counts_uncovered(
     patched_sdk: None, reasons_here: None, capsys: pytest.CaptureFixture[str]
 ):
     item = f"option:{FAKE}"
-    declaring.leave_uncovered(item, "a fake option of this test: nothing sends it anywhere")
-    declaring.leave_uncovered(item, "a fake option of this test:  nothing sends it anywhere")  # the same words
+    declaring.leave_uncovered(__name__, item, "a fake option of this test: nothing sends it anywhere")
+    declaring.leave_uncovered(
+        __name__, item, "a fake option of this test:  nothing sends it anywhere"
+    )  # the same words
     assert main(["surface", "--uncovered"]) == 0
     line = next(line for line in capsys.readouterr().out.splitlines() if item in line)
     assert line.split()[0] == "✗" and "none: a fake option of this test: nothing sends it anywhere" in line
@@ -176,13 +178,15 @@ def test_an_item_left_uncovered_shows_its_reason_and_still_counts_uncovered(
 
 def test_a_reason_is_one_line_said_once_and_never_for_a_covered_item(reasons_here: None):
     with pytest.raises(declaring.DeclarationError, match="15 to 200 characters"):
-        declaring.leave_uncovered("option:user", "too short")
+        declaring.leave_uncovered(__name__, "option:user", "too short")
     with pytest.raises(declaring.DeclarationError, match="is not KIND:NAME"):
-        declaring.leave_uncovered("user", "an item without its kind is refused")
-    declaring.leave_uncovered("hook-event:SdkprobeNever", "an event no SDK has, given one reason")
+        declaring.leave_uncovered(__name__, "user", "an item without its kind is refused")
+    declaring.leave_uncovered(__name__, "hook-event:SdkprobeNever", "an event no SDK has, given one reason")
     with pytest.raises(declaring.DeclarationError, match="a reason is given already"):
-        declaring.leave_uncovered("hook-event:SdkprobeNever", "and then another reason for it")
-    declaring.leave_uncovered("option:tools", "a reason for an item that is covered after all")
+        declaring.leave_uncovered(__name__, "hook-event:SdkprobeNever", "and then another reason for it")
+    with pytest.raises(declaring.DeclarationError, match="the first argument is the declaring module's __name__"):
+        declaring.leave_uncovered("option:user", "an item given where the module goes", "and a reason for it")
+    declaring.leave_uncovered(__name__, "option:tools", "a reason for an item that is covered after all")
     with pytest.raises(catalogue.CatalogueError, match="yet covered by a behaviour: option:tools"):
         catalogue.left_uncovered()
 
@@ -213,7 +217,7 @@ def test_a_requirement_names_the_items_it_names(requirement: str, items: tuple[s
 def test_every_item_a_declared_requirement_names_is_on_the_installed_surface():
     """No requirement maps to a name the SDK never had (a spelling rule gone wrong)."""
     known = set(names())
-    named = {item for b in catalogue.load() for r in b.requires for item in named_by(r)}
+    named = {item for b in catalogue.load() for r in b.requirements for item in named_by(r)}
     assert named and named <= known, sorted(named - known)
 
 

@@ -16,7 +16,7 @@ from tabulate import tabulate
 
 from sdkprobe.areas import BY_NAME
 from sdkprobe.behaviour import DIFFERS, ERROR, HOLDS, NEEDS_LIVE, NOT_APPLICABLE, VERDICTS
-from sdkprobe.report.declared import PROJECT
+from sdkprobe.report.declared import PROJECT, area_home
 from sdkprobe.report.declared import find as find_declaration
 from sdkprobe.sources import anchor, page_of
 
@@ -146,15 +146,13 @@ def sources_md(sources: Iterable[Mapping[str, Any]], project: str = "..") -> lis
 
 def declaration(bid: str, project: str = "..") -> str:
     """Where a behaviour is declared, as a link from a folder whose way to the project's root
-    is `project`: the module of its area's package that declares it (`mcp/oauth.py`), at the
-    line of its `@behaviour(` (`#L123`, which a repository's file view scrolls to).
-
-    Read as text, not imported, so rendering needs no SDK; an id no module declares any
-    more (an old report's) links to its area's package.
+    is `project`: the module that declares it, as the registry knows it (`mcp/oauth.py`), at
+    the line of its `@behaviour(` (`#L123`, which a repository's file view scrolls to); an id
+    no module declares any more (an old report's) links to its area's package.
     """
     found = find_declaration(bid)
     if found is None:
-        return f"{project}/probes/catalogue/{bid.split('.', 1)[0]}/"
+        return f"{project}/{area_home(bid.split('.', 1)[0])}"
     return f"{project}/{found.relative}#L{found.line}"
 
 

@@ -1,20 +1,21 @@
-"""Where a behaviour is declared: the module, the line of its `@behaviour(` and the block's text.
+"""Where a behaviour is declared: its module, the line of its `@behaviour(` and the block's text.
 
-Found by reading the catalogue's modules as text, never by importing them, so a matrix, a
-behaviour's page or `sdkprobe show` renders without the SDK the declarations import.
+Found from the registry, never by searching the catalogue's text: a decorated probe's code
+starts at the line of its first decorator, so the probe function's file and first line are
+the declaration's. A path is that file's from the project's root, so it follows a module
+wherever the catalogue puts it (probes/catalogue/tools/offered.py).
 """
 
 from __future__ import annotations
 
-import re
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
-from sdkprobe.catalogue import is_support
+from sdkprobe import behaviour as declaring
 
-CATALOGUE = Path(__file__).resolve().parent.parent / "catalogue"
-PROJECT = CATALOGUE.parent.parent
-DECORATOR = "@behaviour("  # a declaration starts at this, at the start of a line
+PROJECT = Path(__file__).resolve().parents[2]  # the project's root: probes/.. (site-packages for an install)
+CATALOGUE = Path(__file__).resolve().parents[1] / "catalogue"
 
 
 @dataclass(frozen=True)
@@ -25,7 +26,7 @@ class Declared:
 
     @property
     def relative(self) -> str:
-        """The module's path from the project's root: probes/catalogue/tools/offered.py."""
+        """The module's path from the project's root: probes/catalogue/tools.py."""
         return self.path.relative_to(PROJECT).as_posix()
 
     @property
@@ -37,34 +38,46 @@ class Declared:
         return list(enumerate(self.lines, start=self.line))
 
 
-def area_modules(area: str) -> list[Path]:
-    """The modules that may declare an area's behaviours: those of its package (`mcp/oauth.py`),
-    not its support module."""
-    return [p for p in sorted((CATALOGUE / area).glob("*.py")) if p.stem != "__init__" and not is_support(p.stem)]
-
-
 def find(bid: str) -> Declared | None:
-    """The declaration of `bid` among its area's modules; None when none declares it (an old report's id)."""
-    named = re.compile(rf"""\bid\s*=\s*["']{re.escape(bid)}["']""")
-    for path in area_modules(bid.split(".", 1)[0]):
-        text = path.read_text(encoding="utf-8")
-        if f'"{bid}"' not in text and f"'{bid}'" not in text:
-            continue
-        for start, block in blocks(text.splitlines()):
-            if named.search("\n".join(block)):
-                return Declared(path, start + 1, tuple(block))
-    return None
+    """The declaration of `bid` among the selected catalogues' behaviours; None when none
+    declares it (an old report's id) or its module lies outside the project (a team's own,
+    with sdkprobe installed)."""
+    _load()
+    b = declaring.REGISTRY.get(bid)
+    if b is None:
+        return None
+    code = b.probe.__code__
+    path = Path(code.co_filename).resolve()
+    if not path.is_relative_to(PROJECT):
+        return None
+    # The block runs up to the next behaviour declared in the same module.
+    after = [
+        c.co_firstlineno
+        for c in (other.probe.__code__ for other in declaring.REGISTRY.values())
+        if c.co_filename == code.co_filename and c.co_firstlineno > code.co_firstlineno
+    ]
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return Declared(path, code.co_firstlineno, tuple(block(lines, code.co_firstlineno, min(after, default=None))))
 
 
-def blocks(lines: list[str]) -> list[tuple[int, list[str]]]:
-    """Each declaration as (0-based index of its `@behaviour(` line, its lines): up to the next
-    top-level `@behaviour(` or the end, less the blank and comment lines that end it (they
-    introduce the next one)."""
-    starts = [i for i, line in enumerate(lines) if line.startswith(DECORATOR)]
-    out = []
-    for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
-        block = lines[start:end]
-        while len(block) > 1 and (not block[-1].strip() or block[-1].startswith("#")):
-            block.pop()
-        out.append((start, block))
-    return out
+def block(lines: list[str], first: int, following: int | None) -> list[str]:
+    """The lines from `first` (1-based) up to the line before `following` or the end, less
+    the blank and comment lines that end them (they introduce the next declaration)."""
+    kept = lines[first - 1 : following - 1 if following else len(lines)]
+    while len(kept) > 1 and (not kept[-1].strip() or kept[-1].startswith("#")):
+        kept.pop()
+    return kept
+
+
+def area_home(area: str) -> str:
+    """Where an id no module declares (an old report's) links, from the project's root: its
+    area's package in the catalogue (probes/catalogue/mcp/)."""
+    return f"{(CATALOGUE / area).relative_to(PROJECT).as_posix()}/"
+
+
+@functools.cache
+def _load() -> None:
+    """The selected catalogues imported, once per process: their behaviours join the registry."""
+    from sdkprobe import catalogue
+
+    catalogue.load()
