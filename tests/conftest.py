@@ -16,6 +16,16 @@ if "PYTEST_XDIST_WORKER" not in os.environ:
     scope.begin()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def catalogue_loaded():
+    """sdkprobe's own behaviours registered before any test swaps the registry for a toy one
+    (monkeypatching behaviour.REGISTRY): a catalogue module first imported under the swap
+    would register into the toy registry and be missing from every later load in the worker."""
+    from sdkprobe import catalogue
+
+    catalogue.load()
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_sessionfinish(session, exitstatus):
     if hasattr(session.config, "workerinput"):
