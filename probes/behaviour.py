@@ -26,7 +26,7 @@ import dataclasses
 import sys
 from collections.abc import Awaitable, Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from sdkprobe.areas import area_of
 from sdkprobe.areas import declare_area as declare_area  # with `behaviour`: what a team's catalogue needs
@@ -46,6 +46,10 @@ ERROR = "error"
 VERDICTS = (HOLDS, DIFFERS, NOT_APPLICABLE, NEEDS_LIVE, ERROR)
 
 Observation = Any  # what a probe returns: JSON-ready data (dicts, lists, strings, numbers)
+# One behaviour's observation as its probe declares it. A probe annotated `-> Seen`, with Seen
+# a TypedDict naming the observation's keys, makes mypy hold the decision's `seen[...]` and
+# every counterexample to those keys: a misspelt key fails the type check, not a run.
+Seen = TypeVar("Seen")
 
 
 class NotApplicable(Exception):
@@ -232,8 +236,9 @@ def _alias_owner(old: str) -> str | None:
     return next((b.id for b in REGISTRY.values() if old in b.renamed_from), None)
 
 
-class Declared:
-    """What `@behaviour` leaves in the module: the probe, plus `.decide` to attach the decision."""
+class Declared(Generic[Seen]):
+    """What `@behaviour` leaves in the module: the probe, plus `.decide` to attach the decision
+    and `.differs_on` for counterexamples, both typed by what the probe returns."""
 
     def __init__(self, bid: str) -> None:
         self.id = bid
@@ -242,34 +247,35 @@ class Declared:
     def behaviour(self) -> Behaviour:
         return REGISTRY[self.id]
 
-    def decide(self, decision: Decision) -> Decision:
+    def decide(self, decision: Callable[[Seen], Mapping[str, Check]]) -> Callable[[Seen], Mapping[str, Check]]:
         b = REGISTRY[self.id]
         if b.decision is not None:
             raise DeclarationError(f"{self.id}: decided twice")
         REGISTRY[self.id] = dataclasses.replace(b, decision=decision)
         return decision
 
-    def differs_on(self, observed: Observation) -> None:
+    def differs_on(self, observed: Seen) -> None:
         """Declare an observation for which the claim does not hold: the decision must say
         `differs` on it (a test hands it over), which is how a behaviour shows it can fail."""
         b = REGISTRY[self.id]
         REGISTRY[self.id] = dataclasses.replace(b, counterexamples=(*b.counterexamples, observed))
 
-    async def __call__(self, h: Any) -> Observation:
-        return await self.behaviour.probe(h)
+    async def __call__(self, h: Any) -> Seen:
+        seen: Seen = await self.behaviour.probe(h)
+        return seen
 
 
-def behaviour(**keys: Any) -> Callable[[Probe], Declared]:
+def behaviour(**keys: Any) -> Callable[[Callable[[Any], Awaitable[Seen]]], Declared[Seen]]:
     """Declare a behaviour from its keys (`Declaration`; what each means: the table in
     docs/own-behaviours.md); the decorated coroutine is its probe. Every mistake in the
     declaration is a DeclarationError here, at import, not when the probe runs."""
     declared = Declaration.of(keys)
 
-    def register(probe: Probe) -> Declared:
+    def register(probe: Callable[[Any], Awaitable[Seen]]) -> Declared[Seen]:
         _check_unclaimed(declared)
         written = {f.name: getattr(declared, f.name) for f in dataclasses.fields(Declaration)}
         REGISTRY[declared.id] = Behaviour(**written, probe=probe)
-        return Declared(declared.id)
+        return Declared[Seen](declared.id)
 
     return register
 
