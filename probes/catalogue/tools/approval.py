@@ -3,7 +3,7 @@ about it tells the truth."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
 from sdkprobe.catalogue.tools.support import SESSIONS_CEILING, first_result, mem_server
@@ -33,7 +33,15 @@ async def _call_plain_under(h: Harness, rule: str) -> tuple[list[str], bool]:
     return [c["tool"] for c in run.callbacks if c["kind"] == "can_use_tool"], bool(calls)
 
 
-async def _touch_with_callback(h: Harness, case: str, **options: Any) -> tuple[CliRun, dict[str, Any]]:
+# One call's fate: whom can_use_tool was asked about, and whether the call ran.
+Asked = TypedDict("Asked", {"can_use_tool asked for": list[str], "ran": bool})
+
+
+class Refused(Asked):
+    tool_result: dict[str, Any]  # the call's tool_result in the next request (first_result)
+
+
+async def _touch_with_callback(h: Harness, case: str, **options: Any) -> tuple[CliRun, Asked]:
     """One session whose model calls Bash to `touch` a marker (not a read-only command,
     so nothing approves it on its own), with an allow-all can_use_tool: the run, and
     whom can_use_tool was asked about and whether the command ran."""
@@ -86,16 +94,16 @@ _DISALLOWED_VARIANTS: dict[str, dict[str, Any]] = {
     requires=("option:disallowed_tools", "option:can_use_tool", "option:permission_mode"),
     timeout=SESSIONS_CEILING,
 )
-async def disallowed_beats_can_use_tool(h: Harness) -> dict[str, Any]:
-    seen = {}
+async def disallowed_beats_can_use_tool(h: Harness) -> dict[str, Refused]:
+    seen: dict[str, Refused] = {}
     for case, extra in _DISALLOWED_VARIANTS.items():
-        run, seen[case] = await _touch_with_callback(h, case, disallowed_tools=["Bash"], **extra)
-        seen[case]["tool_result"] = first_result(run)
+        run, asked = await _touch_with_callback(h, case, disallowed_tools=["Bash"], **extra)
+        seen[case] = {**asked, "tool_result": first_result(run)}
     return seen
 
 
 @disallowed_beats_can_use_tool.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, Refused]) -> dict[str, Check]:
     checks = {}
     for case in _DISALLOWED_VARIANTS:
         r = seen[case]
@@ -140,12 +148,12 @@ _ALLOWLIST_VARIANTS: dict[str, dict[str, Any]] = {
     timeout=SESSIONS_CEILING,
     pins={"tools-list-skips-callback": ("option:tools",)},
 )
-async def allowlisted_builtin_skips_can_use_tool(h: Harness) -> dict[str, Any]:
+async def allowlisted_builtin_skips_can_use_tool(h: Harness) -> dict[str, Asked]:
     return {case: (await _touch_with_callback(h, case, **extra))[1] for case, extra in _ALLOWLIST_VARIANTS.items()}
 
 
 @allowlisted_builtin_skips_can_use_tool.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, Asked]) -> dict[str, Check]:
     checks = {}
     for case in _ALLOWLIST_VARIANTS:
         asked, ran = seen[case]["can_use_tool asked for"], seen[case]["ran"]
@@ -179,6 +187,10 @@ _SHADOW_CASES: dict[str, tuple[dict[str, Any], bool]] = {
 }
 
 
+# sub-check -> the shadowing warnings given (None: this SDK lacks one of the case's options)
+ShadowSeen = TypedDict("ShadowSeen", {"shadowing warnings": dict[str, list[str] | None]})
+
+
 @behaviour(
     id="tools.can-use-tool-shadowed-warning",
     claim=(
@@ -193,8 +205,8 @@ _SHADOW_CASES: dict[str, tuple[dict[str, Any], bool]] = {
     requires=("option:can_use_tool", "option:allowed_tools", "option:permission_mode"),
     sdk_ref="claude_agent_sdk.types._warn_if_can_use_tool_shadowed",
 )
-async def can_use_tool_shadowed_warning(h: Harness) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
+async def can_use_tool_shadowed_warning(h: Harness) -> ShadowSeen:
+    seen: dict[str, list[str] | None] = {}
     for case, (options, _) in _SHADOW_CASES.items():
         try:
             run: WireRun = await h.wire("hi", client=True, can_use_tool=allow_every_tool, **options)
@@ -206,7 +218,7 @@ async def can_use_tool_shadowed_warning(h: Harness) -> dict[str, Any]:
 
 
 @can_use_tool_shadowed_warning.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ShadowSeen) -> dict[str, Check]:
     warned = seen["shadowing warnings"]
     checks: dict[str, Check] = {}
     for case, (options, should_warn) in _SHADOW_CASES.items():
@@ -228,6 +240,11 @@ can_use_tool_shadowed_warning.differs_on(
 _MCP_STAR = "mcp__*"
 
 
+StarSeen = TypedDict(
+    "StarSeen", {"SDK warned": list[str], "CLI asked can_use_tool for": list[str], "MCP tool ran": bool}
+)
+
+
 @behaviour(
     id="tools.mcp-star-warning-matches-cli",
     claim=(
@@ -242,14 +259,14 @@ _MCP_STAR = "mcp__*"
     requires=("option:can_use_tool", "option:allowed_tools", "option:mcp_servers", "api:create_sdk_mcp_server"),
     timeout=120,
 )
-async def mcp_star_warning_matches_cli(h: Harness) -> dict[str, Any]:
+async def mcp_star_warning_matches_cli(h: Harness) -> StarSeen:
     wire = await h.wire("hi", client=True, can_use_tool=allow_every_tool, allowed_tools=[_MCP_STAR])
     asked, ran = await _call_plain_under(h, _MCP_STAR)
     return {"SDK warned": _shadow_warnings(wire), "CLI asked can_use_tool for": asked, "MCP tool ran": ran}
 
 
 @mcp_star_warning_matches_cli.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: StarSeen) -> dict[str, Check]:
     warned, asked, ran = seen["SDK warned"], seen["CLI asked can_use_tool for"], seen["MCP tool ran"]
     skipped = ran and "mcp__mem__plain" not in asked
     return {
@@ -295,8 +312,8 @@ _MCP_RULES: dict[str, tuple[str, bool]] = {
     requires=("option:allowed_tools", "option:can_use_tool", "option:mcp_servers", "api:create_sdk_mcp_server"),
     timeout=SESSIONS_CEILING,
 )
-async def mcp_star_wildcard_invalid(h: Harness) -> dict[str, Any]:
-    seen = {}
+async def mcp_star_wildcard_invalid(h: Harness) -> dict[str, Asked]:
+    seen: dict[str, Asked] = {}
     for rule, _ in _MCP_RULES.values():
         asked, ran = await _call_plain_under(h, rule)
         seen[rule] = {"can_use_tool asked for": asked, "ran": ran}
@@ -304,7 +321,7 @@ async def mcp_star_wildcard_invalid(h: Harness) -> dict[str, Any]:
 
 
 @mcp_star_wildcard_invalid.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, Asked]) -> dict[str, Check]:
     checks = {}
     for case, (rule, should_ask) in _MCP_RULES.items():
         asked, ran = seen[rule]["can_use_tool asked for"], seen[rule]["ran"]
