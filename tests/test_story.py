@@ -117,7 +117,7 @@ def test_show_of_a_behaviour_that_never_moved_says_so(reports, capsys):
     assert main(["show", "wire.steady", "--reports", str(reports)]) == 0
     out = _flat(capsys.readouterr().out)
     assert "Nothing moved across these 2 versions." in out
-    assert "declared: in no module of sdkprobe's catalogue" in out  # no module declares this sample id
+    assert "declared: in no module of the catalogues loaded" in out  # no module declares this sample id
 
 
 def test_an_unknown_id_exits_2_with_one_line_naming_the_close_ones(reports, capsys):
@@ -266,7 +266,9 @@ def test_a_declaration_is_found_by_its_probes_file_and_line_wherever_its_module_
     assert declared.find("tools.toy-next").lines[-1] == "    return {}"
     assert declared.find("tools.no-such-behaviour") is None
     monkeypatch.setattr(declared, "PROJECT", tmp_path / "elsewhere")
-    assert declared.find("tools.toy-moved") is None  # a module outside the project (a team's own) has no link
+    monkeypatch.chdir(tmp_path / "probes")
+    team = declared.find("tools.toy-moved")  # a team's module, outside the project: found, named from the cwd
+    assert team is not None and not team.in_project and team.where == f"catalogue/tools/moved.py:{first}"
 
 
 # --- report --from/--to -------------------------------------------------------------------

@@ -151,7 +151,7 @@ def declaration(bid: str, project: str = "..") -> str:
     no module declares any more (an old report's) links to its area's package.
     """
     found = find_declaration(bid)
-    if found is None:
+    if found is None or not found.in_project:  # a team's module is not in sdkprobe's repository
         return f"{project}/{area_home(bid.split('.', 1)[0])}"
     return f"{project}/{found.relative}#L{found.line}"
 

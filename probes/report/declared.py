@@ -25,9 +25,18 @@ class Declared:
     lines: tuple[str, ...]  # from that line up to the next declaration (its lead-in comments not included)
 
     @property
+    def in_project(self) -> bool:
+        """Whether sdkprobe's own catalogue declares it (a team's module lies elsewhere)."""
+        return self.path.is_relative_to(PROJECT)
+
+    @property
     def relative(self) -> str:
-        """The module's path from the project's root: probes/catalogue/tools.py."""
-        return self.path.relative_to(PROJECT).as_posix()
+        """The module's path from the project's root (probes/catalogue/tools/offered.py); a
+        team's module's from the working directory, or whole when it lies outside that too."""
+        for root in (PROJECT, Path.cwd().resolve()):
+            if self.path.is_relative_to(root):
+                return self.path.relative_to(root).as_posix()
+        return self.path.as_posix()
 
     @property
     def where(self) -> str:
@@ -39,17 +48,14 @@ class Declared:
 
 
 def find(bid: str) -> Declared | None:
-    """The declaration of `bid` among the selected catalogues' behaviours; None when none
-    declares it (an old report's id) or its module lies outside the project (a team's own,
-    with sdkprobe installed)."""
+    """The declaration of `bid` among the selected catalogues' behaviours (sdkprobe's own and
+    a team's, `--catalogue`); None when none declares it (an old report's id)."""
     _load()
     b = declaring.REGISTRY.get(bid)
     if b is None:
         return None
     code = b.probe.__code__
     path = Path(code.co_filename).resolve()
-    if not path.is_relative_to(PROJECT):
-        return None
     # The block runs up to the next behaviour declared in the same module.
     after = [
         c.co_firstlineno
@@ -58,6 +64,13 @@ def find(bid: str) -> Declared | None:
     ]
     lines = path.read_text(encoding="utf-8").splitlines()
     return Declared(path, code.co_firstlineno, tuple(block(lines, code.co_firstlineno, min(after, default=None))))
+
+
+def sub_checks(bid: str) -> tuple[str, ...]:
+    """The sub-checks `bid` declares, in its declared order; () when no catalogue loaded declares it."""
+    _load()
+    b = declaring.REGISTRY.get(bid)
+    return tuple(b.checks) if b is not None else ()
 
 
 def block(lines: list[str], first: int, following: int | None) -> list[str]:

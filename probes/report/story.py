@@ -17,14 +17,14 @@ from typing import Any
 
 from sdkprobe.behaviour import HOLDS, VERDICTS
 from sdkprobe.report.cells import area_heading, short_claim, source_label, source_link, text_table
-from sdkprobe.report.declared import Declared
+from sdkprobe.report.declared import Declared, sub_checks
 from sdkprobe.report.declared import find as find_declaration
 from sdkprobe.report.errors import ReportError
 from sdkprobe.report.grid import Grid, Row
 
 PAGES = "behaviours"  # the folder of the pages, beside the matrix
 # Said where the module would be named: a team's own behaviours are declared outside sdkprobe.
-NOT_DECLARED = "in no module of sdkprobe's catalogue (a team's own, or no longer declared)"
+NOT_DECLARED = "in no module of the catalogues loaded (no longer declared, or a team's own: give --catalogue)"
 WIDTH = 88  # of the terminal text: fixed, so the same story prints the same lines
 
 
@@ -109,7 +109,7 @@ def story(grid: Grid, row: Row) -> Story:
         summary=short_claim(row),
         formerly=tuple(sorted(old for old, new in grid.renames.items() if new == row.id)),
         source=row.source,
-        checks=tuple(sorted({name for c in present for name in c.get("checks") or {}})),
+        checks=_in_declared_order({name for c in present for name in c.get("checks") or {}}, sub_checks(row.id)),
         declared=find_declaration(row.id),
         seen=tuple(seen),
         notes=tuple(StoryNote(n, tuple(versions[text]), text) for text, n in numbers.items()),
@@ -160,3 +160,9 @@ def render_text(s: Story) -> str:
     for what, words in s.moved:
         lines += textwrap.wrap(words, WIDTH, initial_indent=f"  {what}: ", subsequent_indent="    ")
     return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
+def _in_declared_order(named: set[str], declared: tuple[str, ...]) -> tuple[str, ...]:
+    """The sub-checks the reports name, those still declared in their declared order, then
+    those no longer declared by name."""
+    return tuple(n for n in declared if n in named) + tuple(sorted(named - set(declared)))

@@ -36,8 +36,12 @@ def _facts(s: Story, project: str) -> str:
     if link:
         source += f' (<a href="{esc(link)}">{esc(s.link)}</a>)'
     declared = (
-        f'<a href="#L{s.declared.line}">{esc(s.declared.where)}</a> '
-        f'(<a href="{esc(project)}/{esc(s.declared.relative)}#L{s.declared.line}">in the repository</a>)'
+        f'<a href="#L{s.declared.line}">{esc(s.declared.where)}</a>'
+        + (
+            f' (<a href="{esc(project)}/{esc(s.declared.relative)}#L{s.declared.line}">in the repository</a>)'
+            if s.declared.in_project
+            else ""
+        )
         if s.declared
         else NOT_DECLARED
     )
