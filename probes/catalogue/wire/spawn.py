@@ -8,7 +8,7 @@ import os
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.catalogue.wire.support import argv_of, never_started, option_absent, option_names
+from sdkprobe.catalogue.wire.support import NeverStarted, argv_of, never_started, option_absent, option_names
 from sdkprobe.harness import (
     Harness,
     ProbeTimeout,
@@ -32,7 +32,7 @@ _OVERRIDES = {_ENTRYPOINT: "probe-entry", _VERSION: "0.0.0-probe", "SDKPROBE_ENV
 _ENV_WATCHED = (_ENTRYPOINT, _VERSION, _STATE, _CHECKPOINTS, _CLIENT_APP, "PWD", "SDKPROBE_ENV_MARK")
 
 
-def _env_seen(run: WireRun) -> dict[str, Any]:
+def _env_seen(run: WireRun) -> dict[str, Any] | NeverStarted:
     """The watched variables of the child's environment, what else the SDK added or removed."""
     if argv_of(run) is None:
         return never_started(run)

@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.catalogue.wire.support import argv_of, never_started, option_names
+from sdkprobe.catalogue.wire.support import NeverStarted, argv_of, never_started, option_names
 from sdkprobe.harness import (
     Harness,
     ProbeTimeout,
@@ -335,7 +335,7 @@ async def _no_opinion(input_data: Any, tool_use_id: Any, context: Any) -> dict[s
     return {}
 
 
-def _initialize_seen(run: WireRun, baseline: list[str] | None) -> dict[str, Any]:
+def _initialize_seen(run: WireRun, baseline: list[str] | None) -> dict[str, Any] | NeverStarted:
     """The initialize request, and whether argv stayed its baseline run's (the default run's,
     or for a preset prompt the plain preset's: a preset drops the empty --system-prompt)."""
     argv = argv_of(run)
