@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from sdkprobe.behaviour import Check, behaviour, check
 from sdkprobe.catalogue.agents.support import (
@@ -28,6 +28,14 @@ from sdkprobe.harness import (
 # --- spawning ---------------------------------------------------------------------
 
 
+class RefusalSeen(TypedDict):
+    refusal: str | None  # the first line naming zero tools
+    refusal_in: list[str]  # where it was seen: tool_result, task messages
+    agent_tool_result: str | None
+    subagent_requests: int
+    subagent_offered_bash: bool | None
+
+
 @behaviour(
     id="agents.subagent-tools-within-session-tools",
     claim=(
@@ -41,7 +49,7 @@ from sdkprobe.harness import (
     requires=("option:tools", "option:agents"),
     timeout=90,
 )
-async def subagent_tools_within_session_tools(h: Harness) -> dict[str, Any]:
+async def subagent_tools_within_session_tools(h: Harness) -> RefusalSeen:
     run = await h.cli(
         "delegate",
         script=Script(main=[reply(agent_call("runner")), "main done"], subagent=["runner done"]),
@@ -63,7 +71,7 @@ async def subagent_tools_within_session_tools(h: Harness) -> dict[str, Any]:
 
 
 @subagent_tools_within_session_tools.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: RefusalSeen) -> dict[str, Check]:
     refusal = seen["refusal"] or ""
     return {
         "spawn-refused-naming-bash": check(
@@ -96,6 +104,24 @@ _RO_PROMPT, _NOB_PROMPT = "Read-only task 4417.", "No-Bash task 4418."
 _RO_BASH_ID = "toolu_double_robash"
 
 
+class BashInside(TypedDict):
+    tool_result_error: bool | None  # None: the call got no result
+    ran: bool
+
+
+# each agent's first request's offer among _WATCHED (None: no such request); built step by step
+LimitsSeen = TypedDict(
+    "LimitsSeen",
+    {
+        "ro": list[str] | None,
+        "nob": list[str] | None,
+        "ro offered, all": list[str] | None,
+        "Bash called inside ro": BashInside,
+    },
+    total=False,
+)
+
+
 @behaviour(
     id="agents.definition-tool-limits-in-subagent-request",
     claim=(
@@ -114,7 +140,7 @@ _RO_BASH_ID = "toolu_double_robash"
         "disallowed-tools-not-offered": ("agent:disallowedTools",),
     },
 )
-async def definition_tool_limits_in_subagent_request(h: Harness) -> dict[str, Any]:
+async def definition_tool_limits_in_subagent_request(h: Harness) -> LimitsSeen:
     mark = h.cwd / "ro-bash-ran"
     bash = tool_use("Bash", {"command": f"touch {mark}", "description": "mark"}, _RO_BASH_ID)
     run = await h.cli(
@@ -130,10 +156,12 @@ async def definition_tool_limits_in_subagent_request(h: Harness) -> dict[str, An
             "nob": {"description": "no bash", "prompt": "You help.", "disallowedTools": ["Bash", "Agent", "Task"]},
         },
     )
-    seen: dict[str, Any] = {}
+    seen: LimitsSeen = {}
     for name, prompt in (("ro", _RO_PROMPT), ("nob", _NOB_PROMPT)):
         first = run.first(SUBAGENT, carrying=prompt)
-        seen[name] = None if first is None else sorted(t for t in first.offered_tools if t in _WATCHED)
+        cast("dict[str, Any]", seen)[name] = (
+            None if first is None else sorted(t for t in first.offered_tools if t in _WATCHED)
+        )
     ro = run.first(SUBAGENT, carrying=_RO_PROMPT)
     # the whole offer only for ro, which should be one tool long
     seen["ro offered, all"] = None if ro is None else sorted(ro.offered_tools)
@@ -146,7 +174,7 @@ async def definition_tool_limits_in_subagent_request(h: Harness) -> dict[str, An
 
 
 @definition_tool_limits_in_subagent_request.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: LimitsSeen) -> dict[str, Check]:
     ro, nob, call = seen["ro offered, all"], seen["nob"], seen["Bash called inside ro"]
     return {
         "tools-list-limits-offer": check(ro == ["Read"], f"ro (tools=[Read]) was offered {ro}"),
@@ -221,8 +249,9 @@ def _family(model: str | None) -> str | None:
         "call-model-beats-env": ("agent:model", "option:model"),
     },
 )
-async def subagent_model_resolution(h: Harness) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
+async def subagent_model_resolution(h: Harness) -> dict[str, dict[str, str | None]]:
+    # env case -> "main" and each spawn case -> the model family it ran on
+    seen: dict[str, dict[str, str | None]] = {}
     for env_case, env in _ENVS.items():
         prompts = {case: f"Model task {i} ({case})." for i, case in enumerate(_SPAWNS)}
         run = await h.cli(
@@ -247,7 +276,7 @@ async def subagent_model_resolution(h: Harness) -> dict[str, Any]:
 
 
 @subagent_model_resolution.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, dict[str, str | None]]) -> dict[str, Check]:
     plain, env = seen["no env"], seen["CLAUDE_CODE_SUBAGENT_MODEL=opus"]
     a, b, call = _SPAWNS
     return {
@@ -282,6 +311,15 @@ _LIMIT = 2
 _LIM_PROMPT = "Keep echoing, task 4419."
 
 
+class MaxTurnsSeen(TypedDict):
+    max_turns: int
+    scripted_tool_calls: int
+    subagent_requests: int
+    agent_tool_result: str | None
+    agent_tool_result_error: bool | None
+    task_messages: list[str]
+
+
 @behaviour(
     id="agents.definition-max-turns-enforced",
     claim="A subagent defined with maxTurns=N stops after N turns, however many more tool calls its model makes.",
@@ -294,7 +332,7 @@ _LIM_PROMPT = "Keep echoing, task 4419."
     timeout=90,
     pins={"stops-after-max-turns": ("agent:maxTurns",)},
 )
-async def definition_max_turns_enforced(h: Harness) -> dict[str, Any]:
+async def definition_max_turns_enforced(h: Harness) -> MaxTurnsSeen:
     scripted = 8  # tool calls the subagent's model would go on making
     echoes = [reply(tool_use("Bash", {"command": f"echo turn {n}", "description": "echo"})) for n in range(scripted)]
     run = await h.cli(
@@ -318,7 +356,7 @@ async def definition_max_turns_enforced(h: Harness) -> dict[str, Any]:
 
 
 @definition_max_turns_enforced.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: MaxTurnsSeen) -> dict[str, Check]:
     n = seen["subagent_requests"]
     return {
         "stops-after-max-turns": check(

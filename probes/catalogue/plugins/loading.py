@@ -4,7 +4,8 @@ reads."""
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypedDict, cast
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
 from sdkprobe.harness import MAIN, CliRun, Conversation, Harness, McpTool, plugin_folder, stdio_mcp_server
@@ -34,7 +35,24 @@ def _inits(messages: list[Any]) -> list[dict[str, Any]]:
     ]
 
 
-def _own_parts(init: dict[str, Any] | None, prefixes: tuple[str, ...] = (_PREFIX,)) -> dict[str, Any]:
+class Parts(TypedDict):
+    """What an init says of the probe's own plugins (sorted names)."""
+
+    plugins: list[str]
+    skills: list[str]
+    commands: list[str]
+    agents: list[str]
+
+
+class Reloaded(TypedDict):
+    """A reload_plugins answer, without the lists the next init shows anyway."""
+
+    subtype: str | None
+    error: Any
+    error_count: int | None
+
+
+def _own_parts(init: dict[str, Any] | None, prefixes: tuple[str, ...] = (_PREFIX,)) -> Parts:
     """What an init says of the probe's own plugins: their names (not the CLI's built-in
     plugins) and their skills, slash commands and agents (sorted: the CLI's order moves)."""
     init = init or {}
@@ -52,21 +70,21 @@ def _own_parts(init: dict[str, Any] | None, prefixes: tuple[str, ...] = (_PREFIX
     }
 
 
-def _reply(answer: dict[str, Any]) -> dict[str, Any]:
+def _reply(answer: dict[str, Any]) -> Reloaded:
     """A reload's answer, without the lists the next init shows anyway."""
     response = answer.get("response") or {}
     return {"subtype": answer.get("subtype"), "error": answer.get("error"), "error_count": response.get("error_count")}
 
 
-def _has_all(parts: dict[str, Any]) -> bool:
+def _has_all(parts: Mapping[str, Any]) -> bool:
     return all(set(names) <= set(parts[key]) for key, names in _EXPECTED.items())
 
 
-def _has_none(parts: dict[str, Any]) -> bool:
+def _has_none(parts: Mapping[str, Any]) -> bool:
     return not any(parts[key] for key in _EXPECTED)
 
 
-async def _turn(c: Conversation, prompt: str) -> dict[str, Any]:
+async def _turn(c: Conversation, prompt: str) -> Parts:
     """One turn of a reload probe's conversation: what its init says of the probe's plugins."""
     await c.send(prompt)
     messages = await c.response()
@@ -75,11 +93,19 @@ async def _turn(c: Conversation, prompt: str) -> dict[str, Any]:
 
 
 # What a turn's init says of the probe's plugin, none of it or all (the reload behaviours' counterexamples)
-_NOTHING: dict[str, list[str]] = {"plugins": [], "skills": [], "commands": [], "agents": []}
-_ALL = {"plugins": [_PLUGIN], **_EXPECTED}
+_NOTHING: Parts = {"plugins": [], "skills": [], "commands": [], "agents": []}
+_ALL = cast(Parts, {"plugins": [_PLUGIN], **_EXPECTED})
 
 
 # ---------------------------------------------------------------------------------------
+
+
+class CommandSeen(TypedDict):
+    command_listed: bool
+    model_requests: int
+    marker_sent_to_model: bool
+    local_result: Any  # what the CLI answered itself, without a model request (None with one)
+    error: str | None
 
 
 @behaviour(
@@ -96,7 +122,7 @@ _ALL = {"plugins": [_PLUGIN], **_EXPECTED}
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.skills",
     pins={"command-expands-despite-skills-filter": ("option:skills",)},
 )
-async def commands_work_without_skills_list(h: Harness) -> dict[str, Any]:
+async def commands_work_without_skills_list(h: Harness) -> CommandSeen:
     plugin = plugin_folder(h.workdir("plugin"), _PLUGIN, commands={"hello": "Reply with MARKER-42"})
     run = await h.cli(f"/{_PREFIX}hello", script=["done"], plugins=[plugin.config], skills=["dataviz"])
     main = run.on(MAIN)
@@ -113,7 +139,7 @@ async def commands_work_without_skills_list(h: Harness) -> dict[str, Any]:
 
 
 @commands_work_without_skills_list.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: CommandSeen) -> dict[str, Check]:
     return {
         "command-expands-despite-skills-filter": check(
             seen["marker_sent_to_model"],
@@ -140,6 +166,13 @@ commands_work_without_skills_list.differs_on(
 _LISTED = re.compile(r"^- (probe:[^\s:]+(?: \([^)]*\))?):", re.M)
 
 
+class NamingSeen(TypedDict):
+    init: dict[str, list[str]]  # skills, commands, agents of the probe's plugin
+    listed_to_model: list[str]
+    no_fm_body_in_context: bool
+    error: str | None
+
+
 @behaviour(
     id="plugins.skill-and-agent-naming",
     claim=(
@@ -158,7 +191,7 @@ _LISTED = re.compile(r"^- (probe:[^\s:]+(?: \([^)]*\))?):", re.M)
         "agents-named-plugin-colon-name": ("option:plugins",),
     },
 )
-async def skill_and_agent_naming(h: Harness) -> dict[str, Any]:
+async def skill_and_agent_naming(h: Harness) -> NamingSeen:
     plugin = plugin_folder(
         h.workdir("plugin"),
         _PLUGIN,
@@ -180,7 +213,7 @@ async def skill_and_agent_naming(h: Harness) -> dict[str, Any]:
 
 
 @skill_and_agent_naming.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: NamingSeen) -> dict[str, Check]:
     init, listed = seen["init"], seen["listed_to_model"]
     skill_names = [n.split(" ")[0] for n in listed]
     no_fm = [n for n in [*init["skills"], *init["commands"], *skill_names] if n == f"{_PREFIX}no-fm"]
@@ -229,6 +262,14 @@ _USER_CONFIG = {
 }
 
 
+class UserConfigSeen(TypedDict):
+    cli: str | None
+    parts: Parts
+    plugin_errors: Any  # how many, when the CLI gives a list
+    host_server: str | None
+    error: str | None
+
+
 @behaviour(
     id="plugins.userconfig-options-min-cli",
     claim=(
@@ -243,7 +284,7 @@ _USER_CONFIG = {
     requires=("option:plugins", "option:mcp_servers", "package:mcp"),
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.plugins",
 )
-async def userconfig_options_min_cli(h: Harness) -> dict[str, Any]:
+async def userconfig_options_min_cli(h: Harness) -> UserConfigSeen:
     # The plugin's server, started by the host itself as the source's kit does (not also from the
     # plugin's .mcp.json: a second server process would only cost time)
     server = stdio_mcp_server(h.workdir("mcp"), "srv", [McpTool("ping", "Answers pong.", result="pong")])
@@ -261,7 +302,7 @@ async def userconfig_options_min_cli(h: Harness) -> dict[str, Any]:
 
 
 @userconfig_options_min_cli.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: UserConfigSeen) -> dict[str, Check]:
     cli, parts = seen["cli"], seen["parts"]
     new = _version(cli) >= _version(_OPTIONS_CLI)
     shown = f"CLI {cli}: init plugins {parts['plugins']}, skills {parts['skills']}, commands {parts['commands']}, "
@@ -301,6 +342,20 @@ userconfig_options_min_cli.differs_on(
 
 # ---------------------------------------------------------------------------------------
 
+# each turn's Parts and each reload's answer, built step by step (so no key is required)
+SymlinkSeen = TypedDict(
+    "SymlinkSeen",
+    {
+        "start": Parts,
+        "reload without link": Reloaded,
+        "after reload without link": Parts,
+        "reload with link back": Reloaded,
+        "after reload with link back": Parts,
+        "error": str | None,
+    },
+    total=False,
+)
+
 
 @behaviour(
     id="plugins.reload-follows-symlink",
@@ -321,10 +376,10 @@ userconfig_options_min_cli.differs_on(
     requires=("option:plugins", f"cli>={_RELOAD_CLI}"),
     timeout=120,
 )
-async def reload_follows_symlink(h: Harness) -> dict[str, Any]:
+async def reload_follows_symlink(h: Harness) -> SymlinkSeen:
     real = plugin_folder(h.workdir("plugin"), _PLUGIN, **_PARTS)
     link = real.link(h.workdir("links") / "mounted")
-    seen: dict[str, Any] = {}
+    seen: SymlinkSeen = {}
 
     async def steps(c: Conversation) -> None:
         seen["start"] = await _turn(c, "one")
@@ -341,7 +396,7 @@ async def reload_follows_symlink(h: Harness) -> dict[str, Any]:
 
 
 @reload_follows_symlink.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: SymlinkSeen) -> dict[str, Check]:
     start, gone, back = seen["start"], seen["after reload without link"], seen["after reload with link back"]
     r1, r2 = seen["reload without link"], seen["reload with link back"]
     return {
@@ -375,6 +430,22 @@ reload_follows_symlink.differs_on(
 
 # ---------------------------------------------------------------------------------------
 
+# each turn's Parts and each reload's answer, built step by step (so no key is required)
+RereadSeen = TypedDict(
+    "RereadSeen",
+    {
+        "start": Parts,
+        "reload emptied": Reloaded,
+        "after reload emptied": Parts,
+        "reload refilled": Reloaded,
+        "after reload refilled": Parts,
+        "reload adding a new path": Reloaded,
+        "after reload adding a new path": Parts,
+        "error": str | None,
+    },
+    total=False,
+)
+
 
 @behaviour(
     id="plugins.reload-rereads-start-folders",
@@ -391,9 +462,9 @@ reload_follows_symlink.differs_on(
     requires=("option:plugins", f"cli>={_RELOAD_CLI}"),
     timeout=120,
 )
-async def reload_rereads_start_folders(h: Harness) -> dict[str, Any]:
+async def reload_rereads_start_folders(h: Harness) -> RereadSeen:
     folder = plugin_folder(h.workdir("plugin"), _PLUGIN, **_PARTS)
-    seen: dict[str, Any] = {}
+    seen: RereadSeen = {}
 
     async def steps(c: Conversation) -> None:
         seen["start"] = await _turn(c, "one")
@@ -415,7 +486,7 @@ async def reload_rereads_start_folders(h: Harness) -> dict[str, Any]:
 
 
 @reload_rereads_start_folders.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: RereadSeen) -> dict[str, Check]:
     empty, full, added = (
         seen["after reload emptied"],
         seen["after reload refilled"],

@@ -10,7 +10,7 @@ import struct
 import zipfile
 import zlib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypedDict, cast
 
 import claude_agent_sdk as sdk
 
@@ -34,6 +34,8 @@ from sdkprobe.harness import (
 # release and says nothing about the claim, so it is not kept.
 _WATCHED = ("Bash", "Edit", "Read", "Write")
 
+OffersSeen = TypedDict("OffersSeen", {"allowed_tools=[Read] offers": list[str], "tools=[Read] offers": list[str]})
+
 
 @behaviour(
     id="tools.allowed-tools-does-not-restrict",
@@ -52,7 +54,7 @@ _WATCHED = ("Bash", "Edit", "Read", "Write")
         "tools-narrows-to-read": ("option:tools",),
     },
 )
-async def allowed_tools_does_not_restrict(h: Harness) -> dict[str, Any]:
+async def allowed_tools_does_not_restrict(h: Harness) -> OffersSeen:
     allowed = await h.cli("hi", allowed_tools=["Read"])
     narrowed = await h.cli("hi", tools=["Read"])
     return {
@@ -62,7 +64,7 @@ async def allowed_tools_does_not_restrict(h: Harness) -> dict[str, Any]:
 
 
 @allowed_tools_does_not_restrict.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: OffersSeen) -> dict[str, Check]:
     allowed, narrowed = seen["allowed_tools=[Read] offers"], seen["tools=[Read] offers"]
     return {
         "allowed-tools-keeps-others": check(
@@ -94,6 +96,8 @@ _SKILL_CONFIGS: dict[str, dict[str, Any]] = {
     "tools=[Read, Bash, Skill]": {"tools": ["Read", "Bash", "Skill"]},
     "tools=[Read], skills=all": {"tools": ["Read"], "skills": "all"},
 }
+# one config's run (None: this SDK lacks one of its options)
+SkillSeen = TypedDict("SkillSeen", {"Skill offered": bool, "demo listed": bool, "demo loaded": bool})
 
 
 @behaviour(
@@ -117,11 +121,11 @@ _SKILL_CONFIGS: dict[str, dict[str, Any]] = {
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
     timeout=SESSIONS_CEILING,
 )
-async def skill_must_be_listed_in_tools(h: Harness) -> dict[str, Any]:
+async def skill_must_be_listed_in_tools(h: Harness) -> dict[str, SkillSeen | None]:
     skill = h.cwd / ".claude" / "skills" / "demo"
     skill.mkdir(parents=True, exist_ok=True)
     (skill / "SKILL.md").write_text(_SKILL_MD, encoding="utf-8")
-    seen: dict[str, Any] = {}
+    seen: dict[str, SkillSeen | None] = {}
     for config, options in _SKILL_CONFIGS.items():
         try:
             run = await h.cli("hi", setting_sources=["project"], **options)
@@ -140,8 +144,11 @@ async def skill_must_be_listed_in_tools(h: Harness) -> dict[str, Any]:
 
 
 @skill_must_be_listed_in_tools.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
-    unlisted, listed, skills_all = (seen[c] for c in _SKILL_CONFIGS)
+def _(seen: dict[str, SkillSeen | None]) -> dict[str, Check]:
+    # only skills= is newer than tools=, so only its config's run may be None
+    unlisted, listed, skills_all = cast(
+        "tuple[SkillSeen, SkillSeen, SkillSeen | None]", (seen[c] for c in _SKILL_CONFIGS)
+    )
     return {
         "unlisted-skill-tool-absent": check(
             unlisted["demo loaded"] and not unlisted["Skill offered"] and not unlisted["demo listed"],
@@ -180,6 +187,12 @@ _RECORD_SERVERS = {
 }
 
 
+# one server's status in init, the tools of it offered, and the arguments its `tag` got
+RecordServer = TypedDict(
+    "RecordServer", {"status": str | None, "offered": list[str], "tag called with": list[dict[str, Any]]}
+)
+
+
 def _record_server(name: str, with_uri: bool, calls: list[dict[str, Any]]) -> Any:
     """In-process server with a record-shaped tool `tag` and a plain tool `plain`."""
     schema: dict[str, Any] = {"type": "object", "properties": {"labels": _RECORD}, "required": ["labels"]}
@@ -214,7 +227,7 @@ def _record_server(name: str, with_uri: bool, calls: list[dict[str, Any]]) -> An
     sdk_ref="claude_agent_sdk.create_sdk_mcp_server",
     timeout=_ONE_SESSION_CEILING,
 )
-async def in_process_record_schema_drops_server(h: Harness) -> dict[str, Any]:
+async def in_process_record_schema_drops_server(h: Harness) -> dict[str, RecordServer]:
     calls: dict[str, list[dict[str, Any]]] = {name: [] for name, _ in _RECORD_SERVERS.values()}
     run = await h.cli(
         "tag it",
@@ -225,7 +238,7 @@ async def in_process_record_schema_drops_server(h: Harness) -> dict[str, Any]:
         env={"ENABLE_TOOL_SEARCH": "false"},  # every tool in the request's tools, none deferred
     )
     status = {s.get("name"): s.get("status") for s in run.init.get("mcp_servers") or []}
-    seen = {}
+    seen: dict[str, RecordServer] = {}
     for name in calls:
         prefix = f"mcp__{name}__"
         seen[name] = {
@@ -237,7 +250,7 @@ async def in_process_record_schema_drops_server(h: Harness) -> dict[str, Any]:
 
 
 @in_process_record_schema_drops_server.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, RecordServer]) -> dict[str, Check]:
     checks: dict[str, Check] = {
         "zod-record-drops-server": undecidable("zod schemas exist only in the TypeScript SDK"),
     }
@@ -271,6 +284,21 @@ def _where(run: CliRun, name: str) -> str:
     return "deferred" if name in main[0].deferred_tools else "absent"
 
 
+# the call's tool_result (first_result: {} when none came back) and whether the handler ran
+BlockedCall = TypedDict("BlockedCall", {"is_error": bool, "text": str, "handler ran": bool}, total=False)
+# run -> where each watched tool was in its first request (_where); built run by run, so no key is required
+DisallowedSeen = TypedDict(
+    "DisallowedSeen",
+    {
+        "baseline": dict[str, str],
+        "disallowed, tool search on": dict[str, str],
+        "disallowed, tool search off": dict[str, str],
+        "calling the disallowed MCP tool": BlockedCall,
+    },
+    total=False,
+)
+
+
 @behaviour(
     id="tools.disallowed-removes-builtin-not-mcp",
     claim=(
@@ -286,10 +314,10 @@ def _where(run: CliRun, name: str) -> str:
     requires=("option:disallowed_tools", "option:mcp_servers", "api:create_sdk_mcp_server"),
     timeout=SESSIONS_CEILING,
 )
-async def disallowed_removes_builtin_not_mcp(h: Harness) -> dict[str, Any]:
+async def disallowed_removes_builtin_not_mcp(h: Harness) -> DisallowedSeen:
     watched = ("Bash", "mcp__mem__plain")
     baseline = await h.cli("hi", client=True, mcp_servers={"mem": mem_server([])})
-    seen: dict[str, Any] = {"baseline": {t: _where(baseline, t) for t in watched}}
+    seen: DisallowedSeen = {"baseline": {t: _where(baseline, t) for t in watched}}
     calls: list[dict[str, Any]] = []
     for search in ("tool search on", "tool search off"):
         run = await h.cli(
@@ -300,16 +328,20 @@ async def disallowed_removes_builtin_not_mcp(h: Harness) -> dict[str, Any]:
             disallowed_tools=list(watched),
             env={} if search == "tool search on" else {"ENABLE_TOOL_SEARCH": "false"},
         )
-        seen[f"disallowed, {search}"] = {t: _where(run, t) for t in watched}
+        cast("dict[str, Any]", seen)[f"disallowed, {search}"] = {t: _where(run, t) for t in watched}
         if search == "tool search on":
-            seen["calling the disallowed MCP tool"] = {**first_result(run), "handler ran": bool(calls)}
+            seen["calling the disallowed MCP tool"] = {
+                **cast("BlockedCall", first_result(run)),
+                "handler ran": bool(calls),
+            }
     return seen
 
 
 @disallowed_removes_builtin_not_mcp.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: DisallowedSeen) -> dict[str, Check]:
     base = seen["baseline"]
-    disallowed = {k: v for k, v in seen.items() if k.startswith("disallowed")}
+    runs = cast("dict[str, dict[str, str]]", seen)  # the runs read alike, by label
+    disallowed = {k: v for k, v in runs.items() if k.startswith("disallowed")}
     call = seen["calling the disallowed MCP tool"]
     bash = {k: v["Bash"] for k, v in disallowed.items()}
     mcp = {k: v["mcp__mem__plain"] for k, v in disallowed.items()}
@@ -525,6 +557,14 @@ _DOCUMENTS = {
 _BINARY_REFUSAL = "This tool cannot read binary files"
 
 
+class ReadResult(TypedDict):
+    """Read's result for one file."""
+
+    is_error: bool | None  # None: no result came back
+    content: list[Any] | str  # the content's block types, or its type's name when it is not a list
+    refusal: str | None  # the binary-file refusal's first sentence
+
+
 @behaviour(
     id="tools.read-refuses-docx-pptx",
     claim=(
@@ -537,7 +577,7 @@ _BINARY_REFUSAL = "This tool cannot read binary files"
     requires=("option:allowed_tools",),
     timeout=_ONE_SESSION_CEILING,
 )
-async def read_refuses_docx_pptx(h: Harness) -> dict[str, Any]:
+async def read_refuses_docx_pptx(h: Harness) -> dict[str, ReadResult]:
     ids = {}
     blocks = []
     for case, (name, make, _) in _DOCUMENTS.items():
@@ -546,7 +586,7 @@ async def read_refuses_docx_pptx(h: Harness) -> dict[str, Any]:
         blocks.append(tool_use("Read", {"file_path": str(h.cwd / name)}, id=ids[case]))
     run = await h.cli("read them", script=[reply(*blocks), "done"], allowed_tools=["Read"])
     main = run.on(MAIN)
-    seen = {}
+    seen: dict[str, ReadResult] = {}
     for case, (name, _, _) in _DOCUMENTS.items():
         block = main[1].tool_result(ids[case]) if len(main) > 1 else None
         content = (block or {}).get("content")
@@ -563,7 +603,7 @@ async def read_refuses_docx_pptx(h: Harness) -> dict[str, Any]:
 
 
 @read_refuses_docx_pptx.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, ReadResult]) -> dict[str, Check]:
     checks = {}
     for case, (name, _, refused) in _DOCUMENTS.items():
         r = seen[name]
@@ -589,6 +629,13 @@ read_refuses_docx_pptx.differs_on(
 # --- tools.mcp-tool-naming --------------------------------------------------------------
 
 
+# each list holds only the probe's own tools (plain, peek, glance), however the CLI named them
+NamingSeen = TypedDict(
+    "NamingSeen",
+    {"init.tools": list[str], "request tools": list[str], "PostToolUse tool_name": list[str], "results": list[str]},
+)
+
+
 @behaviour(
     id="tools.mcp-tool-naming",
     claim=(
@@ -604,7 +651,7 @@ read_refuses_docx_pptx.differs_on(
     timeout=_ONE_SESSION_CEILING,
     pins={"in-process-server-name": ("function:create_sdk_mcp_server",)},
 )
-async def mcp_tool_naming(h: Harness) -> dict[str, Any]:
+async def mcp_tool_naming(h: Harness) -> NamingSeen:
     disk = stdio_mcp_server(h.workdir("mcp"), "disk", [McpTool("peek", result="peeked")])
     # A plugin's own .mcp.json server, loaded with the plugin: its form is recorded, not judged.
     shelf = stdio_mcp_server(h.workdir("mcp"), "shelf", [McpTool("glance")])
@@ -640,7 +687,7 @@ async def mcp_tool_naming(h: Harness) -> dict[str, Any]:
 
 
 @mcp_tool_naming.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: NamingSeen) -> dict[str, Check]:
     places = {k: seen[k] for k in ("init.tools", "request tools")}
 
     def everywhere(name: str) -> Check:
@@ -685,6 +732,19 @@ def _help_entry(help_text: str, flag: str) -> str | None:
     return None
 
 
+HelpSeen = TypedDict(
+    "HelpSeen",
+    {
+        "--tools help": str | None,  # the CLI's --help entry for --tools, one line
+        "tools omitted offers": int,
+        "offered only with tools omitted": list[str],
+        "offered only with the preset": list[str],
+        "tools=[] offers": list[str],
+        "tools=[] sent a request": bool,
+    },
+)
+
+
 @behaviour(
     id="tools.tools-flag-as-help-defines",
     claim=(
@@ -701,7 +761,7 @@ def _help_entry(help_text: str, flag: str) -> str | None:
     timeout=120,
     pins={"empty-offers-no-tools": ("option:tools",)},
 )
-async def tools_flag_as_help_defines(h: Harness) -> dict[str, Any]:
+async def tools_flag_as_help_defines(h: Harness) -> HelpSeen:
     entry = _help_entry(await h.cli_output("--help"), "--tools")
     omitted = (await h.cli("hi", script=["ok"])).offered_tools
     preset = (await h.cli("hi", script=["ok"], tools={"type": "preset", "preset": "claude_code"})).offered_tools
@@ -718,7 +778,7 @@ async def tools_flag_as_help_defines(h: Harness) -> dict[str, Any]:
 
 
 @tools_flag_as_help_defines.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: HelpSeen) -> dict[str, Check]:
     entry = seen["--tools help"] or ""
     only_omitted, only_preset = seen["offered only with tools omitted"], seen["offered only with the preset"]
     return {

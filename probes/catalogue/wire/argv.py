@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, TypedDict, final
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.catalogue.wire.support import argv_of, never_started, option_absent, option_names
+from sdkprobe.catalogue.wire.support import Absent, NeverStarted, argv_of, never_started, option_absent, option_names
 from sdkprobe.harness import (
     MAIN,
     Harness,
@@ -29,6 +29,9 @@ _TOOLS_SHAPES: dict[str, tuple[Any, str | None]] = {
     "empty-list-sent-empty": ([], ""),
     "preset-sent-as-default": ({"type": "preset", "preset": "claude_code"}, "default"),
 }
+
+# sub-check -> the --tools value its shape sent (None: no flag)
+ToolsSent = TypedDict("ToolsSent", {"--tools": dict[str, str | None]})
 
 
 @behaviour(
@@ -52,8 +55,8 @@ _TOOLS_SHAPES: dict[str, tuple[Any, str | None]] = {
         "preset-sent-as-default": ("option:tools",),
     },
 )
-async def tools_option_to_flag(h: Harness) -> dict[str, Any]:
-    sent = {}
+async def tools_option_to_flag(h: Harness) -> ToolsSent:
+    sent: dict[str, str | None] = {}
     for name, (tools, _) in _TOOLS_SHAPES.items():
         run = await h.wire(**({} if tools is None else {"tools": tools}))
         sent[name] = run.flag("--tools")
@@ -61,7 +64,7 @@ async def tools_option_to_flag(h: Harness) -> dict[str, Any]:
 
 
 @tools_option_to_flag.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ToolsSent) -> dict[str, Check]:
     sent = seen["--tools"]
     return {
         name: check(sent[name] == claimed, f"--tools was {_shown(sent[name])}, not {_shown(claimed)}")
@@ -105,7 +108,7 @@ _CAMEL_FLAGS: dict[str, tuple[list[str], str]] = {
         "disallowed-tools-camel-case-only": ("option:disallowed_tools",),
     },
 )
-async def allowed_tools_flag_spelling(h: Harness) -> dict[str, Any]:
+async def allowed_tools_flag_spelling(h: Harness) -> dict[str, str | None]:
     run = await h.wire(
         allowed_tools=_CAMEL_FLAGS["--allowedTools"][0], disallowed_tools=_CAMEL_FLAGS["--disallowedTools"][0]
     )
@@ -114,7 +117,7 @@ async def allowed_tools_flag_spelling(h: Harness) -> dict[str, Any]:
 
 
 @allowed_tools_flag_spelling.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, str | None]) -> dict[str, Check]:
     checks = {}
     for camel, (value, kebab) in _CAMEL_FLAGS.items():
         expected = f"{camel} {','.join(value)}"
@@ -136,6 +139,14 @@ allowed_tools_flag_spelling.differs_on(
 
 
 # --- wire.empty-and-zero-values-reach-cli --------------------------------------------------
+
+
+class Change(TypedDict):
+    """What a run's argv added to, and took from, the default run's argv."""
+
+    added: list[str]
+    removed: list[str]
+
 
 # sub-check: (option, its explicit empty or zero value)
 _EMPTY_VALUES: dict[str, tuple[str, Any]] = {
@@ -178,9 +189,9 @@ _EMPTY_VALUES: dict[str, tuple[str, Any]] = {
         "empty-setting-sources-sent": ("option:setting_sources",),
     },
 )
-async def empty_and_zero_values_reach_cli(h: Harness) -> dict[str, Any]:
+async def empty_and_zero_values_reach_cli(h: Harness) -> dict[str, Change]:
     default = Counter((await h.wire()).argv)
-    seen = {}
+    seen: dict[str, Change] = {}
     for name, (option, value) in _EMPTY_VALUES.items():
         argv = Counter((await h.wire(**{option: value})).argv)
         # what this value added to, and took from, the default run's argv (order aside)
@@ -189,7 +200,7 @@ async def empty_and_zero_values_reach_cli(h: Harness) -> dict[str, Any]:
 
 
 @empty_and_zero_values_reach_cli.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, Change]) -> dict[str, Check]:
     checks = {}
     for name, (option, value) in _EMPTY_VALUES.items():
         diff = seen[name]
@@ -216,6 +227,25 @@ _SYSTEM_SHAPES: dict[str, Any] = {
 }
 
 
+class SentSystem(TypedDict):
+    """The system flags the SDK sent for one shape, or the error it raised instead."""
+
+    flags: dict[str, str | None]
+    error: str | None
+
+
+# the literal 'claude_code' prompt the model got, against the preset's
+LiteralPrompt = TypedDict(
+    "LiteralPrompt", {"at least half the preset's length": bool, "holds the literal word claude_code": bool}
+)
+CliSystem = TypedDict("CliSystem", {"string claude_code": LiteralPrompt | None, "preset chars over 1000": bool})
+
+
+class SystemSeen(TypedDict):
+    wire: dict[str, SentSystem]  # shape -> what the SDK sent the fake CLI
+    cli: CliSystem
+
+
 @behaviour(
     id="wire.system-prompt-shapes-never-dropped",
     renamed_from=("wire.system-prompt-odd-shapes-dropped",),
@@ -230,8 +260,8 @@ _SYSTEM_SHAPES: dict[str, Any] = {
     requires=("option:system_prompt",),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
 )
-async def system_prompt_shapes_never_dropped(h: Harness) -> dict[str, Any]:
-    wire: dict[str, Any] = {}
+async def system_prompt_shapes_never_dropped(h: Harness) -> SystemSeen:
+    wire: dict[str, SentSystem] = {}
     for shape, value in _SYSTEM_SHAPES.items():
         run = await h.wire(system_prompt=value)
         wire[shape] = {
@@ -262,7 +292,7 @@ async def system_prompt_shapes_never_dropped(h: Harness) -> dict[str, Any]:
 
 
 @system_prompt_shapes_never_dropped.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: SystemSeen) -> dict[str, Check]:
     wire, cli = seen["wire"], seen["cli"]
 
     def not_dropped(shape: str) -> Check:
@@ -314,7 +344,7 @@ system_prompt_shapes_never_dropped.differs_on(
 _TRANSPORT = "claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command"
 
 
-def _change(default: list[str], argv: list[str]) -> dict[str, list[str]]:
+def _change(default: list[str], argv: list[str]) -> Change:
     """What a run's argv added to, and took from, the default run's argv, in order: the
     middles left once the longest common prefix and suffix are set aside."""
     head = 0
@@ -499,7 +529,7 @@ async def option_flags_and_defaults(h: Harness) -> dict[str, Any]:
         if option not in fields:
             seen[name] = option_absent(option)
             continue
-        runs: dict[str, Any] = {}
+        runs: dict[str, Change | NeverStarted] = {}
         for label, (value, _) in values.items():
             run = await h.wire(**{option: _value(value)})
             argv = argv_of(run)
@@ -535,7 +565,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     return checks
 
 
-def _sent_as_claimed() -> dict[str, Any]:
+def _sent_as_claimed() -> dict[str, dict[str, Change]]:
     return {
         name: {label: {"added": claimed, "removed": []} for label, (_, claimed) in values.items()}
         for name, (_, values) in _FLAG_VALUES.items()
@@ -547,7 +577,7 @@ def _counterexample() -> dict[str, Any]:
     seen: dict[str, Any] = {"default": [*_DEFAULT_ARGV[:-2], "--setting-sources", "", *_DEFAULT_ARGV[-2:]]}
     for name, runs in _sent_as_claimed().items():
         first = next(iter(runs))
-        wrong = {"added": [], "removed": []} if runs[first]["added"] else {"added": ["--x"], "removed": []}
+        wrong: Change = {"added": [], "removed": []} if runs[first]["added"] else {"added": ["--x"], "removed": []}
         seen[name] = {**runs, first: wrong}
     return seen
 
@@ -594,6 +624,21 @@ _DASHED_ALWAYS = (
 )
 
 
+@final
+class Refused(TypedDict):
+    """The SDK refused the value before starting any CLI."""
+
+    refused: str
+
+
+_Spelt = TypedDict("_Spelt", {"spelling": str | None, "value tokens preceded by": list[str | None]})
+
+
+@final
+class Spelt(_Spelt):
+    """How the option's flag was written, and what stood before each bare copy of the value."""
+
+
 def _written(argv: list[str], flag: str) -> str | None:
     """`flag` as written: `--x=v` as is, `--x` with the next token joined by a space, None when absent."""
     for i, arg in enumerate(argv):
@@ -622,9 +667,9 @@ def _written(argv: list[str], flag: str) -> str | None:
     pins={name: (f"option:{option}",) for name, (option, *_) in _DASHED_OPTIONS.items()},
     sdk_ref=_TRANSPORT,
 )
-async def dash_leading_values_stay_values(h: Harness) -> dict[str, Any]:
+async def dash_leading_values_stay_values(h: Harness) -> dict[str, Absent | Refused | Spelt]:
     fields = option_names()
-    seen: dict[str, Any] = {}
+    seen: dict[str, Absent | Refused | Spelt] = {}
     for name, (option, value, flag, _) in _DASHED_OPTIONS.items():
         if option not in fields:
             seen[name] = option_absent(option)
@@ -644,7 +689,7 @@ async def dash_leading_values_stay_values(h: Harness) -> dict[str, Any]:
 
 
 @dash_leading_values_stay_values.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, Absent | Refused | Spelt]) -> dict[str, Check]:
     checks = {}
     for name, (option, _, flag, form) in _DASHED_OPTIONS.items():
         run = seen[name]
@@ -688,7 +733,20 @@ _BAD_JSON = "{bad json}"
 _FILE = "s.json"
 
 
-def _settings_run(run: WireRun) -> dict[str, Any]:
+class SettingsRun(TypedDict):
+    """Whether the CLI started, the --settings it got (parsed where it is JSON), and the error."""
+
+    started: bool
+    settings: Any
+    error: str | None
+
+
+SettingsSeen = TypedDict(
+    "SettingsSeen", {"BOM file": SettingsRun, "unparsable inline JSON": SettingsRun, "no sandbox": SettingsRun}
+)
+
+
+def _settings_run(run: WireRun) -> SettingsRun:
     """Whether the CLI started, the --settings it got (as JSON where it is JSON), and the error."""
     try:
         value = run.flag("--settings")
@@ -722,7 +780,7 @@ def _settings_run(run: WireRun) -> dict[str, Any]:
     },
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_settings_value",
 )
-async def settings_path_with_sandbox(h: Harness) -> dict[str, Any]:
+async def settings_path_with_sandbox(h: Harness) -> SettingsSeen:
     folder = h.workdir("settings-cwd")
     (folder / _FILE).write_bytes(b"\xef\xbb\xbf" + json.dumps(_DENY).encode("utf-8"))
     bom = await h.wire(sandbox=dict(_SANDBOX), settings=_FILE, cwd=str(folder))
@@ -736,8 +794,8 @@ async def settings_path_with_sandbox(h: Harness) -> dict[str, Any]:
 
 
 @settings_path_with_sandbox.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
-    def said(label: str, given: str) -> str:
+def _(seen: SettingsSeen) -> dict[str, Check]:
+    def said(label: Literal["BOM file", "unparsable inline JSON", "no sandbox"], given: str) -> str:
         s = seen[label]
         return f"{given}: CLI started {s['started']}, --settings {s['settings']!r}, error {s['error']}"
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import Any, Literal, TypedDict, cast, final
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.catalogue.wire.support import argv_of, never_started, option_absent, option_names
+from sdkprobe.catalogue.wire.support import Absent, NeverStarted, argv_of, never_started, option_absent, option_names
 from sdkprobe.harness import (
     Harness,
     ProbeTimeout,
@@ -32,7 +32,31 @@ _OVERRIDES = {_ENTRYPOINT: "probe-entry", _VERSION: "0.0.0-probe", "SDKPROBE_ENV
 _ENV_WATCHED = (_ENTRYPOINT, _VERSION, _STATE, _CHECKPOINTS, _CLIENT_APP, "PWD", "SDKPROBE_ENV_MARK")
 
 
-def _env_seen(run: WireRun) -> dict[str, Any]:
+class EnvRun(TypedDict):
+    """The watched variables of the child's environment, its cwd, what else the SDK added or removed."""
+
+    watched: dict[str, str | None]
+    cwd: str
+    added: list[str]
+    removed: list[str]
+
+
+# each run's EnvRun, or NeverStarted (client_app: Absent on an SDK without it); Any, as the
+# decision reads them only once none failed
+EnvSeen = TypedDict(
+    "EnvSeen",
+    {
+        "sdk version": str,
+        "default": Any,
+        "env overrides": Any,
+        "env lower-case state key": Any,
+        "checkpointing on": Any,
+        "client_app 'probe/1'": Any,
+    },
+)
+
+
+def _env_seen(run: WireRun) -> EnvRun | NeverStarted:
     """The watched variables of the child's environment, what else the SDK added or removed."""
     if argv_of(run) is None:
         return never_started(run)
@@ -76,23 +100,24 @@ def _env_seen(run: WireRun) -> dict[str, Any]:
     },
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.connect",
 )
-async def sdk_set_environment(h: Harness) -> dict[str, Any]:
-    seen: dict[str, Any] = {
+async def sdk_set_environment(h: Harness) -> EnvSeen:
+    seen: EnvSeen = {
         "sdk version": published_version(),  # as published, not the constant the SDK reads itself
         "default": _env_seen(await h.wire()),
         "env overrides": _env_seen(await h.wire(env=dict(_OVERRIDES))),
         "env lower-case state key": _env_seen(await h.wire(env={_STATE.lower(): "0"})),
         "checkpointing on": _env_seen(await h.wire(enable_file_checkpointing=True)),
+        "client_app 'probe/1'": _env_seen(await h.wire(client_app="probe/1"))
+        if "client_app" in option_names()
+        else option_absent("client_app"),
     }
-    seen["client_app 'probe/1'"] = (
-        _env_seen(await h.wire(client_app="probe/1")) if "client_app" in option_names() else option_absent("client_app")
-    )
     return seen
 
 
 @sdk_set_environment.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
-    failed = [f"{run}: {seen[run]['error']}" for run in seen if isinstance(seen[run], dict) and "error" in seen[run]]
+def _(seen: EnvSeen) -> dict[str, Check]:
+    runs = cast("dict[str, Any]", seen)  # each run looked at alike, by its label
+    failed = [f"{run}: {runs[run]['error']}" for run in runs if isinstance(runs[run], dict) and "error" in runs[run]]
     if failed:
         return {name: check(False, "; ".join(failed)) for name in sdk_set_environment.behaviour.checks}
     default, overrides = seen["default"], seen["env overrides"]
@@ -135,13 +160,13 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-def _env_run(**watched: str | None) -> dict[str, Any]:
+def _env_run(**watched: str | None) -> EnvRun:
     values: dict[str, str | None] = {k: None for k in _ENV_WATCHED}
     values.update(watched)
     return {"watched": values, "cwd": "/w", "added": sorted(k for k, v in values.items() if v), "removed": []}
 
 
-_ENV_HOLDS = {  # what a release that keeps the claim gives
+_ENV_HOLDS: EnvSeen = {  # what a release that keeps the claim gives
     "sdk version": "0.2.189",
     "default": _env_run(**{_ENTRYPOINT: "sdk-py", _VERSION: "0.2.189", _STATE: "1", "PWD": "/w"}),
     "env overrides": _env_run(**{_ENTRYPOINT: "probe-entry", _VERSION: "0.2.189", "SDKPROBE_ENV_MARK": "mark"}),
@@ -218,7 +243,26 @@ def _composed(run: WireRun) -> Any:
     return [m.get("client_composed", "absent") for m in run.user_messages]
 
 
-async def _settings_files(h: Harness) -> dict[str, Any]:
+@final
+class Started(TypedDict):
+    """Whether the SDK started the CLI, and what it raised."""
+
+    started: bool
+    error: str | None
+
+
+# --settings as JSON (Any: the JSON, the raw token, or NeverStarted)
+SettingsFiles = TypedDict(
+    "SettingsFiles",
+    {
+        "sandbox with settings file": Any,
+        "sandbox with settings file relative to cwd": Any,
+        "sandbox with missing settings file": Started,
+    },
+)
+
+
+async def _settings_files(h: Harness) -> SettingsFiles:
     """--settings with sandbox and a settings file named by an absolute path, by a path relative
     to cwd, and by a path to no file (then: whether the CLI started, and the error)."""
     folder = h.workdir("settings")
@@ -245,7 +289,10 @@ def _own_user() -> str | None:
         return None
 
 
-async def _users(h: Harness) -> dict[str, Any]:
+Users = TypedDict("Users", {"own user": Absent | Started, "unknown user": Absent | Started})
+
+
+async def _users(h: Harness) -> Users:
     """The CLI started as this process's own user and as a user that does not exist (each
     absent, with why, where the SDK has no user option or the user no name)."""
     no_user = lacks("option:user")
@@ -260,6 +307,26 @@ async def _users(h: Harness) -> dict[str, Any]:
         else {"started": argv_of(own) is not None, "error": own.error_line},
         "unknown user": {"started": argv_of(unknown) is not None, "error": unknown.error_line},
     }
+
+
+_HostRuns = TypedDict(
+    "_HostRuns",
+    {
+        "default run started": bool,
+        "missing cli_path": dict[str, str | None],  # str, Path -> what query() raised
+        "sandbox alone": Any,  # --settings as JSON, as _settings_sent gives it
+        "sandbox with settings": Any,
+    },
+)
+
+
+class _Verbatim(TypedDict, total=False):  # not required: the probe adds it last
+    # Absent, or each run's client_composed marks and the warnings logged (a key names the old CLI)
+    verbatim: Any
+
+
+class HostSeen(_HostRuns, _Verbatim, Users, SettingsFiles):
+    """What wire.host-guard-options saw."""
 
 
 @behaviour(
@@ -306,15 +373,16 @@ async def _users(h: Harness) -> dict[str, Any]:
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.connect",
     security="the SDK running another program, as another user, unsandboxed, or letting @path text read files",
 )
-async def host_guard_options(h: Harness) -> dict[str, Any]:
+async def host_guard_options(h: Harness) -> HostSeen:
     plain = await h.wire()
-    seen: dict[str, Any] = {
+    seen: HostSeen = {
         "default run started": argv_of(plain) is not None and plain.error_line is None,
         **await _users(h),
         "missing cli_path": {"str": await _missing_cli(h, False), "Path": await _missing_cli(h, True)},
         "sandbox alone": _settings_sent(await h.wire(sandbox=dict(_SANDBOX))),
         "sandbox with settings": _settings_sent(await h.wire(sandbox=dict(_SANDBOX), settings=_SETTINGS)),
-        **await _settings_files(h),
+        # mypy wants "verbatim" (not required, set below) in a ** item; a misspelt key is still flagged
+        **await _settings_files(h),  # type: ignore[typeddict-item]
     }
     if "verbatim_prompts" not in option_names():
         seen["verbatim"] = option_absent("verbatim_prompts")
@@ -332,7 +400,7 @@ async def host_guard_options(h: Harness) -> dict[str, Any]:
 
 
 @host_guard_options.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: HostSeen) -> dict[str, Check]:
     own, unknown, missing = seen["own user"], seen["unknown user"], seen["missing cli_path"]
     alone, merged = seen["sandbox alone"], seen["sandbox with settings"]
     checks = {
@@ -363,10 +431,13 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             f"sandbox with settings={_SETTINGS} sent --settings {merged!r}",
         ),
     }
-    for name, run, given in (
+    files: tuple[
+        tuple[str, Literal["sandbox with settings file", "sandbox with settings file relative to cwd"], str], ...
+    ] = (
         ("sandbox-merged-with-settings-file", "sandbox with settings file", "an absolute path"),
         ("settings-path-read-relative-to-cwd", "sandbox with settings file relative to cwd", "a path relative to cwd"),
-    ):
+    )
+    for name, run, given in files:
         got = seen[run]
         checks[name] = check(
             got == {**json.loads(_SETTINGS), "sandbox": _SANDBOX},
@@ -479,12 +550,36 @@ def _mirrored() -> Scenario:
     return scenario.assistant("mirrored").wait_for_user().result(result="mirrored")
 
 
-async def _flush_seen(h: Harness, mode: str) -> dict[str, Any]:
+# how many entries the store had when the assistant message came, and when the result came
+_Counts = TypedDict("_Counts", {"at assistant": int, "at result": int}, total=False)
+
+
+@final
+class Flushed(_Counts):
+    error: str | None
+
+
+# Built key by key, so no key is required; "hung load" is Absent, {"error", "cli started"} or {"hung"};
+# "debug run error" is there only when the SDK has debug_stderr.
+StoreSeen = TypedDict(
+    "StoreSeen",
+    {
+        "hung load": Any,
+        "flush eager": Absent | Flushed,
+        "flush batched": Absent | Flushed,
+        "debug_stderr got": list[str] | Absent,
+        "debug run error": str | None,
+    },
+    total=False,
+)
+
+
+async def _flush_seen(h: Harness, mode: str) -> Flushed:
     """How many entries the store had when the assistant message came, and when the result came."""
     import asyncio
 
     store = _Store()
-    counts: dict[str, Any] = {}
+    counts: _Counts = {}
 
     async def drive(client: Any, out: Any) -> None:
         await client.query("go")
@@ -541,11 +636,11 @@ async def _flush_seen(h: Harness, mode: str) -> dict[str, Any]:
     },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions",
 )
-async def store_and_stderr_options(h: Harness) -> dict[str, Any]:
+async def store_and_stderr_options(h: Harness) -> StoreSeen:
     import io
 
     fields = option_names()
-    seen: dict[str, Any] = {}
+    seen: StoreSeen = {}
     if {"session_store", "load_timeout_ms"} <= fields:
         try:
             run = await h.wire(session_store=_Store(), resume=_RESUMED, load_timeout_ms=_LOAD_TIMEOUT_MS)
@@ -555,7 +650,7 @@ async def store_and_stderr_options(h: Harness) -> dict[str, Any]:
     else:
         seen["hung load"] = option_absent("load_timeout_ms")
     for mode in ("eager", "batched"):
-        seen[f"flush {mode}"] = (
+        cast("dict[str, Any]", seen)[f"flush {mode}"] = (
             await _flush_seen(h, mode) if "session_store_flush" in fields else option_absent("session_store_flush")
         )
     no_debug_stderr = lacks("option:debug_stderr")
@@ -572,7 +667,7 @@ async def store_and_stderr_options(h: Harness) -> dict[str, Any]:
 
 
 @store_and_stderr_options.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: StoreSeen) -> dict[str, Check]:
     hung, eager, batched = seen["hung load"], seen["flush eager"], seen["flush batched"]
     checks: dict[str, Check] = {}
     if "absent" in hung:
@@ -591,10 +686,12 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         if "absent" in run:
             checks[name] = undecidable(run["absent"])
             continue
-        got = {k: run.get(k) for k in claimed}
+        counted = {k: run.get(k) for k in claimed}
         checks[name] = check(
-            got == claimed and run["error"] is None,
-            f"entries appended to the store {got}, not {claimed}" if got != claimed else f"error {run['error']}",
+            counted == claimed and run["error"] is None,
+            f"entries appended to the store {counted}, not {claimed}"
+            if counted != claimed
+            else f"error {run['error']}",
         )
     got = seen["debug_stderr got"]
     if isinstance(got, dict):
@@ -635,7 +732,15 @@ _OLD = "1.0.0"
 _VERSION_WARNING = "Minimum required version"
 
 
-def _spawns(run: WireRun) -> dict[str, Any]:
+# how the fake was started for one session, and whether the SDK warned about its version
+Spawns = TypedDict("Spawns", {"starts": int, "version probes": int, "version warnings": int, "error": str | None})
+_Session = Literal["query", "client", "no version", "skip variable"]
+VersionSeen = TypedDict(
+    "VersionSeen", {"query": Spawns, "client": Spawns, "no version": Spawns, "skip variable": Spawns}
+)
+
+
+def _spawns(run: WireRun) -> Spawns:
     """How the fake was started for one session, and whether the SDK warned about its version."""
     said = [*run.log, *run.warnings]
     return {
@@ -686,7 +791,7 @@ async def _with_skip(h: Harness, scenario: Scenario) -> WireRun:
     },
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._check_claude_version",
 )
-async def version_probe_spawn(h: Harness) -> dict[str, Any]:
+async def version_probe_spawn(h: Harness) -> VersionSeen:
     def old() -> Scenario:
         return Scenario(cli_version=_OLD).turn()
 
@@ -703,15 +808,15 @@ async def version_probe_spawn(h: Harness) -> dict[str, Any]:
 
 
 @version_probe_spawn.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
-    def said(label: str) -> str:
+def _(seen: VersionSeen) -> dict[str, Check]:
+    def said(label: _Session) -> str:
         s = seen[label]
         return (
             f"{label}: the fake was started {s['starts']} time(s), {s['version probes']} of them a -v probe; "
             f"{s['version warnings']} version warning(s) (error {s['error']})"
         )
 
-    def once(label: str) -> bool:
+    def once(label: _Session) -> bool:
         s = seen[label]
         return bool(s["starts"] == 1 and s["version probes"] == 0)
 

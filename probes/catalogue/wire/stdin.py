@@ -4,10 +4,10 @@ control requests."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.catalogue.wire.support import argv_of, never_started, option_names
+from sdkprobe.catalogue.wire.support import NeverStarted, argv_of, never_started, option_names
 from sdkprobe.harness import (
     Harness,
     ProbeTimeout,
@@ -19,6 +19,16 @@ from sdkprobe.harness import (
 # --- wire.connect-string-prompt-sent -------------------------------------------------------
 
 _CONNECT_WAIT = 30.0  # seconds a connect(prompt) run may take to its result: only a hang reaches it
+
+# the user lines the CLI got, whether a result came, and what was raised
+QueryRun = TypedDict("QueryRun", {"user lines": list[dict[str, Any]], "result": bool, "error": str | None})
+
+
+class ConnectRun(QueryRun):
+    hung: bool  # reading the response outlasted _CONNECT_WAIT
+
+
+ConnectSeen = TypedDict("ConnectSeen", {"connect(prompt)": ConnectRun, "connect() then query()": QueryRun})
 
 
 @behaviour(
@@ -38,7 +48,7 @@ _CONNECT_WAIT = 30.0  # seconds a connect(prompt) run may take to its result: on
         "connect-prompt-run-gets-result": ("client:connect",),
     },
 )
-async def connect_string_prompt_sent(h: Harness) -> dict[str, Any]:
+async def connect_string_prompt_sent(h: Harness) -> ConnectSeen:
     hung: list[bool] = []
 
     async def read_bounded(client: Any, out: Any) -> None:
@@ -76,7 +86,7 @@ async def connect_string_prompt_sent(h: Harness) -> dict[str, Any]:
 
 
 @connect_string_prompt_sent.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ConnectSeen) -> dict[str, Check]:
     a, b = seen["connect(prompt)"], seen["connect() then query()"]
     return {
         "connect-prompt-sent-as-query-sends-it": check(
@@ -150,6 +160,26 @@ def _raised(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}".splitlines()[0]
 
 
+# Built as the session goes, so no key is required; "hung" only when it never finished,
+# "requests" and "error" only when it did.
+ControlSeen = TypedDict(
+    "ControlSeen",
+    {
+        "calls": dict[str, dict[str, str]],  # sub-check -> {"returned": repr} or {"raised": error}
+        "lacks": list[str],  # the methods this SDK's client has not
+        "server info": Any,
+        "receive_response": list[str],
+        "receive_messages": list[str],
+        "CLI processes": dict[str, int | None],
+        "query after disconnect": str | None,
+        "hung": str,
+        "requests": list[dict[str, Any]],
+        "error": str | None,
+    },
+    total=False,
+)
+
+
 def _read(message: Any) -> str:
     """A message as `Type` or, for a result, `ResultMessage(result)`."""
     kind = type(message).__name__
@@ -190,10 +220,10 @@ def _read(message: Any) -> str:
     },
     sdk_ref="claude_agent_sdk.client.ClaudeSDKClient",
 )
-async def client_control_methods(h: Harness) -> dict[str, Any]:
+async def client_control_methods(h: Harness) -> ControlSeen:
     import os
 
-    seen: dict[str, Any] = {"calls": {}, "lacks": []}
+    seen: ControlSeen = {"calls": {}, "lacks": []}
     cwd = os.path.realpath(h.workdir("client"))
 
     async def drive(client: Any, out: Any) -> None:
@@ -237,7 +267,7 @@ async def client_control_methods(h: Harness) -> dict[str, Any]:
 
 
 @client_control_methods.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ControlSeen) -> dict[str, Check]:
     if "hung" in seen:
         return {
             name: check(False, f"the session never finished: {seen['hung']} (read {seen.get('receive_response')})")
@@ -290,7 +320,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     return checks
 
 
-def _held() -> dict[str, Any]:
+def _held() -> ControlSeen:
     return {
         "calls": {name: {"returned": "None"} for name in _CALLS},
         "lacks": [],
@@ -335,7 +365,11 @@ async def _no_opinion(input_data: Any, tool_use_id: Any, context: Any) -> dict[s
     return {}
 
 
-def _initialize_seen(run: WireRun, baseline: list[str] | None) -> dict[str, Any]:
+# the initialize request, and whether argv stayed its baseline run's
+Initialized = TypedDict("Initialized", {"initialize": dict[str, Any] | None, "argv as baseline": bool})
+
+
+def _initialize_seen(run: WireRun, baseline: list[str] | None) -> Initialized | NeverStarted:
     """The initialize request, and whether argv stayed its baseline run's (the default run's,
     or for a preset prompt the plain preset's: a preset drops the empty --system-prompt)."""
     argv = argv_of(run)
@@ -545,6 +579,23 @@ def _query_scenario() -> Scenario:
     return scenario.assistant(_TEXTS[1]).result(result=_RESULT)
 
 
+# "timed out" alone when the iteration never ended, every other key when it did
+LifecycleSeen = TypedDict(
+    "LifecycleSeen",
+    {
+        "timed out": str,
+        "user lines": list[dict[str, Any]],
+        "yielded": list[str],
+        "texts": list[str],
+        "result": str | None,
+        "stdin closed": str,
+        "cli exited": list[str],
+        "error": str | None,
+    },
+    total=False,
+)
+
+
 def _texts(message: Any) -> list[str]:
     return [b.text for b in getattr(message, "content", None) or [] if isinstance(getattr(b, "text", None), str)]
 
@@ -577,7 +628,7 @@ def _texts(message: Any) -> list[str]:
     },
     sdk_ref="claude_agent_sdk.query",
 )
-async def query_string_prompt_lifecycle(h: Harness) -> dict[str, Any]:
+async def query_string_prompt_lifecycle(h: Harness) -> LifecycleSeen:
     try:
         run = await h.wire(_PROMPT, scenario=_query_scenario(), timeout=_EOF_CEILING + 45)
     except ProbeTimeout as exc:  # the iteration never ended: the finding, not a harness failure
@@ -627,7 +678,7 @@ def _closed(timeline: list[str]) -> str:
 
 
 @query_string_prompt_lifecycle.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: LifecycleSeen) -> dict[str, Check]:
     if "timed out" in seen:
         why = f"the iteration never ended: {seen['timed out']}"
         return {name: check(False, why) for name in query_string_prompt_lifecycle.behaviour.checks}

@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+from typing import TypedDict, final
+
 from sdkprobe.harness import (
     WireRun,
 )
+
+
+@final
+class Absent(TypedDict):
+    """A sub-check's observation on an SDK whose ClaudeAgentOptions lacks the option."""
+
+    absent: str
+
+
+@final
+class NeverStarted(TypedDict):
+    """A run in which the SDK raised (or quietly declined) before starting the CLI."""
+
+    error: str
 
 
 def option_names() -> set[str]:
@@ -14,7 +30,7 @@ def option_names() -> set[str]:
     return option_fields()
 
 
-def option_absent(option: str) -> dict[str, str]:
+def option_absent(option: str) -> Absent:
     return {"absent": f"ClaudeAgentOptions of this SDK has no field {option!r}"}
 
 
@@ -26,5 +42,5 @@ def argv_of(run: WireRun) -> list[str] | None:
         return None
 
 
-def never_started(run: WireRun) -> dict[str, str]:
+def never_started(run: WireRun) -> NeverStarted:
     return {"error": run.error_line or "the SDK never started the CLI and raised nothing"}
