@@ -5,10 +5,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check, needs_live, undecidable
-from sdkprobe.catalogue.config.support import connector_sessions, given_unaffected, reached, where_marker_reached
+from sdkprobe.catalogue.config.support import (
+    Connectors,
+    connector_sessions,
+    given_unaffected,
+    reached,
+    where_marker_reached,
+)
 from sdkprobe.harness import (
     MAIN,
     CliRun,
@@ -18,7 +24,8 @@ from sdkprobe.harness import (
 )
 
 _GIT_USER, _GIT_BRANCH, _GIT_COMMIT = "Probe User", "probe-trunk", "probe commit one"
-_GIT_MARKS = {
+_GitMark = Literal["git user", "branch", "recent commit", "attribution"]
+_GIT_MARKS: dict[_GitMark, str] = {
     "git user": _GIT_USER,
     "branch": _GIT_BRANCH,
     "recent commit": _GIT_COMMIT,
@@ -28,6 +35,8 @@ _GIT_RUNS: dict[str, dict[str, Any]] = {
     "claude_code preset": {},
     "claude_code preset, includeGitInstructions=false": {"settings": json.dumps({"includeGitInstructions": False})},
 }
+# run -> mark -> where it reached the model (where_marker_reached)
+GitSeen = dict[str, dict[_GitMark, str | None]]
 
 
 @behaviour(
@@ -43,11 +52,11 @@ _GIT_RUNS: dict[str, dict[str, Any]] = {
     requires=("option:system_prompt", "option:settings"),
     timeout=120,
 )
-async def git_context_with_git_instructions(h: Harness) -> dict[str, Any]:
+async def git_context_with_git_instructions(h: Harness) -> GitSeen:
     git_repo(h.cwd, user_name=_GIT_USER, branch=_GIT_BRANCH, message=_GIT_COMMIT)
     # The SDK's own default system prompt carries no git status; the claude_code preset does.
     preset = {"type": "preset", "preset": "claude_code"}
-    seen: dict[str, Any] = {}
+    seen: GitSeen = {}
     for label, options in _GIT_RUNS.items():
         first = (await h.cli("hi", system_prompt=preset, **options)).first(MAIN)
         seen[label] = {name: where_marker_reached(first, mark) for name, mark in _GIT_MARKS.items()}
@@ -55,7 +64,7 @@ async def git_context_with_git_instructions(h: Harness) -> dict[str, Any]:
 
 
 @git_context_with_git_instructions.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: GitSeen) -> dict[str, Check]:
     default, dropped = (seen[label] for label in _GIT_RUNS)
     left = {name: at for name, at in dropped.items() if at is not None}
     return {
@@ -99,12 +108,12 @@ git_context_with_git_instructions.differs_on(
     requires=("option:setting_sources", "option:settings", "option:mcp_servers", "api:create_sdk_mcp_server"),
     timeout=120,
 )
-async def no_claudeai_connectors_under_api_key(h: Harness) -> dict[str, Any]:
+async def no_claudeai_connectors_under_api_key(h: Harness) -> dict[str, Connectors]:
     return await connector_sessions(h)
 
 
 @no_claudeai_connectors_under_api_key.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, Connectors]) -> dict[str, Check]:
     found = {
         label: (s["auth"], s["claude.ai servers"], s["claude.ai tools"])
         for label, s in seen.items()
@@ -144,7 +153,19 @@ _NOT_LOGGED_IN = (
 )
 
 
-def _identity(run: CliRun) -> dict[str, Any]:
+# where the account's name and e-mail reached the model (where_marker_reached)
+Identity = dict[Literal["name", "e-mail"], str | None]
+AccountSeen = TypedDict(
+    "AccountSeen",
+    {
+        "auth": str | None,
+        "seeded config dir": Identity,
+        "separate config dir": Identity | None,  # None: not run, the seeded identity reached nothing
+    },
+)
+
+
+def _identity(run: CliRun) -> Identity:
     first = run.first(MAIN)
     return {
         "name": where_marker_reached(first, _ACCOUNT["displayName"]),
@@ -165,20 +186,22 @@ def _identity(run: CliRun) -> dict[str, Any]:
     requires=("option:env",),
     timeout=120,
 )
-async def account_identity_in_context(h: Harness) -> dict[str, Any]:
+async def account_identity_in_context(h: Harness) -> AccountSeen:
     global_config(h.config_dir, {"oauthAccount": _ACCOUNT})
     seeded = await h.cli("hi")
-    seen: dict[str, Any] = {"auth": seeded.init.get("apiKeySource"), "seeded config dir": _identity(seeded)}
+    seen: AccountSeen = {
+        "auth": seeded.init.get("apiKeySource"),
+        "seeded config dir": _identity(seeded),
+        "separate config dir": None,
+    }
     # A separate config dir only says something when the seeded identity got through at all.
-    separate = None
     if any(seen["seeded config dir"].values()):
-        separate = _identity(await h.cli("hi", env={"CLAUDE_CONFIG_DIR": str(h.workdir("config"))}))
-    seen["separate config dir"] = separate
+        seen["separate config dir"] = _identity(await h.cli("hi", env={"CLAUDE_CONFIG_DIR": str(h.workdir("config"))}))
     return seen
 
 
 @account_identity_in_context.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: AccountSeen) -> dict[str, Check]:
     seeded, separate = seen["seeded config dir"], seen["separate config dir"]
     logged_in = seen["auth"] == "none"
     unseen = needs_live(_NOT_LOGGED_IN.format(source=seen["auth"]))
@@ -221,9 +244,30 @@ def _ledger_server() -> Any:
 
 
 _VOLATILE_USAGE = ("total tokens", "system tools tokens")
+_UsageKey = Literal[
+    "mcp tokens",
+    "mcp tools listed",
+    "skills category",
+    "skills counted",
+    "skills tokens",
+    "system tools tokens",
+    "total tokens",
+]
+# a get_context_usage() answer: _usage's keys (those of _VOLATILE_USAGE left out where it is kept)
+Usage = dict[_UsageKey, Any]
+ContextUsageSeen = TypedDict(
+    "ContextUsageSeen",
+    {
+        "before first turn": Usage,
+        "after first turn": Usage,
+        "estimate before first turn below first call": bool,
+        "system tools with skills=[] minus with skills=['dataviz']": int | None,
+        "skills category with skills=[]": bool,
+    },
+)
 
 
-def _usage(usage: Any) -> dict[str, Any]:
+def _usage(usage: Any) -> Usage:
     """What decides the claim in a get_context_usage() answer."""
     usage = dict(usage or {})
     categories = [c for c in usage.get("categories") or [] if isinstance(c, dict)]
@@ -276,7 +320,7 @@ def _usage(usage: Any) -> dict[str, Any]:
         "estimate-below-first-call": ("client:get_context_usage",),
     },
 )
-async def get_context_usage_misleading(h: Harness) -> dict[str, Any]:
+async def get_context_usage_misleading(h: Harness) -> ContextUsageSeen:
     answers: dict[str, Any] = {}
 
     async def steps(c: Any) -> None:
@@ -310,7 +354,7 @@ async def get_context_usage_misleading(h: Harness) -> dict[str, Any]:
 
 
 @get_context_usage_misleading.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ContextUsageSeen) -> dict[str, Check]:
     before, after = seen["before first turn"], seen["after first turn"]
     grew = seen["system tools with skills=[] minus with skills=['dataviz']"]
     return {

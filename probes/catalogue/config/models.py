@@ -3,7 +3,7 @@ options."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict, final
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
 from sdkprobe.harness import (
@@ -45,7 +45,28 @@ def _models_script(status: int) -> ByModel:
     )
 
 
-def _notices(run: CliRun) -> list[dict[str, Any]]:
+# a system message other than init
+Notice = TypedDict("Notice", {"subtype": str | None, "names fallback": bool})
+# one session: the first two keys given with a status, fallback_model where it equals model
+FallbackRun = TypedDict(
+    "FallbackRun",
+    {
+        "m-main answers": int,
+        "prompt": str,  # "string" or "iterable"
+        "fallback_model": str,
+        "models asked": list[str | None],
+        "statuses": list[int],
+        "notices": list[Notice],
+        "assistant models": list[str],
+        "result": str | None,  # the result's subtype
+        "result text": str | None,
+        "error": str | None,
+    },
+    total=False,
+)
+
+
+def _notices(run: CliRun) -> list[Notice]:
     """System messages other than init, each as its subtype and whether it names the fallback model."""
     return [
         {"subtype": getattr(m, "subtype", None), "names fallback": _FB_MODEL in repr(getattr(m, "data", None))}
@@ -54,7 +75,7 @@ def _notices(run: CliRun) -> list[dict[str, Any]]:
     ]
 
 
-def _fallback_seen(run: CliRun) -> dict[str, Any]:
+def _fallback_seen(run: CliRun) -> FallbackRun:
     result = run.result
     return {
         "models asked": [r.model for r in run.on(MAIN)],
@@ -84,8 +105,8 @@ def _fallback_seen(run: CliRun) -> dict[str, Any]:
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
     timeout=300,
 )
-async def fallback_model_triggers(h: Harness) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
+async def fallback_model_triggers(h: Harness) -> dict[str, FallbackRun]:
+    seen: dict[str, FallbackRun] = {}
     for name, (status, shape) in {**_FALLBACK_RUNS, **_RECORDED_RUNS}.items():
         prompt: Any = "answer me" if shape == "string" else [_user("answer me")]
         run = await h.cli(
@@ -112,11 +133,11 @@ def _user(text: str) -> dict[str, Any]:
     return {"type": "user", "message": {"role": "user", "content": text}, "parent_tool_use_id": None}
 
 
-def _fell_back(run: dict[str, Any]) -> bool:
+def _fell_back(run: FallbackRun) -> bool:
     return _FB_MODEL in run["models asked"] and run["result"] == "success" and _FB_ANSWER in str(run["result text"])
 
 
-def _said(run: dict[str, Any]) -> str:
+def _said(run: FallbackRun) -> str:
     return (
         f"models asked {run['models asked']} (statuses {run['statuses']}), result {run['result']} "
         f"{run['result text']!r}, error {run['error']}"
@@ -124,7 +145,7 @@ def _said(run: dict[str, Any]) -> str:
 
 
 @fallback_model_triggers.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, FallbackRun]) -> dict[str, Check]:
     checks = {
         name: check(
             _fell_back(seen[name]),
@@ -146,7 +167,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     return checks
 
 
-def _fallback_run(status: int, shape: str, models: list[str], result: str, text: str) -> dict[str, Any]:
+def _fallback_run(status: int, shape: str, models: list[str | None], result: str, text: str) -> FallbackRun:
     return {
         "m-main answers": status,
         "prompt": shape,
@@ -168,7 +189,10 @@ _SILENT_FALLBACK = {
     name: _fallback_run(status, shape, [_MAIN_MODEL, _FB_MODEL], "success", _FB_ANSWER)
     for name, (status, shape) in _FALLBACK_RUNS.items()
 }
-_SAME_ACCEPTED = {"fallback_model": _MAIN_MODEL, **_fallback_run(200, "string", [_MAIN_MODEL], "success", "ok")}
+_SAME_ACCEPTED: FallbackRun = {
+    "fallback_model": _MAIN_MODEL,
+    **_fallback_run(200, "string", [_MAIN_MODEL], "success", "ok"),
+}
 fallback_model_triggers.differs_on({**_NO_FALLBACK, _SAME: _SAME_ACCEPTED})
 fallback_model_triggers.differs_on({**_SILENT_FALLBACK, _SAME: _SAME_ACCEPTED})
 
@@ -197,6 +221,26 @@ def _switch_script() -> ByModel:
     )
 
 
+class SetModelCall(TypedDict):
+    model: str | None
+    raised: str | None  # the exception's type
+
+
+MainRequest = TypedDict(
+    "MainRequest",
+    {"model": str | None, "turn": int, "carries the tool result": bool, "mentions the new model": bool},
+)
+SwitchSeen = TypedDict(
+    "SwitchSeen",
+    {
+        "set_model calls": list[SetModelCall],
+        "main requests": list[MainRequest],
+        "turn results": list[str | None],
+        "error": str | None,
+    },
+)
+
+
 @behaviour(
     id="config.set-model-mid-turn",
     claim=(
@@ -217,10 +261,10 @@ def _switch_script() -> ByModel:
     sdk_ref="claude_agent_sdk.client.ClaudeSDKClient.set_model",
     timeout=120,
 )
-async def set_model_mid_turn(h: Harness) -> dict[str, Any]:
+async def set_model_mid_turn(h: Harness) -> SwitchSeen:
     from claude_agent_sdk import HookMatcher
 
-    calls: list[dict[str, Any]] = []
+    calls: list[SetModelCall] = []
     # The Bash call waits in its PreToolUse hook until set_model() has returned, so the switch
     # lands mid-turn by order, however slow the machine: never a tool that merely takes long.
     bash_held = HeldCallback(hold=1, ceiling=60)
@@ -266,12 +310,12 @@ async def set_model_mid_turn(h: Harness) -> dict[str, Any]:
     }
 
 
-def _of_turn(seen: dict[str, Any], turn: int) -> list[dict[str, Any]]:
+def _of_turn(seen: SwitchSeen, turn: int) -> list[MainRequest]:
     return [r for r in seen["main requests"] if r["turn"] == turn]
 
 
 @set_model_mid_turn.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: SwitchSeen) -> dict[str, Check]:
     after = [r for r in _of_turn(seen, 1) if r["carries the tool result"]]
     first_after = after[0] if after else None
     calls = seen["set_model calls"]
@@ -295,7 +339,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-def _switch_seen(models: list[str], calls: list[str | None] | None = None) -> dict[str, Any]:
+def _switch_seen(models: list[str | None], calls: list[str | None] | None = None) -> SwitchSeen:
     return {
         "set_model calls": [{"model": m, "raised": None} for m in (calls or [_SWITCHED_MODEL, None])],
         "main requests": [
@@ -343,7 +387,28 @@ _THINKING_RUNS: dict[str, tuple[str, Any]] = {
 }
 
 
-def _thinking_seen(body: Any) -> dict[str, Any]:
+class ThinkingSent(TypedDict):
+    thinking: dict[str, Any] | None
+    effort: str | None
+
+
+class ThinkingRequest(ThinkingSent):
+    model: Any
+
+
+@final  # final: `"absent" in run` tells the two apart
+class Absent(TypedDict):
+    absent: str  # why the run was not made: the SDK lacks the option
+
+
+@final
+class ThinkingRun(TypedDict):
+    given: dict[str, Any]  # the option -> its value
+    request: ThinkingRequest | None  # None: no main request
+    error: str | None
+
+
+def _thinking_seen(body: Any) -> ThinkingRequest:
     """What of the request body concerns thinking and effort."""
     body = body if isinstance(body, dict) else {}
     output_config = body.get("output_config") if isinstance(body.get("output_config"), dict) else {}
@@ -377,9 +442,9 @@ def _thinking_seen(body: Any) -> dict[str, Any]:
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
     timeout=180,
 )
-async def thinking_options_reach_request(h: Harness) -> dict[str, Any]:
+async def thinking_options_reach_request(h: Harness) -> dict[str, ThinkingRun | Absent]:
     fields = _fields()
-    seen: dict[str, Any] = {}
+    seen: dict[str, ThinkingRun | Absent] = {}
     for name, (option, value) in _THINKING_RUNS.items():
         if option not in fields:
             seen[name] = {"absent": f"ClaudeAgentOptions of this SDK has no field {option!r}"}
@@ -395,7 +460,7 @@ async def thinking_options_reach_request(h: Harness) -> dict[str, Any]:
     return seen
 
 
-def _thinking_ok(name: str, request: dict[str, Any]) -> bool:
+def _thinking_ok(name: str, request: ThinkingRequest) -> bool:
     thinking = request.get("thinking")
     kind = thinking.get("type") if isinstance(thinking, dict) else None
     budget = thinking.get("budget_tokens") if isinstance(thinking, dict) else None
@@ -411,7 +476,7 @@ def _thinking_ok(name: str, request: dict[str, Any]) -> bool:
 
 
 @thinking_options_reach_request.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, ThinkingRun | Absent]) -> dict[str, Check]:
     checks: dict[str, Check] = {}
     for name in _THINKING_RUNS:
         run = seen[name]
@@ -426,7 +491,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     return checks
 
 
-def _thinking_run(option: str, value: Any, request: dict[str, Any]) -> dict[str, Any]:
+def _thinking_run(option: str, value: Any, request: ThinkingSent) -> ThinkingRun:
     return {"given": {option: value}, "request": {"model": "claude-x", **request}, "error": None}
 
 

@@ -4,11 +4,12 @@ whatever it says."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Final, Literal, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check, needs_live, undecidable
 from sdkprobe.catalogue.config.support import (
     CONNECTOR_RUNS,
+    Connectors,
     connector_sessions,
     given_unaffected,
     reached,
@@ -39,6 +40,8 @@ _LANGUAGE_RUNS: dict[str, list[str] | None] = {
     "setting_sources=[]": [],
     "setting_sources=['project']": ["project"],
 }
+# where each rule reached the model (where_marker_reached)
+LanguageRun = TypedDict("LanguageRun", {"language rule": str | None, "agent's rule": str | None})
 
 
 @behaviour(
@@ -57,10 +60,10 @@ _LANGUAGE_RUNS: dict[str, list[str] | None] = {
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
     timeout=120,
 )
-async def default_setting_sources_load_user_language(h: Harness) -> dict[str, Any]:
+async def default_setting_sources_load_user_language(h: Harness) -> dict[str, LanguageRun]:
     user_settings(h.config_dir, {"language": _LANGUAGE})
     preset = {"type": "preset", "preset": "claude_code", "append": _AGENT_RULE}
-    seen: dict[str, Any] = {}
+    seen: dict[str, LanguageRun] = {}
     for label, sources in _LANGUAGE_RUNS.items():
         first = (await h.cli("hi", system_prompt=preset, setting_sources=sources)).first(MAIN)
         seen[label] = {
@@ -71,7 +74,7 @@ async def default_setting_sources_load_user_language(h: Harness) -> dict[str, An
 
 
 @default_setting_sources_load_user_language.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, LanguageRun]) -> dict[str, Check]:
     default = seen["setting_sources=None"]
     without_user = {label: seen[label]["language rule"] for label in _LANGUAGE_RUNS if label != "setting_sources=None"}
     return {
@@ -108,6 +111,10 @@ _MEMORY_RUNS: dict[str, dict[str, Any]] = {
 }
 
 
+class MemoryRun(TypedDict):
+    memory: str | None  # where the memory's code word reached the model (where_marker_reached)
+
+
 @behaviour(
     id="config.auto-memory-ignores-setting-sources",
     claim=(
@@ -122,16 +129,16 @@ _MEMORY_RUNS: dict[str, dict[str, Any]] = {
     requires=("option:setting_sources", "option:settings"),
     timeout=120,
 )
-async def auto_memory_ignores_setting_sources(h: Harness) -> dict[str, Any]:
+async def auto_memory_ignores_setting_sources(h: Harness) -> dict[str, MemoryRun]:
     auto_memory(h.config_dir, h.cwd, f"- The probe's code word is {_MEMORY}.\n")
-    seen: dict[str, Any] = {}
+    seen: dict[str, MemoryRun] = {}
     for label, options in _MEMORY_RUNS.items():
         seen[label] = {"memory": where_marker_reached((await h.cli("hi", **options)).first(MAIN), _MEMORY)}
     return seen
 
 
 @auto_memory_ignores_setting_sources.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, MemoryRun]) -> dict[str, Check]:
     loaded, disabled = (seen[label]["memory"] for label in _MEMORY_RUNS)
     return {
         "memory-loaded-with-no-sources": check(
@@ -168,12 +175,12 @@ _NO_LOGIN = "claude.ai connectors come with a claude.ai login; this session auth
     requires=("option:setting_sources", "option:settings", "option:mcp_servers", "api:create_sdk_mcp_server"),
     timeout=240,
 )
-async def claudeai_connectors_ignore_setting_sources(h: Harness) -> dict[str, Any]:
+async def claudeai_connectors_ignore_setting_sources(h: Harness) -> dict[str, Connectors]:
     return await connector_sessions(h)
 
 
 @claudeai_connectors_ignore_setting_sources.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, Connectors]) -> dict[str, Check]:
     loaded, disabled = (seen[label] for label in CONNECTOR_RUNS)
     had = bool(loaded["claude.ai servers"] or loaded["claude.ai tools"])
     logged_in = loaded["auth"] == "none"  # a claude.ai login, not an API key
@@ -235,8 +242,20 @@ claudeai_connectors_ignore_setting_sources.differs_on(
 
 
 _SKILL_LISTING = "skills are available for use with the Skill tool"
-_UNFILTERED, _FILTERED = "setting_sources=[], skills unset", "setting_sources=[], skills=[one bundled skill]"
-_NONE_KEPT = "setting_sources=[], skills=[]"
+_UNFILTERED: Final = "setting_sources=[], skills unset"
+_FILTERED: Final = "setting_sources=[], skills=[one bundled skill]"
+_NONE_KEPT: Final = "setting_sources=[], skills=[]"
+Unfiltered = TypedDict("Unfiltered", {"init skills": int, "listed": int, "dataviz listed": bool})
+Filtered = TypedDict("Filtered", {"filtered for": str, "init skills": int, "listed": list[str]})
+NoneKept = TypedDict("NoneKept", {"init skills": int, "listed": list[str], "request sent": bool})
+SkillsSeen = TypedDict(
+    "SkillsSeen",
+    {
+        "setting_sources=[], skills unset": Unfiltered,
+        "setting_sources=[], skills=[one bundled skill]": Filtered,
+        "setting_sources=[], skills=[]": NoneKept,
+    },
+)
 
 
 def _skill_listing(request: Recorded | None) -> list[str]:
@@ -277,7 +296,7 @@ def _skill_listing(request: Recorded | None) -> list[str]:
         "empty-skills-list-keeps-all-out": ("option:skills",),
     },
 )
-async def bundled_skills_need_skills_filter(h: Harness) -> dict[str, Any]:
+async def bundled_skills_need_skills_filter(h: Harness) -> SkillsSeen:
     unfiltered = await h.cli("hi", setting_sources=[])
     listed = _skill_listing(unfiltered.first(MAIN))
     # filter for dataviz, the catalogue's example, where this CLI bundles it; else for a skill it does list
@@ -305,7 +324,7 @@ async def bundled_skills_need_skills_filter(h: Harness) -> dict[str, Any]:
 
 
 @bundled_skills_need_skills_filter.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: SkillsSeen) -> dict[str, Check]:
     unfiltered, filtered, none_kept = seen[_UNFILTERED], seen[_FILTERED], seen[_NONE_KEPT]
     return {
         "bundled-skills-without-sources": check(
@@ -343,6 +362,13 @@ def _markers_sent(run: CliRun, markers: tuple[str, ...]) -> dict[str, bool]:
     return {m: m in sent for m in markers}
 
 
+# one setting_sources choice's session
+ClaudeMdRun = TypedDict(
+    "ClaudeMdRun",
+    {"sent": dict[str, bool], "init memory_paths": list[str], "error": str | None},  # sent: marker -> sent
+)
+
+
 @behaviour(
     id="config.project-source-excludes-user-claude-md",
     claim=(
@@ -359,12 +385,12 @@ def _markers_sent(run: CliRun, markers: tuple[str, ...]) -> dict[str, bool]:
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.setting_sources",
     timeout=90,
 )
-async def project_source_excludes_user_claude_md(h: Harness) -> dict[str, Any]:
+async def project_source_excludes_user_claude_md(h: Harness) -> dict[str, ClaudeMdRun]:
     config = h.workdir("cfg")
     claude_md(h.home / ".claude", _USERMD_HOME)
     claude_md(config, _USERMD_CFG)
     claude_md(h.cwd, _PROJMD)
-    seen = {}
+    seen: dict[str, ClaudeMdRun] = {}
     # ['user', 'project'] is the control: it shows where the CLI does read a user CLAUDE.md
     for sources in (["project"], ["user", "project"]):
         run = await h.cli("hi", script=["ok"], setting_sources=sources, env={"CLAUDE_CONFIG_DIR": str(config)})
@@ -377,7 +403,7 @@ async def project_source_excludes_user_claude_md(h: Harness) -> dict[str, Any]:
 
 
 @project_source_excludes_user_claude_md.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, ClaudeMdRun]) -> dict[str, Check]:
     project, both = seen["project"], seen["user,project"]
 
     def said(marker: str) -> str:
@@ -440,6 +466,19 @@ project_source_excludes_user_claude_md.differs_on(
 # --- config.empty-sources-exclude-user-skills-and-mcp ---------------------------------
 
 _USER_SKILL, _SKILL_MARK, _USER_SERVER = "probeuserskill", "SKILLMARK-8823", "usersrv"
+_Loaded = Literal["skill in init.skills", "skill sent to the model", "server listed or its tools offered"]
+SourcesRun = TypedDict(
+    "SourcesRun",
+    {
+        "skill in init.skills": bool | None,  # None: init listed no skills
+        "skill sent to the model": bool,
+        "server listed or its tools offered": bool,
+        "error": str | None,
+    },
+)
+SourcesSeen = TypedDict(
+    "SourcesSeen", {"[] sends --setting-sources": str | None, "[]": SourcesRun, "['user']": SourcesRun}
+)
 
 
 @behaviour(
@@ -456,18 +495,18 @@ _USER_SKILL, _SKILL_MARK, _USER_SERVER = "probeuserskill", "SKILLMARK-8823", "us
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
     timeout=120,
 )
-async def empty_sources_exclude_user_skills_and_mcp(h: Harness) -> dict[str, Any]:
+async def empty_sources_exclude_user_skills_and_mcp(h: Harness) -> SourcesSeen:
     server = stdio_mcp_server(h.workdir("mcp"), _USER_SERVER, [McpTool("ping", result="pong")])
     user_skill(h.config_dir, _USER_SKILL, f"A probe's user skill ({_SKILL_MARK}).")
     global_config(h.config_dir, {"mcpServers": {_USER_SERVER: server.config}})
     flag = (await h.wire(setting_sources=[])).flag("--setting-sources")
-    seen: dict[str, Any] = {"[] sends --setting-sources": flag}
+    runs: dict[str, SourcesRun] = {}
     # ['user'] is the control: it shows the CLI does load the skill and the server from there
     for label, sources in (("[]", []), ("['user']", ["user"])):
         run = await h.cli("hi", script=["ok"], setting_sources=sources)
         skills = run.init.get("skills")
         servers = run.init.get("mcp_servers")
-        seen[label] = {
+        runs[label] = {
             "skill in init.skills": None if skills is None else _USER_SKILL in [str(s) for s in skills],
             "skill sent to the model": any(_SKILL_MARK in json.dumps(r.body) for r in run.on(MAIN)),
             # by name in init, or by its tools: whether it had connected by then varies with load
@@ -477,20 +516,20 @@ async def empty_sources_exclude_user_skills_and_mcp(h: Harness) -> dict[str, Any
             ),
             "error": run.error_line,
         }
-    return seen
+    return {"[] sends --setting-sources": flag, "[]": runs["[]"], "['user']": runs["['user']"]}
 
 
-def _loaded(run: dict[str, Any], *keys: str) -> bool:
+def _loaded(run: SourcesRun, *keys: _Loaded) -> bool:
     return any(run[k] for k in keys)
 
 
 @empty_sources_exclude_user_skills_and_mcp.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: SourcesSeen) -> dict[str, Check]:
     empty, user = seen["[]"], seen["['user']"]
-    skill = ("skill in init.skills", "skill sent to the model")
-    server = ("server listed or its tools offered",)
+    skill: tuple[_Loaded, ...] = ("skill in init.skills", "skill sent to the model")
+    server: tuple[_Loaded, ...] = ("server listed or its tools offered",)
 
-    def said(what: tuple[str, ...]) -> str:
+    def said(what: tuple[_Loaded, ...]) -> str:
         return (
             f"with setting_sources=[] (sent as --setting-sources {seen['[] sends --setting-sources']!r}): "
             + ", ".join(f"{k} {empty[k]}" for k in what)
@@ -536,6 +575,7 @@ _ENV_RUNS: dict[str, list[str] | None] = {
     "options-env-wins-project-source": ["project"],
     "options-env-wins-no-sources": [],
 }
+EnvRun = TypedDict("EnvRun", {"setting_sources": list[str] | None, "bash printed": str, "error": str | None})
 
 
 @behaviour(
@@ -558,11 +598,11 @@ _ENV_RUNS: dict[str, list[str] | None] = {
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.connect",
     timeout=150,
 )
-async def settings_env_vs_options_env(h: Harness) -> dict[str, Any]:
+async def settings_env_vs_options_env(h: Harness) -> dict[str, EnvRun]:
     project = h.workdir("proj")
     user_settings(h.config_dir, {"env": {_VAR: "from-user-settings"}})
     project_settings(project, {"env": {_VAR: "from-project-settings"}})
-    seen: dict[str, Any] = {}
+    seen: dict[str, EnvRun] = {}
     for name, sources in _ENV_RUNS.items():
         run = await h.cli(
             "what is the variable?",
@@ -579,7 +619,7 @@ async def settings_env_vs_options_env(h: Harness) -> dict[str, Any]:
 
 
 @settings_env_vs_options_env.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, EnvRun]) -> dict[str, Check]:
     return {
         name: check(
             seen[name]["bash printed"] == f"{_VAR}={_FROM_OPTIONS}",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypedDict
 
 from sdkprobe.behaviour import Check, check
 from sdkprobe.harness import (
@@ -44,7 +44,20 @@ CONNECTOR_RUNS: dict[str, dict[str, Any]] = {
 }
 
 
-def connectors(run: CliRun, server: str) -> dict[str, Any]:
+# one session's connectors
+Connectors = TypedDict(
+    "Connectors",
+    {
+        "auth": str | None,  # init's apiKeySource ("none": a claude.ai login)
+        "claude.ai servers": list[str],
+        "claude.ai tools": int,
+        "given server": str | None,  # its status at init (None: not listed)
+        "given tool offered": bool,
+    },
+)
+
+
+def connectors(run: CliRun, server: str) -> Connectors:
     """The claude.ai connectors a session loaded, and how the probe's own server fared."""
     servers = {str(s.get("name")): s.get("status") for s in run.init.get("mcp_servers") or []}
     tools = [str(t) for t in run.init.get("tools") or []]
@@ -58,7 +71,7 @@ def connectors(run: CliRun, server: str) -> dict[str, Any]:
     }
 
 
-async def connector_sessions(h: Harness) -> dict[str, Any]:
+async def connector_sessions(h: Harness) -> dict[str, Connectors]:
     """The two sessions both connector behaviours observe: setting_sources=[], without and with the setting."""
     import claude_agent_sdk as sdk
 
@@ -69,7 +82,7 @@ async def connector_sessions(h: Harness) -> dict[str, Any]:
     # In-process: connected before the first request on every CLI however loaded the machine
     # (a stdio server's start raced CLI 2.1.139's wait and was sometimes still pending).
     server = sdk.create_sdk_mcp_server("probe", tools=[ping])
-    seen: dict[str, Any] = {}
+    seen: dict[str, Connectors] = {}
     for label, options in CONNECTOR_RUNS.items():
         # client=True: in-process servers need streaming mode on old SDKs
         run = await h.cli("hi", client=True, setting_sources=[], mcp_servers={"probe": server}, **options)
@@ -77,7 +90,7 @@ async def connector_sessions(h: Harness) -> dict[str, Any]:
     return seen
 
 
-def given_unaffected(seen: dict[str, Any]) -> Check:
+def given_unaffected(seen: dict[str, Connectors]) -> Check:
     given = {label: (s["given server"], s["given tool offered"]) for label, s in seen.items()}
     return check(
         all(status == "connected" and offered for status, offered in given.values()),

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check
 from sdkprobe.harness import (
@@ -19,6 +19,13 @@ from sdkprobe.harness import (
 )
 
 GIVEN = {"SDKPROBE_GIVEN": "1", "CLAUDE_CODE_ENTRYPOINT": "custom", "CLAUDE_AGENT_SDK_VERSION": "x"}
+
+
+class EnvSeen(TypedDict):
+    host_path_kept: bool
+    host_variables_dropped: list[str]
+    given_seen: dict[str, str | None]  # each given variable -> what the CLI saw
+    sdk_version_overridden: bool
 
 
 @behaviour(
@@ -35,7 +42,7 @@ GIVEN = {"SDKPROBE_GIVEN": "1", "CLAUDE_CODE_ENTRYPOINT": "custom", "CLAUDE_AGEN
     requires=("option:env",),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.connect",
 )
-async def env_option_replaces_process_env(h: Harness) -> dict[str, Any]:
+async def env_option_replaces_process_env(h: Harness) -> EnvSeen:
     run = await h.wire(env=dict(GIVEN))
     env = run.env
     return {
@@ -49,7 +56,7 @@ async def env_option_replaces_process_env(h: Harness) -> dict[str, Any]:
 
 
 @env_option_replaces_process_env.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: EnvSeen) -> dict[str, Check]:
     given = seen["given_seen"]
     dropped = seen["host_variables_dropped"]
     return {
@@ -78,6 +85,23 @@ env_option_replaces_process_env.differs_on(
 # --- config.cwd-reaches-bash ----------------------------------------------------------
 
 _WHERE = 'pwd; echo "PWD=$PWD"'
+CwdRun = TypedDict(
+    "CwdRun",
+    {
+        "cwd given": str,
+        "init cwd": str | None,
+        "bash printed": list[str],
+        "bash ran in cwd": bool,
+        "error": str | None,
+    },
+)
+MissingCwd = TypedDict("MissingCwd", {"exception": str | None, "model requests": int, "cli started": bool})
+
+
+class CwdSeen(TypedDict):
+    directory: CwdRun
+    symlink: CwdRun
+    missing: MissingCwd
 
 
 @behaviour(
@@ -100,11 +124,11 @@ _WHERE = 'pwd; echo "PWD=$PWD"'
         "missing-cwd-raises": ("option:cwd",),
     },
 )
-async def cwd_reaches_bash(h: Harness) -> dict[str, Any]:
+async def cwd_reaches_bash(h: Harness) -> CwdSeen:
     project = h.workdir("proj")
     link = h.workdir("links") / "proj-link"
     link.symlink_to(project, target_is_directory=True)
-    seen: dict[str, Any] = {}
+    runs: dict[str, CwdRun] = {}
     here = os.getcwd()
     os.chdir("/")  # the caller is not in D: a service, an editor, a non-shell parent
     try:
@@ -119,7 +143,7 @@ async def cwd_reaches_bash(h: Harness) -> dict[str, Any]:
             main = run.on(MAIN)
             out = result_text(main[1].tool_result("toolu_where") if len(main) > 1 else None).strip().splitlines()
             pwd = out[0] if out else None
-            seen[label] = {
+            runs[label] = {
                 "cwd given": str(cwd),
                 "init cwd": run.init.get("cwd"),
                 "bash printed": out[:2],
@@ -129,17 +153,20 @@ async def cwd_reaches_bash(h: Harness) -> dict[str, Any]:
         missing = await h.cli("hi", script=["ok"], cwd=str(h.workdir("gone") / "missing"))
     finally:
         os.chdir(here)
-    seen["missing"] = {
-        "exception": missing.error_line,
-        "model requests": len(missing.requests),
-        "cli started": bool(missing.exit_codes),
+    return {
+        "directory": runs["directory"],
+        "symlink": runs["symlink"],
+        "missing": {
+            "exception": missing.error_line,
+            "model requests": len(missing.requests),
+            "cli started": bool(missing.exit_codes),
+        },
     }
-    return seen
 
 
 @cwd_reaches_bash.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
-    def said(label: str) -> str:
+def _(seen: CwdSeen) -> dict[str, Check]:
+    def said(label: Literal["directory", "symlink"]) -> str:
         s = seen[label]
         return f"cwd={s['cwd given']}: Bash printed {s['bash printed']} (init cwd {s['init cwd']}; error {s['error']})"
 
@@ -188,6 +215,24 @@ _AD_WRITE = "write-in-added-dir-accepted"
 _AD_MD_DEFAULT = "claude-md-not-loaded-by-default"
 _AD_MD_ENV = "claude-md-loaded-with-variable"
 _AD_SKILLS = "skills-loaded"
+_AdLoaded = Literal["CLAUDE.md in request", "skill listed", "agent listed", "hook fired", "server listed"]
+# one session with the added dir
+AddDirRun = TypedDict(
+    "AddDirRun",
+    {
+        "env": dict[str, str],
+        "read gave the file": bool,
+        "read result": str | None,
+        "written": bool,
+        "write result": str | None,
+        "CLAUDE.md in request": bool,
+        "skill listed": bool,
+        "agent listed": bool,
+        "hook fired": bool,
+        "server listed": bool,
+        "error": str | None,
+    },
+)
 
 
 def _added_dir(h: Harness) -> Any:
@@ -233,10 +278,10 @@ def _described(path: Any, name: str) -> None:
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
     timeout=150,
 )
-async def add_dirs_loading(h: Harness) -> dict[str, Any]:
+async def add_dirs_loading(h: Harness) -> dict[str, AddDirRun]:
     added = _added_dir(h)
     project = h.workdir("proj")
-    seen: dict[str, Any] = {}
+    seen: dict[str, AddDirRun] = {}
     for name, env in _AD_RUNS.items():
         target = added / f"written-{len(seen)}.txt"
         read = tool_use("Read", {"file_path": str(added / "CLAUDE.md")}, id=_AD_READ_ID)
@@ -276,11 +321,17 @@ async def add_dirs_loading(h: Harness) -> dict[str, Any]:
 
 
 @add_dirs_loading.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, AddDirRun]) -> dict[str, Check]:
     default, env = seen["default"], seen["with the variable"]
 
-    def matrix(run: dict[str, Any]) -> str:
-        keys = ("CLAUDE.md in request", "skill listed", "agent listed", "hook fired", "server listed")
+    def matrix(run: AddDirRun) -> str:
+        keys: tuple[_AdLoaded, ...] = (
+            "CLAUDE.md in request",
+            "skill listed",
+            "agent listed",
+            "hook fired",
+            "server listed",
+        )
         return ", ".join(f"{k} {run[k]}" for k in keys)
 
     return {
@@ -303,7 +354,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-def _ad_run(env: dict[str, str], written: bool, claude_md: bool, skill: bool) -> dict[str, Any]:
+def _ad_run(env: dict[str, str], written: bool, claude_md: bool, skill: bool) -> AddDirRun:
     return {
         "env": env,
         "read gave the file": written,
@@ -348,6 +399,21 @@ _SB_NOT_RUN = "unavailable-sandbox-runs-no-command"
 _SB_VISIBLE = "unavailable-sandbox-is-visible"
 _SB_REFUSED = "fail-if-unavailable-in-settings-refuses"
 _SB_REFUSED_OPTION = "fail-if-unavailable-in-sandbox-option-refuses"
+# one sandboxed session
+SandboxRun = TypedDict(
+    "SandboxRun",
+    {
+        "sandbox": dict[str, Any],
+        "settings": str | None,
+        "command ran": bool,
+        "model requests": int,
+        "tool result": str | None,
+        "sandbox mentioned in": list[str],
+        "result": str | None,  # the result's subtype
+        "is_error": bool | None,
+        "error": str | None,
+    },
+)
 
 
 def _path_without_sandbox_tools(h: Harness) -> str:
@@ -398,9 +464,9 @@ def _mentions_sandbox(run: CliRun) -> list[str]:
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_settings_value",
     timeout=150,
 )
-async def sandbox_unavailable_fallback(h: Harness) -> dict[str, Any]:
+async def sandbox_unavailable_fallback(h: Harness) -> dict[str, SandboxRun]:
     path = _path_without_sandbox_tools(h)
-    seen: dict[str, Any] = {}
+    seen: dict[str, SandboxRun] = {}
     for name, (sandbox, settings) in _SB_RUNS.items():
         marker = h.cwd / f"{_SB_MARKER}-{len(seen)}"
         touch = tool_use("Bash", {"command": f"touch {marker}"}, id="toolu_sbtouch")
@@ -431,16 +497,16 @@ async def sandbox_unavailable_fallback(h: Harness) -> dict[str, Any]:
 
 
 @sandbox_unavailable_fallback.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, SandboxRun]) -> dict[str, Check]:
     enabled = seen["enabled"]
 
-    def said(run: dict[str, Any]) -> str:
+    def said(run: SandboxRun) -> str:
         return (
             f"command ran {run['command ran']}, tool result {run['tool result']!r}, sandbox mentioned in "
             f"{run['sandbox mentioned in']}, result {run['result']} (is_error {run['is_error']}), error {run['error']}"
         )
 
-    def refused(run: dict[str, Any]) -> Check:
+    def refused(run: SandboxRun) -> Check:
         ok = not run["command ran"] and (run["error"] is not None or bool(run["is_error"]))
         return check(ok, f"sandbox={run['sandbox']}, settings={run['settings']}: {said(run)}")
 
@@ -452,7 +518,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-def _sb_run(name: str, ran: bool, mentioned: list[str], error: str | None) -> dict[str, Any]:
+def _sb_run(name: str, ran: bool, mentioned: list[str], error: str | None) -> SandboxRun:
     sandbox, settings = _SB_RUNS[name]
     return {
         "sandbox": sandbox,

@@ -4,7 +4,7 @@ the refused tool calls."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
 from sdkprobe.harness import (
@@ -20,6 +20,22 @@ from sdkprobe.harness import (
 # --- results.usage-cumulative ---------------------------------------------------------
 
 
+class Tokens(TypedDict):
+    input_tokens: int | None
+    output_tokens: int | None
+
+
+UsageSeen = TypedDict(
+    "UsageSeen",
+    {
+        "per call": Tokens,
+        "turns": list[Tokens],
+        "second total_cost_usd vs first": str | None,  # "equal", "larger", "smaller" (None: a cost missing)
+        "model calls for the prompts": int,
+    },
+)
+
+
 @behaviour(
     id="results.usage-cumulative",
     claim=(
@@ -32,7 +48,7 @@ from sdkprobe.harness import (
     checks=("usage-cumulative", "cost-cumulative"),
     sdk_ref="claude_agent_sdk.types.ResultMessage",
 )
-async def usage_cumulative(h: Harness) -> dict[str, Any]:
+async def usage_cumulative(h: Harness) -> UsageSeen:
     async def steps(c: Conversation) -> None:
         for prompt in ("first", "second"):
             await c.send(prompt)
@@ -40,7 +56,8 @@ async def usage_cumulative(h: Harness) -> dict[str, Any]:
 
     # The double reports the same usage (10 in, 5 out) for every call: one call per turn.
     run = await h.converse(steps, script=Script(main=["one", "two"]))
-    turns, costs = [], []
+    turns: list[Tokens] = []
+    costs: list[Any] = []
     for messages in run.turns:
         results = [m for m in messages if type(m).__name__ == "ResultMessage"]
         usage = (getattr(results[-1], "usage", None) or {}) if results else {}
@@ -69,14 +86,14 @@ def _relation(costs: list[Any]) -> str | None:
 
 
 @usage_cumulative.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: UsageSeen) -> dict[str, Check]:
     turns = seen["turns"]
     if len(turns) < 2 or seen["model calls for the prompts"] != 2:
         said = f"{len(turns)} turn(s), {seen['model calls for the prompts']} model call(s): not two turns of one call"
         return {"usage-cumulative": check(False, said), "cost-cumulative": check(False, said)}
     first, second = turns[0], turns[1]
 
-    def doubled(key: str) -> bool:
+    def doubled(key: Literal["input_tokens", "output_tokens"]) -> bool:
         a, b = first[key], second[key]
         return a is not None and b is not None and a > 0 and b == 2 * a
 
@@ -112,6 +129,23 @@ _DENIED_CALLS = {
 }
 
 
+class Denial(TypedDict):
+    refused: bool
+    listed: bool
+
+
+DenialsSeen = TypedDict(
+    "DenialsSeen",
+    {
+        "calls": dict[str, Denial],  # sub-check -> its call's fate
+        "denials listed": int,
+        "subtype": str | None,
+        "is_error": bool | None,
+        "exception": str | None,
+    },
+)
+
+
 @behaviour(
     id="results.permission-denials-coverage",
     claim=(
@@ -125,7 +159,7 @@ _DENIED_CALLS = {
     requires=("option:settings", "option:permission_mode", "field:ResultMessage.permission_denials"),
     sdk_ref="claude_agent_sdk.types.ResultMessage.permission_denials",
 )
-async def permission_denials_coverage(h: Harness) -> dict[str, Any]:
+async def permission_denials_coverage(h: Harness) -> DenialsSeen:
     secret = h.cwd / "secretdir"
     secret.mkdir()
     (secret / "canary.txt").write_text("CANARY-CONTENT\n")
@@ -145,27 +179,25 @@ async def permission_denials_coverage(h: Harness) -> dict[str, Any]:
     r = run.result
     listed = {str(d.get("tool_use_id")) for d in (getattr(r, "permission_denials", None) or []) if isinstance(d, dict)}
     ran = {"toolu_deny_read": False, "toolu_deny_bash": touched.exists(), "toolu_deny_write": written.exists()}
-    seen: dict[str, Any] = {"calls": {}}
+    fates: dict[str, Denial] = {}
     for call, tid in _DENIED_CALLS.items():
         block = after.tool_result(tid) if after else None
         text = result_text(block)
-        seen["calls"][call] = {
+        fates[call] = {
             "refused": bool(block and block.get("is_error")) and "CANARY-CONTENT" not in text and not ran[tid],
             "listed": tid in listed,
         }
-    seen.update(
-        {
-            "denials listed": len(listed),
-            "subtype": getattr(r, "subtype", None),
-            "is_error": getattr(r, "is_error", None),
-            "exception": run.error_line,
-        }
-    )
-    return seen
+    return {
+        "calls": fates,
+        "denials listed": len(listed),
+        "subtype": getattr(r, "subtype", None),
+        "is_error": getattr(r, "is_error", None),
+        "exception": run.error_line,
+    }
 
 
 @permission_denials_coverage.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: DenialsSeen) -> dict[str, Check]:
     out = {}
     for name in _DENIED_CALLS:
         c, call = seen["calls"][name], name.removesuffix("-denial-listed")
@@ -208,11 +240,28 @@ _DIFFER = "costs-differ-by-model"
 _CANONICAL = "model-usage-names-served-model"
 
 
+class UsageEntry(TypedDict):
+    costUSD: float
+    canonicalModel: str | None
+
+
+# one model's run
+Cost = TypedDict(
+    "Cost",
+    {
+        "models asked": list[str],
+        "total_cost_usd": float | None,
+        "model_usage": dict[str, UsageEntry] | None,  # None: the result has no model_usage
+        "error": str | None,
+    },
+)
+
+
 def _priced_check(model: str) -> str:
     return f"total-priced-as-{model}"
 
 
-def _usage_entries(result: Any) -> dict[str, Any] | None:
+def _usage_entries(result: Any) -> dict[str, UsageEntry] | None:
     usage = getattr(result, "model_usage", None)
     if not isinstance(usage, dict):
         return None
@@ -248,8 +297,8 @@ def _usage_entries(result: Any) -> dict[str, Any] | None:
     sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
     timeout=150,
 )
-async def cost_follows_model(h: Harness) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
+async def cost_follows_model(h: Harness) -> dict[str, Cost]:
+    seen: dict[str, Cost] = {}
     for model in _PRICED:
         run = await h.cli("what does it cost?", script=[reply("priced", usage=dict(_COST_USAGE))], model=model)
         result = run.result
@@ -267,8 +316,13 @@ def _near(value: Any, expected: float) -> bool:
     return isinstance(value, (int, float)) and abs(value - expected) <= expected * 0.02
 
 
+def _canonical(entries: dict[str, UsageEntry] | None, model: str) -> str | None:
+    entry = (entries or {}).get(model)
+    return entry.get("canonicalModel") if entry else None
+
+
 @cost_follows_model.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, Cost]) -> dict[str, Check]:
     totals = {m: seen[m]["total_cost_usd"] for m in _PRICED}
     checks = {
         _DIFFER: check(
@@ -282,7 +336,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             f"model={model!r} (asked {seen[model]['models asked']}): total_cost_usd {totals[model]}, "
             f"{expected:g} at its price (error {seen[model]['error']})",
         )
-    named = {m: (seen[m]["model_usage"] or {}).get(m, {}).get("canonicalModel") for m in _PRICED}
+    named = {m: _canonical(seen[m]["model_usage"], m) for m in _PRICED}
     if all(seen[m]["model_usage"] is None for m in _PRICED) or all(v is None for v in named.values()):
         checks[_CANONICAL] = undecidable(f"no model_usage entry names a canonicalModel ({named})")
     else:
@@ -293,7 +347,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     return checks
 
 
-def _cost_run(model: str, total: float, canonical: str) -> dict[str, Any]:
+def _cost_run(model: str, total: float, canonical: str) -> Cost:
     return {
         "models asked": [model],
         "total_cost_usd": total,

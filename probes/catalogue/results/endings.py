@@ -4,7 +4,8 @@ budget) that end it."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Literal, TypedDict, cast
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
 from sdkprobe.harness import (
@@ -40,6 +41,15 @@ _API_ERRORS = {
 }
 
 
+class ApiErrorEnd(TypedDict):
+    subtype: str | None
+    is_error: bool | None
+    result: str | None
+    api_error_status: int | None
+    raised: str | None  # the exception's type
+    main_requests: int
+
+
 @behaviour(
     id="results.success-subtype-with-is-error",
     claim=(
@@ -52,8 +62,8 @@ _API_ERRORS = {
     checks=tuple(_API_ERRORS),
     sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
 )
-async def success_subtype_with_is_error(h: Harness) -> dict[str, Any]:
-    seen = {}
+async def success_subtype_with_is_error(h: Harness) -> dict[str, ApiErrorEnd]:
+    seen: dict[str, ApiErrorEnd] = {}
     for case, (status, kind, message, _) in _API_ERRORS.items():
         # A billing or access error is a standing condition: every request gets it (some
         # CLI versions retry a 400 once, and a one-off error would let the retry succeed).
@@ -73,7 +83,7 @@ async def success_subtype_with_is_error(h: Harness) -> dict[str, Any]:
 
 
 @success_subtype_with_is_error.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, ApiErrorEnd]) -> dict[str, Check]:
     checks = {}
     for case, (_, _, _, gist) in _API_ERRORS.items():
         r = seen[case]
@@ -117,6 +127,19 @@ _ERROR_RESULTS: dict[str, tuple[dict[str, Any], str]] = {
 }
 _PAYLOAD = ("subtype", "errors", "result", "api_error_status")
 
+# one variant's exception
+Raised = TypedDict(
+    "Raised",
+    {
+        "yielded": list[str],
+        "raised": str | None,
+        "is ProcessError": bool,
+        "text": str | None,  # its first line
+        "exit_code": int | None,
+        "payload": dict[str, Any],  # each of _PAYLOAD -> the exception's attribute ("<absent>": none)
+    },
+)
+
 
 @behaviour(
     id="results.error-names-real-cause",
@@ -131,10 +154,10 @@ _PAYLOAD = ("subtype", "errors", "result", "api_error_status")
     checks=("raises-typed-process-error", "text-names-real-cause", "carries-result-payload"),
     sdk_ref="claude_agent_sdk._errors.ResultError",
 )
-async def error_names_real_cause(h: Harness) -> dict[str, Any]:
+async def error_names_real_cause(h: Harness) -> dict[str, Raised]:
     from claude_agent_sdk import ProcessError
 
-    seen = {}
+    seen: dict[str, Raised] = {}
     for variant, (fields, _) in _ERROR_RESULTS.items():
         scenario = Scenario().wait_for_user().init().result(is_error=True, **fields).exit(1)
         run = await h.wire("hi", scenario=scenario)
@@ -151,7 +174,7 @@ async def error_names_real_cause(h: Harness) -> dict[str, Any]:
 
 
 @error_names_real_cause.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, Raised]) -> dict[str, Check]:
     untyped = {v: r["raised"] for v, r in seen.items() if not r["is ProcessError"]}
     unnamed = {v: r["text"] for v, r in seen.items() if _ERROR_RESULTS[v][1] not in (r["text"] or "")}
     missing = {}
@@ -190,6 +213,22 @@ error_names_real_cause.differs_on(
 # --- results.max-turns-error-result ---------------------------------------------------
 
 
+class TurnsResult(TypedDict):
+    subtype: str
+    is_error: bool
+    errors: list[str] | None
+    result: str | None
+    terminal_reason: str | None
+    num_turns: int
+
+
+# one max_turns run
+TurnsRun = TypedDict(
+    "TurnsRun",
+    {"model requests": int, "results": int, "result": TurnsResult | None, "exception": str | None},
+)
+
+
 @behaviour(
     id="results.max-turns-error-result",
     claim=(
@@ -204,10 +243,10 @@ error_names_real_cause.differs_on(
     sdk_ref="claude_agent_sdk._internal.query.Query",
     pins={"result-message-error-max-turns": ("option:max_turns",), "exception-names-max-turns": ("option:max_turns",)},
 )
-async def max_turns_error_result(h: Harness) -> dict[str, Any]:
+async def max_turns_error_result(h: Harness) -> dict[str, TurnsRun]:
     (h.cwd / "x.txt").write_text("x\n")
     read = tool_use("Read", {"file_path": str(h.cwd / "x.txt")})
-    seen = {}
+    seen: dict[str, TurnsRun] = {}
     for limit in _LIMITS:
         # one Read per allowed turn, then one more the limit must keep the model from being asked for
         run = await h.cli(
@@ -244,15 +283,18 @@ def _mentions_max_turns(text: Any) -> bool:
 
 
 @max_turns_error_result.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, TurnsRun]) -> dict[str, Check]:
     runs = {limit: seen[f"max_turns={limit}"] for limit in _LIMITS}
 
-    def every(ok: Any, said: Any) -> Check:
+    def every(ok: Callable[[int, TurnsRun], bool], said: Callable[[int, TurnsRun], str]) -> Check:
         wrong = [said(limit, run) for limit, run in runs.items() if not ok(limit, run)]
         return check(not wrong, "; ".join(wrong))
 
-    def reason(run: dict[str, Any]) -> list[Any]:
-        r = run["result"] or {}
+    def result(run: TurnsRun) -> TurnsResult | dict[str, Any]:
+        return run["result"] or {}
+
+    def reason(run: TurnsRun) -> list[Any]:
+        r = result(run)
         return [*(r.get("errors") or []), r.get("result") or ""]
 
     return {
@@ -261,14 +303,14 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             lambda limit, run: f"{run['model requests']} model request(s) with max_turns={limit}",
         ),
         "result-message-error-max-turns": every(
-            lambda limit, run: (run["result"] or {}).get("subtype") == "error_max_turns",
+            lambda limit, run: result(run).get("subtype") == "error_max_turns",
             lambda limit, run: f"max_turns={limit}: {run['results']} ResultMessage(s); the last: {run['result']}",
         ),
         "reason-readable": every(
             lambda limit, run: any(_mentions_max_turns(x) for x in reason(run)),
             lambda limit, run: (
-                f"max_turns={limit}: the result's errors {(run['result'] or {}).get('errors')!r} "
-                f"and result {(run['result'] or {}).get('result')!r} name no turn limit"
+                f"max_turns={limit}: the result's errors {result(run).get('errors')!r} "
+                f"and result {result(run).get('result')!r} name no turn limit"
             ),
         ),
         "exception-names-max-turns": every(
@@ -335,6 +377,42 @@ _TEXT_ONLY_WAIT = 30.0
 # output_format shapes other than json_schema-with-schema (py#180 asked for them to be refused)
 _OTHER_SHAPES = {"json_object": {"type": "json_object"}, "json_schema without schema": {"type": "json_schema"}}
 
+# one output_format shape on the wire
+Shape = TypedDict("Shape", {"--json-schema": str | None, "raised": str | None, "warned": bool})
+
+
+class Outcome(TypedDict):
+    subtype: str | None
+    is_error: bool | None
+    structured_output: Any
+    exception: str | None
+
+
+class TextOnly(TypedDict, total=False):  # {"ended": False} alone when the run never ended, else the rest
+    ended: bool
+    subtype: str | None
+    is_error: bool | None
+    structured_output: Any
+    exception: str | None
+    nudges: int
+
+
+class WrappedCall(TypedDict):
+    refused: bool
+    said: str
+
+
+StructuredSeen = TypedDict(
+    "StructuredSeen",
+    {
+        "wire": dict[str, Shape],
+        "tool offered": bool,
+        "wrapped call": WrappedCall,
+        "after a fitting call": Outcome,
+        "text only": TextOnly,
+    },
+)
+
 
 @behaviour(
     id="results.structured-output-roundtrip",
@@ -357,8 +435,8 @@ _OTHER_SHAPES = {"json_object": {"type": "json_object"}, "json_schema without sc
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
     timeout=150,
 )
-async def structured_output_roundtrip(h: Harness) -> dict[str, Any]:
-    wire: dict[str, Any] = {}
+async def structured_output_roundtrip(h: Harness) -> StructuredSeen:
+    wire: dict[str, Shape] = {}
     for name, shape in {"json_schema": {"type": "json_schema", "schema": _ANSWER_SCHEMA}, **_OTHER_SHAPES}.items():
         w = await h.wire(output_format=shape)
         flag = w.flag("--json-schema")
@@ -392,7 +470,7 @@ async def structured_output_roundtrip(h: Harness) -> dict[str, Any]:
             max_turns=_TEXT_ONLY_TURNS,
             timeout=_TEXT_ONLY_WAIT,
         )
-        text: dict[str, Any] = {**_outcome(text_only), "nudges": max(0, len(text_only.on(MAIN)) - 1)}
+        text = cast(TextOnly, {**_outcome(text_only), "nudges": max(0, len(text_only.on(MAIN)) - 1)})
     except ProbeTimeout:
         text = {"ended": False}
     return {
@@ -411,7 +489,7 @@ def _json(text: str) -> Any:
         return None
 
 
-def _outcome(run: Any) -> dict[str, Any]:
+def _outcome(run: Any) -> Outcome:
     r = run.result
     return {
         "subtype": getattr(r, "subtype", None),
@@ -422,7 +500,7 @@ def _outcome(run: Any) -> dict[str, Any]:
 
 
 @structured_output_roundtrip.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: StructuredSeen) -> dict[str, Check]:
     wire, fit, text = seen["wire"], seen["after a fitting call"], seen["text only"]
     others = {k: v for k, v in wire.items() if k != "json_schema"}
     return {
@@ -480,7 +558,8 @@ structured_output_roundtrip.differs_on(
 _BUDGET = 0.01
 _BIG_USAGE = {"input_tokens": 1_000_000, "output_tokens": 100_000}  # dollars on any model's price
 _SUB_PROMPT = "SUBAGENT-SPENDS: run the commands"
-_BUDGET_RUNS = {
+_BudgetRunName = Literal["main-thread-spend-ends-error-max-budget", "subagent-spend-ends-error-max-budget"]
+_BUDGET_RUNS: dict[_BudgetRunName, str] = {
     "main-thread-spend-ends-error-max-budget": "main",
     "subagent-spend-ends-error-max-budget": "subagent",
 }
@@ -506,7 +585,36 @@ def _budget_script(where: str) -> Script:
     return Script(main=[reply(agent), "main done"], subagent=_spending(4))
 
 
-def _budget_seen(run: CliRun | None) -> dict[str, Any]:
+# one budget run: {"spend on", "hung": True} alone when it never ended
+BudgetRun = TypedDict(
+    "BudgetRun",
+    {
+        "spend on": str,  # "main" or "subagent"
+        "hung": bool,
+        "asked the model": dict[str, bool],  # thread -> whether it asked
+        "results": int,
+        "subtype": str | None,
+        "is_error": bool | None,
+        "cost over budget": bool,
+        "agent tool result starts": str | None,
+        "error": str | None,
+        "error subtype": str | None,
+    },
+    total=False,
+)
+
+
+BudgetSeen = TypedDict(
+    "BudgetSeen",
+    {
+        "main-thread-spend-ends-error-max-budget": BudgetRun,
+        "subagent-spend-ends-error-max-budget": BudgetRun,
+        "sdk has ResultError": bool,
+    },
+)
+
+
+def _budget_seen(run: CliRun | None) -> BudgetRun:
     if run is None:
         return {"hung": True}
     results = run.of_type("ResultMessage")
@@ -553,8 +661,8 @@ _HANG_CEILING = 180.0  # seconds a budget run may take to end: one that ends doe
     sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
     timeout=len(_BUDGET_RUNS) * _HANG_CEILING + 60,
 )
-async def max_budget_error_result(h: Harness) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
+async def max_budget_error_result(h: Harness) -> BudgetSeen:
+    seen = cast(BudgetSeen, {})  # its keys written below
     for name, where in _BUDGET_RUNS.items():
         try:
             run: CliRun | None = await h.cli(
@@ -573,7 +681,7 @@ async def max_budget_error_result(h: Harness) -> dict[str, Any]:
     return seen
 
 
-def _budget_said(run: dict[str, Any]) -> str:
+def _budget_said(run: BudgetRun) -> str:
     if run["hung"]:
         return f"spend on the {run['spend on']} thread: no end within {_HANG_CEILING:g} s"
     return (
@@ -584,8 +692,8 @@ def _budget_said(run: dict[str, Any]) -> str:
 
 
 @max_budget_error_result.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
-    checks = {
+def _(seen: BudgetSeen) -> dict[str, Check]:
+    checks: dict[str, Check] = {
         name: check(not seen[name]["hung"] and seen[name]["subtype"] == _SUBTYPE, _budget_said(seen[name]))
         for name in _BUDGET_RUNS
     }
@@ -596,13 +704,13 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         checks[_EXCEPTION] = undecidable("no run raised an exception to read")
     else:
         checks[_EXCEPTION] = check(
-            all(r["error subtype"] == _SUBTYPE or _SUBTYPE in r["error"] for r in raised),
+            all(r["error subtype"] == _SUBTYPE or _SUBTYPE in (r["error"] or "") for r in raised),
             "the exceptions raised: " + "; ".join(f"{r['error']} (subtype {r['error subtype']})" for r in raised),
         )
     return checks
 
 
-def _budget_run(where: str, subtype: str | None, error: str | None, hung: bool = False) -> dict[str, Any]:
+def _budget_run(where: str, subtype: str | None, error: str | None, hung: bool = False) -> BudgetRun:
     if hung:
         return {"spend on": where, "hung": True}
     return {
