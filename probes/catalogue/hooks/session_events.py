@@ -8,8 +8,9 @@ import contextlib
 import json
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
 from sdkprobe.catalogue.hooks.support import CEILING, bash_call, hook_calls, request_text
@@ -81,6 +82,24 @@ def _lifecycle_settings(folder: Path) -> str:
     return json.dumps({"hooks": hooks})
 
 
+# One session shape's run: what its initialize registered and what the two callbacks were given.
+Shape = TypedDict(
+    "Shape",
+    {
+        "registered in initialize": list[str],
+        "start sources": list[Any],
+        "end reasons": list[Any],
+        "context in first request": bool,
+        "error": str | None,
+    },
+)
+_ShapeKey = Literal["registered in initialize", "start sources", "end reasons", "context in first request"]
+SettingsRan = TypedDict(
+    "SettingsRan", {"start ran": bool, "end ran": bool, "context in first request": bool, "error": str | None}
+)
+LifecycleSeen = TypedDict("LifecycleSeen", {"shapes": dict[str, Shape], "settings hooks": SettingsRan})
+
+
 @behaviour(
     id="hooks.session-start-end-callbacks",
     claim=(
@@ -112,10 +131,10 @@ def _lifecycle_settings(folder: Path) -> str:
     sdk_ref="claude_agent_sdk.types.SessionStartHookSpecificOutput",
     timeout=240,
 )
-async def session_start_end_callbacks(h: Harness) -> dict[str, Any]:
+async def session_start_end_callbacks(h: Harness) -> LifecycleSeen:
     from claude_agent_sdk import HookMatcher
 
-    shapes: dict[str, Any] = {}
+    shapes: dict[str, Shape] = {}
     for label, (prompt, client) in _SHAPES.items():
         run = await h.cli(
             prompt,
@@ -137,7 +156,7 @@ async def session_start_end_callbacks(h: Harness) -> dict[str, Any]:
         }
     folder = h.workdir("markers")
     run = await h.cli("hi", client=True, script=["done"], settings=_lifecycle_settings(folder))
-    settings = {
+    settings: SettingsRan = {
         "start ran": (folder / "session-start").exists(),
         "end ran": (folder / "session-end").exists(),
         "context in first request": _first_request_carries(run, _SS_FILE_MARK),
@@ -146,16 +165,16 @@ async def session_start_end_callbacks(h: Harness) -> dict[str, Any]:
     return {"shapes": shapes, "settings hooks": settings}
 
 
-def _shapes_where(shapes: dict[str, Any], ok: Any) -> list[str]:
+def _shapes_where(shapes: dict[str, Shape], ok: Callable[[Shape], object]) -> list[str]:
     """The session shapes for which `ok(shape)` is false."""
     return [label for label, shape in shapes.items() if not ok(shape)]
 
 
 @session_start_end_callbacks.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: LifecycleSeen) -> dict[str, Check]:
     shapes, settings = seen["shapes"], seen["settings hooks"]
 
-    def note(what: str, failing: list[str]) -> str:
+    def note(what: _ShapeKey, failing: list[str]) -> str:
         per_shape = "; ".join(f"{label}: {shape[what]}" for label, shape in shapes.items())
         return f"{what} per session shape: {per_shape}" + (f" (failing: {', '.join(failing)})" if failing else "")
 
@@ -179,7 +198,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-def _shape(sources: list[Any], reasons: list[Any], context: bool) -> dict[str, Any]:
+def _shape(sources: list[Any], reasons: list[Any], context: bool) -> Shape:
     return {
         "registered in initialize": ["SessionEnd", "SessionStart"],
         "start sources": sources,
@@ -226,6 +245,20 @@ def _once(output: dict[str, Any]) -> Any:
     return stop
 
 
+# One variant's session: the Stop calls, the model requests and what the later ones carried.
+StopRun = TypedDict(
+    "StopRun",
+    {
+        "stop_hook_active per call": list[Any],
+        "model requests": int,
+        "later requests carry": list[str],
+        "result": dict[str, Any] | None,  # subtype, is_error
+        "error": str | None,
+    },
+)
+StopSeen = TypedDict("StopSeen", {"variants": dict[str, StopRun], "declares additionalContext": bool})
+
+
 @behaviour(
     id="hooks.stop-block-forces-continuation",
     claim=(
@@ -258,10 +291,10 @@ def _once(output: dict[str, Any]) -> Any:
     sdk_ref="claude_agent_sdk.types.StopHookInput",
     timeout=200,
 )
-async def stop_block_forces_continuation(h: Harness) -> dict[str, Any]:
+async def stop_block_forces_continuation(h: Harness) -> StopSeen:
     from claude_agent_sdk import HookMatcher
 
-    variants: dict[str, Any] = {}
+    variants: dict[str, StopRun] = {}
     for label, output in _STOP_VARIANTS.items():
         run = await h.cli(
             "answer",
@@ -285,7 +318,7 @@ async def stop_block_forces_continuation(h: Harness) -> dict[str, Any]:
 
 
 @stop_block_forces_continuation.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: StopSeen) -> dict[str, Check]:
     block, context, halted = (seen["variants"][v] for v in _STOP_VARIANTS)
     actives = block["stop_hook_active per call"]
     also = f"; with continue_=False besides: {halted}"
@@ -315,7 +348,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     return out
 
 
-def _variant(actives: list[Any], requests: int, carry: list[str]) -> dict[str, Any]:
+def _variant(actives: list[Any], requests: int, carry: list[str]) -> StopRun:
     return {
         "stop_hook_active per call": actives,
         "model requests": requests,
@@ -387,6 +420,20 @@ async def _appeared(folder: Path) -> None:
 _NOTIFICATION_CEILING = 30.0  # seconds a pending permission prompt waits for its notification: a hang's
 
 
+# One session (with or without can_use_tool) writing a file that needs permission.
+NotifiedRun = TypedDict(
+    "NotifiedRun",
+    {
+        "sequence": list[str],  # _permission_sequence
+        "messages are text": list[bool],
+        "file written": bool,
+        "settings hook notified": list[str],
+        "error": str | None,
+    },
+)
+NotifiedSeen = TypedDict("NotifiedSeen", {"runs": dict[str, NotifiedRun], "declares notification_type": bool})
+
+
 @behaviour(
     id="hooks.notification-fires-in-sdk",
     claim=(
@@ -409,12 +456,12 @@ _NOTIFICATION_CEILING = 30.0  # seconds a pending permission prompt waits for it
     sdk_ref="claude_agent_sdk.types.NotificationHookInput",
     timeout=150,
 )
-async def notification_fires_in_sdk(h: Harness) -> dict[str, Any]:
+async def notification_fires_in_sdk(h: Harness) -> NotifiedSeen:
     import asyncio
 
     from claude_agent_sdk import HookMatcher, PermissionResultAllow
 
-    runs: dict[str, Any] = {}
+    runs: dict[str, NotifiedRun] = {}
     for label in ("with can_use_tool", "without can_use_tool"):
         # The permission prompt stays pending until the Notification callback has been called:
         # decided by order, however slow the machine; only a CLI that never notifies waits
@@ -467,7 +514,7 @@ async def notification_fires_in_sdk(h: Harness) -> dict[str, Any]:
 
 
 @notification_fires_in_sdk.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: NotifiedSeen) -> dict[str, Check]:
     first, second = seen["runs"]["with can_use_tool"], seen["runs"]["without can_use_tool"]
     note = f"with can_use_tool: {first}; without: {second}"
     notified = [s for s in first["sequence"] if s.startswith("Notification:")]
@@ -581,6 +628,32 @@ def _titles(h: Harness) -> list[str] | None:
     return sorted(str(s.custom_title) for s in listed if getattr(s, "custom_title", None))
 
 
+# One prompt's turn (a key of _PROMPT_TURNS): how it ended, what its request carried, what the caller saw.
+PromptTurn = TypedDict(
+    "PromptTurn",
+    {
+        "ended with": str,
+        "hook saw the prompt": bool,
+        "model request": bool,
+        "request carries": list[str],
+        "caller sees": list[str],
+        "messages": list[str],
+    },
+)
+PromptSeen = TypedDict(
+    "PromptSeen",
+    {
+        "turns": dict[str, PromptTurn],
+        "block reasons on stderr": list[str],
+        "new-mark prompt requests": int,
+        "told": dict[str, bool],  # "additionalContext", "updatedPrompt" -> whether a warning named it
+        "titles": list[str] | None,
+        "declared": dict[str, bool],  # "sessionTitle", "suppressOriginalPrompt" -> whether the SDK declares it
+        "error": str | None,
+    },
+)
+
+
 @behaviour(
     id="hooks.user-prompt-submit-output",
     claim=(
@@ -616,7 +689,7 @@ def _titles(h: Harness) -> list[str] | None:
     sdk_ref="claude_agent_sdk.types.UserPromptSubmitHookSpecificOutput",
     timeout=len(_PROMPT_TURNS) * _TURN_CEILING + 120,
 )
-async def user_prompt_submit_output(h: Harness) -> dict[str, Any]:
+async def user_prompt_submit_output(h: Harness) -> PromptSeen:
     from claude_agent_sdk import HookMatcher
 
     by_prompt = {prompt: output for prompt, output in _PROMPT_TURNS.values()}
@@ -657,7 +730,7 @@ async def user_prompt_submit_output(h: Harness) -> dict[str, Any]:
         timeout=len(_PROMPT_TURNS) * _TURN_CEILING + 60,
     )
     main = run.on(MAIN)
-    turns: dict[str, Any] = {}
+    turns: dict[str, PromptTurn] = {}
     for i, (label, (prompt, _)) in enumerate(_PROMPT_TURNS.items()):
         request = run.first(MAIN, carrying=prompt.split()[-1])
         body = "" if request is None else request_text(request)
@@ -684,7 +757,7 @@ async def user_prompt_submit_output(h: Harness) -> dict[str, Any]:
 
 
 @user_prompt_submit_output.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: PromptSeen) -> dict[str, Check]:
     turns, told = seen["turns"], seen["told"]
     first, top, new = turns["context and title"], turns["top-level context"], turns["updatedPrompt"]
     block, hidden = turns["block"], turns["block, suppressed"]
@@ -732,7 +805,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     return out
 
 
-def _turn(request: bool, carries: list[str], sees: list[str], ended: str = "result") -> dict[str, Any]:
+def _turn(request: bool, carries: list[str], sees: list[str], ended: str = "result") -> PromptTurn:
     return {
         "ended with": ended,
         "hook saw the prompt": True,
@@ -784,6 +857,20 @@ def _input_fields(hook_input: Any) -> dict[str, Any]:
     return fields
 
 
+# The PreCompact calls (each _input_fields) for /compact and during the subagent's run, and the compactions.
+PrecompactSeen = TypedDict(
+    "PrecompactSeen",
+    {
+        "manual calls": list[dict[str, Any]],
+        "summary request carried the instructions": bool,
+        "compaction requests": int,
+        "subagent compacted": bool,
+        "calls during the subagent's run": list[dict[str, Any]],
+        "error": str | None,
+    },
+)
+
+
 @behaviour(
     id="hooks.precompact-manual-and-subagent",
     claim=(
@@ -804,7 +891,7 @@ def _input_fields(hook_input: Any) -> dict[str, Any]:
     sdk_ref="claude_agent_sdk.types.PreCompactHookInput",
     timeout=150,
 )
-async def precompact_manual_and_subagent(h: Harness) -> dict[str, Any]:
+async def precompact_manual_and_subagent(h: Harness) -> PrecompactSeen:
     from claude_agent_sdk import HookMatcher
 
     calls: list[dict[str, Any]] = []
@@ -868,7 +955,7 @@ async def precompact_manual_and_subagent(h: Harness) -> dict[str, Any]:
 
 
 @precompact_manual_and_subagent.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: PrecompactSeen) -> dict[str, Check]:
     manual = seen["manual calls"]
     triggers = [c.get("trigger") for c in manual]
     instructions = [c.get("custom_instructions") for c in manual]

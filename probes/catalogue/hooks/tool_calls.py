@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
 from sdkprobe.catalogue.hooks.support import SUBAGENT_PROMPT, bash_call, hook_calls, request_text
@@ -36,6 +36,18 @@ _EDITS = "Edit|Write|MultiEdit"
 _EDIT_MODES = ("acceptEdits", "auto")
 
 
+class EditRun(TypedDict):
+    pretooluse: list[Any]  # the tool_name of each PreToolUse call
+    posttooluse: list[Any]
+    old_content_seen_by_pretooluse: list[str | None]
+    same_tool_use_id: bool
+    posttooluse_input_has_response: bool
+    callbacks: list[Any]  # the tools can_use_tool was asked about
+    file_now: str
+    started: bool
+    error: str | None
+
+
 @behaviour(
     id="hooks.posttooluse-reports-auto-approved-edits",
     claim=(
@@ -57,10 +69,10 @@ _EDIT_MODES = ("acceptEdits", "auto")
     pins={"same-tool-use-id-in-pre-and-post": ("hook-event:PostToolUse",)},
     sdk_ref="claude_agent_sdk.types.PostToolUseHookInput",
 )
-async def posttooluse_reports_auto_approved_edits(h: Harness) -> dict[str, Any]:
+async def posttooluse_reports_auto_approved_edits(h: Harness) -> dict[str, EditRun]:
     from claude_agent_sdk import HookMatcher
 
-    seen: dict[str, Any] = {}
+    seen: dict[str, EditRun] = {}
     for mode in _EDIT_MODES:
         target = h.cwd / f"{mode}.txt"
         target.write_text("old content\n")
@@ -108,7 +120,7 @@ async def posttooluse_reports_auto_approved_edits(h: Harness) -> dict[str, Any]:
 
 
 @posttooluse_reports_auto_approved_edits.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, EditRun]) -> dict[str, Check]:
     ran = [m for m in _EDIT_MODES if seen[m]["started"]]
 
     def fired(mode: str) -> Check:
@@ -167,6 +179,15 @@ _MODE_ENV: dict[str, dict[str, str]] = {
 }
 
 
+class AskRun(TypedDict):
+    hook_fired: bool
+    callbacks: list[Any]  # the tools can_use_tool was asked about
+    written: bool
+    result: str | None  # the result's subtype
+    started: bool
+    error: str | None
+
+
 @behaviour(
     id="hooks.pretooluse-ask-keeps-prompt",
     claim=(
@@ -184,13 +205,13 @@ _MODE_ENV: dict[str, dict[str, str]] = {
     requires=("option:hooks", "option:can_use_tool", "option:permission_mode", "api:HookMatcher"),
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
 )
-async def pretooluse_ask_keeps_prompt(h: Harness) -> dict[str, Any]:
+async def pretooluse_ask_keeps_prompt(h: Harness) -> dict[str, AskRun]:
     from claude_agent_sdk import HookMatcher
 
     async def ask(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
         return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask"}}
 
-    async def attempt(mode: str, env: dict[str, str]) -> dict[str, Any]:
+    async def attempt(mode: str, env: dict[str, str]) -> AskRun:
         target = h.cwd / f"{mode}.txt"
         run = await h.cli(
             "write a file",
@@ -214,7 +235,7 @@ async def pretooluse_ask_keeps_prompt(h: Harness) -> dict[str, Any]:
 
 
 @pretooluse_ask_keeps_prompt.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, AskRun]) -> dict[str, Check]:
     def asked(key: str) -> Check:
         s = seen[key]
         if not s["started"]:
@@ -267,12 +288,25 @@ def _deny(reason: str, when: Any = None) -> Any:
     return hook
 
 
-def _outcome(block: dict[str, Any] | None, reason: str, content: str) -> dict[str, Any] | None:
+class Outcome(TypedDict):
+    is_error: bool
+    has_reason: bool  # the deny's reason is in its text
+    has_content: bool  # the tool's own output is
+
+
+def _outcome(block: dict[str, Any] | None, reason: str, content: str) -> Outcome | None:
     """A tool_result reduced to what a deny probe decides on (None when none came back)."""
     if block is None:
         return None
     text = result_text(block)
     return {"is_error": bool(block.get("is_error")), "has_reason": reason in text, "has_content": content in text}
+
+
+class ParallelSeen(TypedDict):
+    denied: Outcome | None
+    parallel: Outcome | None
+    main_request_statuses: list[int]
+    result: dict[str, Any] | None  # subtype, is_error
 
 
 @behaviour(
@@ -307,7 +341,7 @@ def _outcome(block: dict[str, Any] | None, reason: str, content: str) -> dict[st
     },
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
 )
-async def pretooluse_deny_returns_tool_result(h: Harness) -> dict[str, Any]:
+async def pretooluse_deny_returns_tool_result(h: Harness) -> ParallelSeen:
     from claude_agent_sdk import HookMatcher
 
     note = h.cwd / "note.txt"
@@ -325,7 +359,7 @@ async def pretooluse_deny_returns_tool_result(h: Harness) -> dict[str, Any]:
     main = run.on(MAIN)
     after = main[1] if len(main) > 1 else None
 
-    def outcome(tool_use_id: str, content: str) -> dict[str, Any] | None:
+    def outcome(tool_use_id: str, content: str) -> Outcome | None:
         return _outcome(after.tool_result(tool_use_id) if after else None, _DENY_REASON, content)
 
     return {
@@ -337,15 +371,15 @@ async def pretooluse_deny_returns_tool_result(h: Harness) -> dict[str, Any]:
 
 
 @pretooluse_deny_returns_tool_result.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ParallelSeen) -> dict[str, Check]:
     denied, parallel, result = seen["denied"], seen["parallel"], seen["result"]
     return {
         "denied-call-gets-error-with-reason": check(
-            bool(denied) and denied["is_error"] and denied["has_reason"] and not denied["has_content"],
+            denied is not None and denied["is_error"] and denied["has_reason"] and not denied["has_content"],
             f"the denied Bash call came back as {denied} (no tool_result: None)",
         ),
         "parallel-call-answered": check(
-            bool(parallel) and not parallel["is_error"] and parallel["has_content"],
+            parallel is not None and not parallel["is_error"] and parallel["has_content"],
             f"the parallel Read came back as {parallel} (no tool_result: None)",
         ),
         "conversation-continues": check(
@@ -369,6 +403,21 @@ _SUB_DENY_REASON = "SECRET-DENIED-9"
 _SECRET = "SECRET-CONTENT-9"
 
 
+class HookSaw(TypedDict):
+    has_agent_id: bool
+
+
+class ThreadRead(TypedDict):
+    result: Outcome | None
+    hook: HookSaw | None  # None: the hook was not called for it
+
+
+class SubagentSeen(TypedDict):
+    main: ThreadRead
+    subagent: ThreadRead
+    subagent_requests: int
+
+
 @behaviour(
     id="hooks.deny-applies-inside-subagent",
     claim=(
@@ -384,7 +433,7 @@ _SECRET = "SECRET-CONTENT-9"
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
     timeout=90,
 )
-async def deny_applies_inside_subagent(h: Harness) -> dict[str, Any]:
+async def deny_applies_inside_subagent(h: Harness) -> SubagentSeen:
     from claude_agent_sdk import HookMatcher
 
     secrets = {}
@@ -420,11 +469,11 @@ async def deny_applies_inside_subagent(h: Harness) -> dict[str, Any]:
         },
     )
 
-    def result(route: str, tool_use_id: str) -> dict[str, Any] | None:
+    def result(route: str, tool_use_id: str) -> Outcome | None:
         block = next((b for r in run.on(route) if (b := r.tool_result(tool_use_id)) is not None), None)
         return _outcome(block, _SUB_DENY_REASON, _SECRET)
 
-    hook_calls = {}
+    hook_calls: dict[str, HookSaw] = {}
     for c in run.callbacks:
         path = str((c["input"].get("tool_input") or {}).get("file_path", "")) if c["kind"] == "hook" else ""
         for thread, secret in secrets.items():
@@ -438,8 +487,8 @@ async def deny_applies_inside_subagent(h: Harness) -> dict[str, Any]:
 
 
 @deny_applies_inside_subagent.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
-    def denied(r: dict[str, Any] | None) -> bool:
+def _(seen: SubagentSeen) -> dict[str, Check]:
+    def denied(r: Outcome | None) -> bool:
         return r is not None and r["is_error"] and r["has_reason"] and not r["has_content"]
 
     sub, main = seen["subagent"], seen["main"]
@@ -450,7 +499,8 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             f"{seen['subagent_requests']} subagent request(s))",
         ),
         "hook-input-has-agent-id": check(
-            bool(sub["hook"]) and sub["hook"]["has_agent_id"], f"the hook call for the subagent's Read: {sub['hook']}"
+            sub["hook"] is not None and sub["hook"]["has_agent_id"],
+            f"the hook call for the subagent's Read: {sub['hook']}",
         ),
         "denied-on-main-thread": check(denied(main["result"]), f"the main thread's Read came back as {main['result']}"),
     }
@@ -469,6 +519,23 @@ deny_applies_inside_subagent.differs_on(
 
 
 _VARIANTS = ("A", "B", "C")  # A: hook allow+updatedInput; B: can_use_tool updated_input; C: hook updatedInput alone
+
+
+class Rewritten(TypedDict):
+    ran: Any  # "ORIGINAL" or "REWRITTEN"; both as a list, None when neither
+    is_error: bool | None
+    posttooluse_saw: str | None
+    can_use_tool_asked: bool
+
+
+UpdatedInputSeen = TypedDict(
+    "UpdatedInputSeen",
+    {
+        "A: hook allow + updatedInput": Rewritten,
+        "B: can_use_tool updated_input": Rewritten,
+        "C: hook updatedInput without a decision": Rewritten,
+    },
+)
 
 
 @behaviour(
@@ -509,7 +576,7 @@ _VARIANTS = ("A", "B", "C")  # A: hook allow+updatedInput; B: can_use_tool updat
     },
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
 )
-async def pretooluse_updated_input_applied(h: Harness) -> dict[str, Any]:
+async def pretooluse_updated_input_applied(h: Harness) -> UpdatedInputSeen:
     from claude_agent_sdk import HookMatcher, PermissionResultAllow
 
     def command(variant: str, word: str) -> str:
@@ -565,7 +632,7 @@ async def pretooluse_updated_input_applied(h: Harness) -> dict[str, Any]:
             "PostToolUse": [HookMatcher(matcher="Bash", hooks=[post])],
         },
     )
-    seen = {}
+    seen: dict[str, Rewritten] = {}
     for v in _VARIANTS:
         block = next((b for r in run.on(MAIN) if (b := r.tool_result(ids[v])) is not None), None)
         text = result_text(block)
@@ -584,7 +651,7 @@ async def pretooluse_updated_input_applied(h: Harness) -> dict[str, Any]:
 
 
 @pretooluse_updated_input_applied.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: UpdatedInputSeen) -> dict[str, Check]:
     a, b = seen["A: hook allow + updatedInput"], seen["B: can_use_tool updated_input"]
     c = seen["C: hook updatedInput without a decision"]
     return {
@@ -606,7 +673,12 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-_ORIGINAL_RAN = {"ran": "ORIGINAL", "is_error": False, "posttooluse_saw": "ORIGINAL", "can_use_tool_asked": False}
+_ORIGINAL_RAN: Rewritten = {
+    "ran": "ORIGINAL",
+    "is_error": False,
+    "posttooluse_saw": "ORIGINAL",
+    "can_use_tool_asked": False,
+}
 pretooluse_updated_input_applied.differs_on(
     {
         "A: hook allow + updatedInput": _ORIGINAL_RAN,
@@ -625,6 +697,25 @@ def _ask_for(name: str) -> Any:
         return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask"}}
 
     return hook
+
+
+class Approval(TypedDict):
+    calls: list[str]  # "hook <event>" or "can_use_tool", sorted
+    written: bool
+    tool_result_error: bool | None
+
+
+ApprovalSeen = TypedDict(
+    "ApprovalSeen",
+    {
+        "A: PermissionRequest hook alone": Approval,
+        "B: beside a denying can_use_tool": Approval,
+        "C: PreToolUse ask, then PermissionRequest": Approval,
+    },
+)
+_ApprovalCase = Literal[
+    "A: PermissionRequest hook alone", "B: beside a denying can_use_tool", "C: PreToolUse ask, then PermissionRequest"
+]
 
 
 @behaviour(
@@ -656,10 +747,10 @@ def _ask_for(name: str) -> Any:
     sdk_ref="claude_agent_sdk.types.PermissionRequestHookInput",
     timeout=90,
 )
-async def permission_request_callback_fires(h: Harness) -> dict[str, Any]:
+async def permission_request_callback_fires(h: Harness) -> ApprovalSeen:
     from claude_agent_sdk import HookMatcher
 
-    async def write(files: list[str], **options: Any) -> dict[str, Any]:
+    async def write(files: list[str], **options: Any) -> dict[str, Approval]:
         ids = {name: f"toolu_double_write_{name.split('.')[0]}" for name in files}
         run = await h.cli(
             "write the files",
@@ -670,7 +761,7 @@ async def permission_request_callback_fires(h: Harness) -> dict[str, Any]:
             ],
             **options,
         )
-        seen = {}
+        seen: dict[str, Approval] = {}
         for name in files:
             path = str(h.cwd / name)
             order = sorted(  # the CLI may send its control requests in no fixed order
@@ -727,8 +818,8 @@ async def _allow_permission(hook_input: Any, tool_use_id: str | None, context: A
 
 
 @permission_request_callback_fires.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
-    def applied(key: str) -> Check:
+def _(seen: ApprovalSeen) -> dict[str, Check]:
+    def applied(key: _ApprovalCase) -> Check:
         s = seen[key]
         return check(
             "hook PermissionRequest" in s["calls"] and s["written"],
@@ -742,7 +833,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-_NEVER_ASKED = {"calls": ["hook PreToolUse"], "written": False, "tool_result_error": True}
+_NEVER_ASKED: Approval = {"calls": ["hook PreToolUse"], "written": False, "tool_result_error": True}
 permission_request_callback_fires.differs_on(
     {
         "A: PermissionRequest hook alone": _NEVER_ASKED,
@@ -778,6 +869,18 @@ async def _decide_by_file(hook_input: Any, tool_use_id: Any, context: Any) -> An
             "permissionDecisionReason": f"probe: {decision}",
         }
     }
+
+
+BypassSeen = TypedDict(
+    "BypassSeen",
+    {
+        "hook saw": list[str],  # the file each PreToolUse call touches ("other": none)
+        "can_use_tool saw": list[Any],
+        "files": dict[str, bool],  # a key of _BYPASS_DECISIONS -> whether it was made
+        "permission mode": str | None,
+        "error": str | None,
+    },
+)
 
 
 @behaviour(
@@ -822,7 +925,7 @@ async def _decide_by_file(hook_input: Any, tool_use_id: Any, context: Any) -> An
     security="a PreToolUse deny or ask skipped under bypassPermissions would let a tool the host refused run",
     timeout=120,
 )
-async def pretooluse_in_bypass_mode(h: Harness) -> dict[str, Any]:
+async def pretooluse_in_bypass_mode(h: Harness) -> BypassSeen:
     from claude_agent_sdk import HookMatcher, PermissionResultDeny
 
     async def deny_everything(name: str, tool_input: dict[str, Any], context: Any) -> Any:
@@ -853,7 +956,7 @@ async def pretooluse_in_bypass_mode(h: Harness) -> dict[str, Any]:
 
 
 @pretooluse_in_bypass_mode.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: BypassSeen) -> dict[str, Check]:
     files, hooked, asked = seen["files"], seen["hook saw"], seen["can_use_tool saw"]
     context = f"files {files}; PreToolUse saw {hooked}; can_use_tool saw {asked}; mode {seen['permission mode']}"
     return {
@@ -893,6 +996,18 @@ async def _stop_after_a(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
     return {"continue_": False, "stopReason": _STOP_MARK} if "a.txt" in command else {}
 
 
+StoppedSeen = TypedDict(
+    "StoppedSeen",
+    {
+        "files": dict[str, bool],  # "a.txt", "b.txt" -> whether it was made
+        "model requests": int,
+        "stop reason in": list[str],
+        "result": dict[str, Any] | None,  # subtype, is_error
+        "error": str | None,
+    },
+)
+
+
 @behaviour(
     id="hooks.posttooluse-continue-false-stops",
     claim=(
@@ -914,7 +1029,7 @@ async def _stop_after_a(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
     },
     sdk_ref="claude_agent_sdk._internal.query._convert_hook_output_for_cli",
 )
-async def posttooluse_continue_false_stops(h: Harness) -> dict[str, Any]:
+async def posttooluse_continue_false_stops(h: Harness) -> StoppedSeen:
     from claude_agent_sdk import HookMatcher
 
     run = await h.cli(
@@ -950,7 +1065,7 @@ async def posttooluse_continue_false_stops(h: Harness) -> dict[str, Any]:
 
 
 @posttooluse_continue_false_stops.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: StoppedSeen) -> dict[str, Check]:
     files = seen["files"]
     after = (
         f"the model was asked {seen['model requests']} time(s) in all (1 claimed); files {files}; result "
@@ -1034,6 +1149,21 @@ async def _replace_output(hook_input: Any, tool_use_id: Any, context: Any) -> An
     return {"hookSpecificOutput": {"hookEventName": "PostToolUse", key: value}}
 
 
+class OutputCarried(TypedDict):
+    replacement: bool  # the tool_result the model read carried the hook's replacement
+    original: bool  # and the tool's own output
+
+
+ReplacedSeen = TypedDict(
+    "ReplacedSeen",
+    {
+        "tool results": dict[str, OutputCarried | None],  # a key of _REPLACED -> None: no tool_result came
+        "declared": dict[str, bool],  # "updatedToolOutput", "updatedMCPToolOutput" -> whether the SDK declares it
+        "error": str | None,
+    },
+)
+
+
 @behaviour(
     id="hooks.posttooluse-updated-tool-output",
     claim=(
@@ -1055,7 +1185,7 @@ async def _replace_output(hook_input: Any, tool_use_id: Any, context: Any) -> An
     sdk_ref="claude_agent_sdk.types.PostToolUseHookSpecificOutput",
     timeout=90,
 )
-async def posttooluse_updated_tool_output(h: Harness) -> dict[str, Any]:
+async def posttooluse_updated_tool_output(h: Harness) -> ReplacedSeen:
     import claude_agent_sdk as sdk
     from claude_agent_sdk import HookMatcher
 
@@ -1073,7 +1203,7 @@ async def posttooluse_updated_tool_output(h: Harness) -> dict[str, Any]:
         timeout=80,
     )
     main = run.on(MAIN)
-    seen: dict[str, Any] = {}
+    seen: dict[str, OutputCarried | None] = {}
     for tool_use_id, (_, _, _, replacement, original) in _REPLACED.items():
         request = _first_answering(main, tool_use_id)
         block = None if request is None else request.tool_result(tool_use_id)
@@ -1090,7 +1220,7 @@ async def posttooluse_updated_tool_output(h: Harness) -> dict[str, Any]:
 
 
 @posttooluse_updated_tool_output.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ReplacedSeen) -> dict[str, Check]:
     out: dict[str, Check] = {}
     for name, (tool_use_id, replaced) in _REPLACEMENT_CHECKS.items():
         key = _REPLACED[tool_use_id][1]
@@ -1108,9 +1238,11 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     return out
 
 
-def _replaced(*carried: tuple[bool, bool]) -> dict[str, Any]:
+def _replaced(*carried: tuple[bool, bool]) -> ReplacedSeen:
     """What the model's tool_results carried, (replacement, original) per call in _REPLACED's order."""
-    results = {i: {"replacement": r, "original": o} for i, (r, o) in zip(_REPLACED, carried, strict=True)}
+    results: dict[str, OutputCarried | None] = {
+        i: {"replacement": r, "original": o} for i, (r, o) in zip(_REPLACED, carried, strict=True)
+    }
     return {
         "tool results": results,
         "declared": {"updatedToolOutput": True, "updatedMCPToolOutput": True},
@@ -1142,6 +1274,16 @@ _CONTEXT_CALLS: dict[str, tuple[str, dict[str, Any], str]] = {
 }
 
 
+ContextCall = TypedDict(
+    "ContextCall", {"hook called": bool, "answered": bool, "in next request": bool, "in a later request": bool}
+)
+
+
+class ContextSeen(TypedDict):
+    calls: dict[str, ContextCall]  # sub-check (the first of a _CONTEXT_CALLS value) -> its call's fate
+    error: str | None
+
+
 @behaviour(
     id="hooks.posttooluse-additional-context-reaches-model",
     claim=(
@@ -1161,7 +1303,7 @@ _CONTEXT_CALLS: dict[str, tuple[str, dict[str, Any], str]] = {
     sdk_ref="claude_agent_sdk.types.PostToolUseHookSpecificOutput",
     timeout=120,
 )
-async def posttooluse_additional_context_reaches_model(h: Harness) -> dict[str, Any]:
+async def posttooluse_additional_context_reaches_model(h: Harness) -> ContextSeen:
     import claude_agent_sdk as sdk
     from claude_agent_sdk import HookMatcher
 
@@ -1191,7 +1333,7 @@ async def posttooluse_additional_context_reaches_model(h: Harness) -> dict[str, 
         timeout=110,
     )
     main = run.on(MAIN)
-    calls: dict[str, Any] = {}
+    calls: dict[str, ContextCall] = {}
     for tool_use_id, (name, _, marker) in _CONTEXT_CALLS.items():
         request = _first_answering(main, tool_use_id)
         calls[name] = {
@@ -1204,7 +1346,7 @@ async def posttooluse_additional_context_reaches_model(h: Harness) -> dict[str, 
 
 
 @posttooluse_additional_context_reaches_model.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ContextSeen) -> dict[str, Check]:
     return {
         name: check(
             got["in next request"],

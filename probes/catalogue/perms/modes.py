@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check, needs_live, undecidable
 from sdkprobe.catalogue.perms.support import (
@@ -38,7 +38,7 @@ _EDITED_FILE = "notes.txt"
 _NO_VERDICT = ("auto mode is unavailable", "could not evaluate", "unparseable")
 
 
-def _not_started(seen: dict[str, Any], checks: tuple[str, ...]) -> dict[str, Check] | None:
+def _not_started(seen: AutoLiveSeen | AutoOfflineSeen, checks: tuple[str, ...]) -> dict[str, Check] | None:
     """Every sub-check undecidable when the CLI did not start in a permission mode at all."""
     if seen["init_permission_mode"] is not None:
         return None
@@ -90,6 +90,16 @@ def _steps_from_messages(run: CliRun, markers: dict[str, str]) -> dict[str, Any]
     return {step: results.get(step, "attempted, no result" if step in uses else None) for step in markers}
 
 
+class AutoLiveSeen(TypedDict):
+    init_permission_mode: str | None
+    callbacks: list[dict[str, Any]]  # tool, and the step its input names (None: no step)
+    written: bool
+    approved_ran: bool
+    refused_target_kept: bool
+    steps: dict[str, Any]  # _steps_from_messages: its tool_result, "attempted, no result", or None
+    error: str | None
+
+
 @behaviour(
     id="perms.auto-mode-bypasses-can-use-tool",
     claim=(
@@ -105,7 +115,7 @@ def _steps_from_messages(run: CliRun, markers: dict[str, str]) -> dict[str, Any]
     sdk_ref="claude_agent_sdk.types.PermissionMode",
     timeout=300,
 )
-async def auto_mode_bypasses_can_use_tool(h: Harness) -> dict[str, Any]:
+async def auto_mode_bypasses_can_use_tool(h: Harness) -> AutoLiveSeen:
     # A folder outside the working directory for the deny case: deleting it is what a
     # classifier refuses; if it were approved, only this probe's own folder would go.
     outside = h.workdir("keep-me")
@@ -135,7 +145,7 @@ async def auto_mode_bypasses_can_use_tool(h: Harness) -> dict[str, Any]:
 
 
 @auto_mode_bypasses_can_use_tool.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: AutoLiveSeen) -> dict[str, Check]:
     not_started = _not_started(seen, _LIVE_CHECKS)
     if not_started:
         return not_started
@@ -209,6 +219,20 @@ _OFFLINE_CHECKS = (
 )
 
 
+AutoOfflineSeen = TypedDict(
+    "AutoOfflineSeen",
+    {
+        "init_permission_mode": str | None,
+        "callbacks": list[Any],  # the tools can_use_tool was asked about
+        "written": bool,
+        "bash_ran": bool,
+        "bash_result": dict[str, Any] | None,  # is_error, text
+        "requests judging the Bash step": list[str],
+        "error": str | None,
+    },
+)
+
+
 @behaviour(
     id="perms.auto-mode-offline-without-classifier",
     claim=(
@@ -223,7 +247,7 @@ _OFFLINE_CHECKS = (
     requires=("option:can_use_tool", "option:permission_mode"),
     sdk_ref="claude_agent_sdk.types.PermissionMode",
 )
-async def auto_mode_offline_without_classifier(h: Harness) -> dict[str, Any]:
+async def auto_mode_offline_without_classifier(h: Harness) -> AutoOfflineSeen:
     target = h.cwd / _EDITED_FILE
     run = await h.cli(
         "write and run",
@@ -257,7 +281,7 @@ async def auto_mode_offline_without_classifier(h: Harness) -> dict[str, Any]:
 
 
 @auto_mode_offline_without_classifier.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: AutoOfflineSeen) -> dict[str, Check]:
     not_started = _not_started(seen, _OFFLINE_CHECKS)
     if not_started:
         return not_started
@@ -345,7 +369,23 @@ _BYPASS_CALLS: dict[str, tuple[str, Any]] = {
 _BYPASS_TIMEOUT = 180.0  # seconds a session may take to end: a run that works ends in seconds, only a hang reaches it
 
 
-async def _bypass_run(h: Harness, with_callback: bool) -> dict[str, Any]:
+class _BypassRunEnded(TypedDict):
+    ended: bool  # False: the session hung to the ceiling
+    init_permission_mode: str | None
+    asked: list[str]  # asked_about
+    made: dict[str, bool]  # "a1", "o1" -> whether the touch made it
+    results: dict[str, Any]  # a key of _BYPASS_CALLS -> its tool_result (_result_of)
+    error: str | None
+
+
+class BypassRun(_BypassRunEnded, total=False):
+    result: str | None  # the result's subtype; absent when the session did not end
+
+
+BypassSeen = TypedDict("BypassSeen", {"with callback": BypassRun, "without callback": BypassRun})
+
+
+async def _bypass_run(h: Harness, with_callback: bool) -> BypassRun:
     """One bypass session of the scripted calls; whether it ended, what was asked, which files appeared."""
     for name in ("a1", "o1"):
         (h.cwd / name).unlink(missing_ok=True)
@@ -405,12 +445,12 @@ async def _bypass_run(h: Harness, with_callback: bool) -> dict[str, Any]:
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
     timeout=2 * _BYPASS_TIMEOUT + 60,
 )
-async def bypass_still_asks(h: Harness) -> dict[str, Any]:
+async def bypass_still_asks(h: Harness) -> BypassSeen:
     return {"with callback": await _bypass_run(h, True), "without callback": await _bypass_run(h, False)}
 
 
 @bypass_still_asks.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: BypassSeen) -> dict[str, Check]:
     asking, bare = seen["with callback"], seen["without callback"]
     asked = asking["asked"]
 
@@ -448,7 +488,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-def _bypass_seen(asked: list[str], made: dict[str, bool], ended: bool = True) -> dict[str, Any]:
+def _bypass_seen(asked: list[str], made: dict[str, bool], ended: bool = True) -> BypassRun:
     return {
         "ended": ended,
         "init_permission_mode": "bypassPermissions",
@@ -493,6 +533,18 @@ _PROTECTED_CHECKS = {
 _MARK = "sdkprobe-write\n"
 
 
+class ProtectedWrite(TypedDict):
+    asked: bool  # whether can_use_tool was asked about it
+    written: bool
+    result: dict[str, Any] | None  # its tool_result (_result_of)
+
+
+class ProtectedSeen(TypedDict):
+    init_permission_mode: str | None
+    writes: dict[str, ProtectedWrite]  # a key of _PROTECTED -> its Write's fate
+    error: str | None
+
+
 @behaviour(
     id="perms.accept-edits-protected-paths",
     claim=(
@@ -514,7 +566,7 @@ _MARK = "sdkprobe-write\n"
     },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
 )
-async def accept_edits_protected_paths(h: Harness) -> dict[str, Any]:
+async def accept_edits_protected_paths(h: Harness) -> ProtectedSeen:
     git_repo(h.cwd, user_name="probe")
     for relative, _ in _PROTECTED.values():
         (h.cwd / relative).parent.mkdir(parents=True, exist_ok=True)
@@ -545,7 +597,7 @@ async def accept_edits_protected_paths(h: Harness) -> dict[str, Any]:
 
 
 @accept_edits_protected_paths.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ProtectedSeen) -> dict[str, Check]:
     writes = seen["writes"]
 
     def shown(target: str) -> str:
@@ -568,7 +620,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     return decided
 
 
-def _protected_seen(asked: bool, written: bool) -> dict[str, Any]:
+def _protected_seen(asked: bool, written: bool) -> ProtectedWrite:
     return {"asked": asked, "written": written, "result": {"is_error": asked, "text": ""}}
 
 
@@ -620,7 +672,20 @@ async def _no_decision(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
     return {}
 
 
-async def _plan_run(h: Harness, approve: bool) -> dict[str, Any]:
+class PlanRun(TypedDict):
+    mode_at_write: dict[str, Any]  # file -> the permission_mode its Write's PreToolUse input carried
+    init_permission_mode: str | None
+    asked: list[str]  # asked_about
+    asked_files: list[str]
+    written: dict[str, bool]  # a name of _PLAN_FILES -> whether it was written
+    exit_result: dict[str, Any] | None  # ExitPlanMode's tool_result (_result_of)
+    went_on_after_exit: bool
+    told_model_plan_mode_exited: bool
+    result: str | None  # the result's subtype
+    error: str | None
+
+
+async def _plan_run(h: Harness, approve: bool) -> PlanRun:
     for name in _PLAN_FILES:
         (h.cwd / name).unlink(missing_ok=True)
     write = [
@@ -689,12 +754,12 @@ async def _plan_run(h: Harness, approve: bool) -> dict[str, Any]:
     },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
 )
-async def plan_mode_exit_plan(h: Harness) -> dict[str, Any]:
+async def plan_mode_exit_plan(h: Harness) -> dict[str, PlanRun]:
     return {label: await _plan_run(h, label == "approved") for label in _PLAN_RUNS}
 
 
 @plan_mode_exit_plan.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, PlanRun]) -> dict[str, Check]:
     rejected, approved = seen["rejected"], seen["approved"]
 
     def shown(label: str) -> str:
@@ -738,7 +803,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-def _mode_at(run: dict[str, Any], name: str) -> str | None:
+def _mode_at(run: PlanRun, name: str) -> str | None:
     """The mode the CLI gave the Write of `name` in its PreToolUse input; None when it gave none
     (or the Write never reached its hook): then the files and the model's messages decide alone."""
     mode: str | None = run["mode_at_write"].get(name)
@@ -752,7 +817,7 @@ def _plan_seen(
     went_on: bool = True,
     exited: bool = False,
     modes: tuple[str, str] = ("plan", "plan"),
-) -> dict[str, Any]:
+) -> PlanRun:
     return {
         "mode_at_write": dict(zip(_PLAN_FILES, modes, strict=True)),
         "told_model_plan_mode_exited": exited,
@@ -852,6 +917,18 @@ def _fs_effects(h: Harness, outside: Any) -> dict[str, bool]:
     }
 
 
+class FsStep(TypedDict):
+    asked: bool  # whether can_use_tool was asked about its command
+    ran: bool  # whether its effect is there (_fs_effects)
+    result: dict[str, Any] | None  # its tool_result (tool_results_of)
+
+
+class FsSeen(TypedDict):
+    init_permission_mode: str | None
+    steps: dict[str, FsStep]  # a key of _FS_STEPS -> its command's fate
+    error: str | None
+
+
 @behaviour(
     id="perms.accept-edits-fs-bash",
     claim=(
@@ -874,7 +951,7 @@ def _fs_effects(h: Harness, outside: Any) -> dict[str, bool]:
     },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
 )
-async def accept_edits_fs_bash(h: Harness) -> dict[str, Any]:
+async def accept_edits_fs_bash(h: Harness) -> FsSeen:
     _scratch_tree(h)
     outside = h.workdir("outside")
     asked: list[str] = []
@@ -904,7 +981,7 @@ async def accept_edits_fs_bash(h: Harness) -> dict[str, Any]:
 
 
 @accept_edits_fs_bash.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: FsSeen) -> dict[str, Check]:
     mode = seen["init_permission_mode"]
     if mode != "acceptEdits":  # permission_mode did not reach the CLI: the claim's mode never applied
         why = check(False, f"the CLI did not start in acceptEdits (init permissionMode {mode!r}; {seen['error']!r})")
@@ -922,7 +999,8 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     return decided
 
 
-_REPORTED_RUN = {  # cc#45474 and cc#60693: the filesystem set inside the cwd ran unasked, prefixed too
+# cc#45474 and cc#60693: the filesystem set inside the cwd ran unasked, prefixed too
+_REPORTED_RUN: dict[str, FsStep] = {
     step: {
         "asked": group in ("outside", "other"),
         "ran": group not in ("outside", "other"),
@@ -955,7 +1033,12 @@ def _write(h: Harness, name: str) -> Any:
     )
 
 
-def _wrote(h: Harness, run: CliRun, name: str) -> dict[str, Any]:
+class Wrote(TypedDict):
+    asked: bool  # whether can_use_tool was asked about the Write
+    written: bool
+
+
+def _wrote(h: Harness, run: CliRun, name: str) -> Wrote:
     """Whether can_use_tool was asked about the Write of `name`, and whether the file is there."""
     asked = any(c["kind"] == "can_use_tool" and name in json.dumps(c["input"]) for c in run.callbacks)
     return {"asked": asked, "written": (h.cwd / name).exists()}
@@ -969,6 +1052,20 @@ _MODE_RUNS: dict[str, tuple[str, str | None, str]] = {
     "settings dontAsk": ("dontAsk", None, "dontask.txt"),
     "settings acceptEdits, option default": ("acceptEdits", "default", "explicit.txt"),
 }
+
+
+class ModeRun(Wrote):
+    init_permission_mode: str | None
+
+
+class PermissionModeFlags(TypedDict):
+    unset: list[str]  # "--permission-mode" once per time it was sent
+    default: list[str]
+
+
+class SettingsModeSeen(TypedDict):
+    argv: PermissionModeFlags
+    runs: dict[str, ModeRun]  # a key of _MODE_RUNS -> its session
 
 
 @behaviour(
@@ -993,14 +1090,14 @@ _MODE_RUNS: dict[str, tuple[str, str | None, str]] = {
     },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
 )
-async def settings_default_mode_honored(h: Harness) -> dict[str, Any]:
+async def settings_default_mode_honored(h: Harness) -> SettingsModeSeen:
     unset = (await h.wire()).argv
     explicit = (await h.wire(permission_mode="default")).argv
 
     def flags(argv: list[str]) -> list[str]:  # the flag once per time it was sent, `--x v` or `--x=v`
         return ["--permission-mode" for t in argv if t == "--permission-mode" or t.startswith("--permission-mode=")]
 
-    seen: dict[str, Any] = {
+    seen: SettingsModeSeen = {
         "argv": {"unset": flags(unset), "default": flags(explicit)},
         "runs": {},
     }
@@ -1020,7 +1117,7 @@ async def settings_default_mode_honored(h: Harness) -> dict[str, Any]:
 
 
 @settings_default_mode_honored.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: SettingsModeSeen) -> dict[str, Check]:
     runs, argv = seen["runs"], seen["argv"]
 
     def shown(label: str) -> str:
@@ -1087,6 +1184,14 @@ _LIVE_TURNS: dict[str, tuple[str | None, str]] = {
 }
 
 
+class LiveModeSeen(TypedDict):
+    init_permission_mode: str | None
+    turns: dict[str, Wrote]  # a key of _LIVE_TURNS -> its Write's fate
+    returned: dict[str, Any]  # mode -> what set_permission_mode returned (its repr), None for None
+    plan_turn_told_plan_mode: bool
+    error: str | None
+
+
 @behaviour(
     id="perms.set-permission-mode-live",
     claim=(
@@ -1107,7 +1212,7 @@ _LIVE_TURNS: dict[str, tuple[str | None, str]] = {
     },
     sdk_ref="claude_agent_sdk.ClaudeSDKClient.set_permission_mode",
 )
-async def set_permission_mode_live(h: Harness) -> dict[str, Any]:
+async def set_permission_mode_live(h: Harness) -> LiveModeSeen:
     returned: dict[str, Any] = {}
 
     async def steps(c: Conversation) -> None:
@@ -1134,7 +1239,7 @@ async def set_permission_mode_live(h: Harness) -> dict[str, Any]:
 
 
 @set_permission_mode_live.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: LiveModeSeen) -> dict[str, Check]:
     turns = seen["turns"]
 
     def shown(turn: str) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path, PureWindowsPath
-from typing import Any
+from typing import Any, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
 from sdkprobe.catalogue.perms.support import (
@@ -36,6 +36,17 @@ _DENY_FILES = {
 }
 
 
+class DenyRead(TypedDict):
+    denied: bool
+    said: str  # the error text when denied; "content returned" when the file's content came back
+
+
+class DenySeen(TypedDict):
+    platform: str
+    rules: list[str]
+    reads: dict[str, DenyRead]  # file (a key of _DENY_FILES) -> what its Read got
+
+
 @behaviour(
     id="perms.deny-rule-absolute-path-double-slash",
     claim=(
@@ -57,7 +68,7 @@ _DENY_FILES = {
     requires=("option:settings",),
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.settings",
 )
-async def deny_rule_absolute_path_double_slash(h: Harness) -> dict[str, Any]:
+async def deny_rule_absolute_path_double_slash(h: Harness) -> DenySeen:
     (h.cwd / "secrets").mkdir()
     rules, blocks = [], []
     for n, (name, slashes) in enumerate(_DENY_FILES.items(), 1):
@@ -75,7 +86,7 @@ async def deny_rule_absolute_path_double_slash(h: Harness) -> dict[str, Any]:
     )
     main = run.on(MAIN)  # old CLIs also send side requests (titles) that hold no tool results
     last = main[-1] if len(main) > 1 else None
-    seen: dict[str, Any] = {"platform": "windows" if os.name == "nt" else "posix", "rules": rules, "reads": {}}
+    seen: DenySeen = {"platform": "windows" if os.name == "nt" else "posix", "rules": rules, "reads": {}}
     for n, name in enumerate(_DENY_FILES, 1):
         block = last.tool_result(f"toolu_read{n}") if last else None
         text = result_text(block)
@@ -88,7 +99,7 @@ async def deny_rule_absolute_path_double_slash(h: Harness) -> dict[str, Any]:
 
 
 @deny_rule_absolute_path_double_slash.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: DenySeen) -> dict[str, Check]:
     reads = seen["reads"]
 
     def shown(name: str) -> str:
@@ -190,6 +201,18 @@ def _effect(h: Harness, tool: str, target: str, outside: str) -> Path:
     return Path(_target(h, tool, target, outside))
 
 
+class UpdateStep(TypedDict):
+    asked: bool  # whether can_use_tool was asked about the step's call
+    ran: bool
+
+
+class UpdatesSeen(TypedDict):
+    init_permission_mode: str | None
+    steps: dict[str, UpdateStep]  # a key of _UPDATE_STEPS -> its call's fate
+    local_settings: Any  # .claude/settings.local.json as read, None when absent
+    error: str | None
+
+
 @behaviour(
     id="perms.updated-permissions-applied",
     claim=(
@@ -239,7 +262,7 @@ def _effect(h: Harness, tool: str, target: str, outside: str) -> Path:
     },
     sdk_ref="claude_agent_sdk.types.PermissionUpdate.to_dict",
 )
-async def updated_permissions_applied(h: Harness) -> dict[str, Any]:
+async def updated_permissions_applied(h: Harness) -> UpdatesSeen:
     outside = str(h.workdir("outside"))
     answers = {_target(h, tool, target, outside): kind for tool, target, kind in _UPDATE_STEPS.values() if kind}
 
@@ -284,7 +307,7 @@ async def updated_permissions_applied(h: Harness) -> dict[str, Any]:
 
 
 @updated_permissions_applied.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: UpdatesSeen) -> dict[str, Check]:
     steps = seen["steps"]
 
     def shown(step: str) -> str:
@@ -334,6 +357,18 @@ async def _allow_everything(hook_input: Any, tool_use_id: Any, context: Any) -> 
     return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "allow"}}
 
 
+class RuledCall(TypedDict):
+    asked: bool  # whether can_use_tool was asked about it
+    exists: bool  # whether the file it touches was made
+    result: dict[str, Any] | None  # its tool_result (tool_results_of), None when none came
+
+
+class RuledSeen(TypedDict):
+    calls: dict[str, RuledCall]  # a key of _RULED -> its call's fate
+    hook_calls: int
+    error: str | None
+
+
 @behaviour(
     id="perms.ask-rule-beats-hook-allow",
     claim=(
@@ -354,7 +389,7 @@ async def _allow_everything(hook_input: Any, tool_use_id: Any, context: Any) -> 
     },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.can_use_tool",
 )
-async def ask_rule_beats_hook_allow(h: Harness) -> dict[str, Any]:
+async def ask_rule_beats_hook_allow(h: Harness) -> RuledSeen:
     from claude_agent_sdk import HookMatcher
 
     asked: list[str] = []
@@ -383,7 +418,7 @@ async def ask_rule_beats_hook_allow(h: Harness) -> dict[str, Any]:
 
 
 @ask_rule_beats_hook_allow.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: RuledSeen) -> dict[str, Check]:
     calls = seen["calls"]
 
     def shown(kind: str) -> str:

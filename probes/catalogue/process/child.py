@@ -10,7 +10,7 @@ import struct
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Final, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
 from sdkprobe.harness import Harness, Scenario, StdoutRecording, lacks, reply, tool_use
@@ -19,6 +19,10 @@ _NODE_ONLY = (
     "Node's readline module, which the Python SDK never runs (the catalogue: not applicable to Python); "
     "Python's own input() or terminal would be the same on every SDK and CLI release"
 )
+
+
+class Nothing(TypedDict):
+    """An observation with nothing in it."""
 
 
 @behaviour(
@@ -33,18 +37,23 @@ _NODE_ONLY = (
     checks=("node-question-printed-without-tty",),
     cannot_decide=("node-question-printed-without-tty",),
 )
-async def readline_question_non_tty(h: Harness) -> dict[str, Any]:
+async def readline_question_non_tty(h: Harness) -> Nothing:
     # Nothing to run: Python's own input() would behave the same on every SDK and CLI
     # release, so it would say nothing about either (the catalogue: not SDK behaviour).
     return {}
 
 
 @readline_question_non_tty.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: Nothing) -> dict[str, Check]:
     return {"node-question-printed-without-tty": undecidable(_NODE_ONLY)}
 
 
 STDERR_LINE = "sdkprobe: the CLI writes to stderr\n"
+
+
+class StderrSeen(TypedDict):
+    callback_lines: list[str]
+    error: str | None
 
 
 @behaviour(
@@ -64,7 +73,7 @@ STDERR_LINE = "sdkprobe: the CLI writes to stderr\n"
     # makes behind its back, through the stderr callback. It says nothing of stale rows.
     controls=("cli-stderr-reaches-host-callback",),
 )
-async def readline_prevrows_stale(h: Harness) -> dict[str, Any]:
+async def readline_prevrows_stale(h: Harness) -> StderrSeen:
     lines: list[str] = []
     run = await h.wire("hi", scenario=Scenario().init().stderr(STDERR_LINE).turn(), stderr=lines.append)
     return {
@@ -74,7 +83,7 @@ async def readline_prevrows_stale(h: Harness) -> dict[str, Any]:
 
 
 @readline_prevrows_stale.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: StderrSeen) -> dict[str, Check]:
     got = seen["callback_lines"]
     return {
         "node-prevrows-stale-after-foreign-write": undecidable(_NODE_ONLY),
@@ -89,7 +98,18 @@ readline_prevrows_stale.differs_on({"callback_lines": [], "error": None})
 
 
 # How each host ends in a process of its own (h.host_run), once it has read its result.
-_RETURNED, _KILLED = "host returned without disconnect()", "host SIGKILLed"
+_RETURNED: Final = "host returned without disconnect()"
+_KILLED: Final = "host SIGKILLed"
+
+QueryEnd = TypedDict(
+    "QueryEnd", {"result seen": bool, "CLI ended by the time the SDK was done": bool, "processes left": bool}
+)
+# "CLI": how the CLI ended ("gone", "still running", "never started", "exit N", ...)
+HostEnd = TypedDict("HostEnd", {"result seen": bool, "host error": str | None, "CLI": str, "processes left": bool})
+ExitSeen = TypedDict(
+    "ExitSeen",
+    {"query()": QueryEnd, "host returned without disconnect()": HostEnd, "host SIGKILLed": HostEnd},
+)
 
 
 @behaviour(
@@ -106,38 +126,37 @@ _RETURNED, _KILLED = "host returned without disconnect()", "host SIGKILLed"
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.close",
     timeout=240.0,
 )
-async def exit_on_stdin_close(h: Harness) -> dict[str, Any]:
+async def exit_on_stdin_close(h: Harness) -> ExitSeen:
     # In this process: the SDK closes stdin and, after a grace period, sends SIGTERM, so how
     # the CLI ended (exit 0 or the SIGTERM) is a race with that period; only whether
     # anything was left once the SDK was done is kept.
     run = await h.cli("hi", script=["ok"])
-    seen: dict[str, Any] = {
-        "query()": {
-            "result seen": run.result is not None,
-            "CLI ended by the time the SDK was done": run.exit_code is not None,
-            "processes left": bool(run.leftovers),
-        }
+    query: QueryEnd = {
+        "result seen": run.result is not None,
+        "CLI ended by the time the SDK was done": run.exit_code is not None,
+        "processes left": bool(run.leftovers),
     }
+    hosts: dict[str, HostEnd] = {}
     # A host of its own: a SIGKILLed host closes the CLI's stdin and nobody signals the CLI,
     # so how it ends (waited for, with a ceiling only a hang reaches) is the CLI's alone.
     # A host that returns may reap the CLI itself, so only whether it is gone is kept.
     for name, ending in ((_RETURNED, "return"), (_KILLED, "sigkill")):
         host = await h.host_run("hi", ending=ending, script=["ok"])
         ended = host.cli_end if ending == "sigkill" or host.cli_end == "still running" else "gone"
-        seen[name] = {
+        hosts[name] = {
             "result seen": host.result_seen,
             "host error": host.error,
             "CLI": ended if host.cli_started else "never started",
             "processes left": bool(host.leftovers),
         }
-    return seen
+    return {"query()": query, _RETURNED: hosts[_RETURNED], _KILLED: hosts[_KILLED]}
 
 
 @exit_on_stdin_close.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ExitSeen) -> dict[str, Check]:
     query, returned, killed = seen["query()"], seen[_RETURNED], seen[_KILLED]
 
-    def ran(host: dict[str, Any]) -> Check | None:
+    def ran(host: HostEnd) -> Check | None:
         if host["result seen"] and host["CLI"] != "never started":
             return None
         return undecidable(f"the host never read its result (CLI {host['CLI']}, error {host['host error']})")
@@ -213,6 +232,28 @@ def _texts(run: Any) -> list[str]:
     return out
 
 
+# One wire run's delivery of the big line: "absent" alone when the SDK lacks the variant's option.
+WireDelivery = TypedDict(
+    "WireDelivery",
+    {
+        "absent": str,
+        "texts": list[str],
+        "result": bool,
+        "error": str | None,
+        "original_error": str | None,
+        "limit reported": dict[str, Any] | None,  # _reported_limit
+    },
+    total=False,
+)
+
+
+class OversizedSeen(TypedDict):
+    wire: dict[str, WireDelivery]  # "default", "max_buffer_size 4 MiB"
+    # "png bytes", "tool result line KiB" and each variant run ("default", "max_buffer_size 8 MiB"):
+    # {"tool result delivered", "result", "error"}
+    cli: dict[str, Any]
+
+
 @behaviour(
     id="process.oversized-stdout-line-delivered",
     renamed_from=("process.oversized-stdout-line-fatal",),
@@ -228,12 +269,12 @@ def _texts(run: Any) -> list[str]:
     timeout=120.0,
     pins={"raised-max-buffer-size-delivers-it": ("option:max_buffer_size",)},
 )
-async def oversized_stdout_line_delivered(h: Harness) -> dict[str, Any]:
+async def oversized_stdout_line_delivered(h: Harness) -> OversizedSeen:
     scenario = (
         Scenario().wait_for_user().init().assistant("before").assistant("x" * _BIG_TEXT).assistant("after").result()
     )
     no_limit = lacks("option:max_buffer_size")  # an SDK without it (TypeScript) has no limit to raise
-    wire: dict[str, Any] = {}
+    wire: dict[str, WireDelivery] = {}
     for variant, limit in (("default", None), ("max_buffer_size 4 MiB", 4 * _MIB)):
         if limit is not None and no_limit is not None:
             wire[variant] = {"absent": no_limit}
@@ -284,7 +325,7 @@ async def oversized_stdout_line_delivered(h: Harness) -> dict[str, Any]:
 
 
 @oversized_stdout_line_delivered.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: OversizedSeen) -> dict[str, Check]:
     wire, cli = seen["wire"], seen["cli"]
 
     def delivered(variant: str) -> Check:
@@ -353,6 +394,22 @@ def _caller_env(name: str, value: str | None) -> Iterator[None]:
             os.environ[name] = before
 
 
+class EnvPassed(TypedDict):
+    seen: str | None  # CLAUDECODE in the environment the CLI was started with
+    error: str | None
+
+
+class NestedRun(TypedDict):
+    result: str | None  # the result's subtype
+    error: str | None
+    stderr_says_nested: bool
+
+
+class ClaudecodeSeen(TypedDict):
+    wire: dict[str, EnvPassed]  # "inherited", "env option"
+    cli: NestedRun
+
+
 @behaviour(
     id="process.claudecode-env",
     claim=(
@@ -368,7 +425,7 @@ def _caller_env(name: str, value: str | None) -> Iterator[None]:
     pins={"env-option-claudecode-passed": ("option:env",)},
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.connect",
 )
-async def claudecode_env(h: Harness) -> dict[str, Any]:
+async def claudecode_env(h: Harness) -> ClaudecodeSeen:
     with _caller_env(_NESTED, "1"):
         inherited = await h.wire()
     with _caller_env(_NESTED, None):
@@ -390,7 +447,7 @@ async def claudecode_env(h: Harness) -> dict[str, Any]:
 
 
 @claudecode_env.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ClaudecodeSeen) -> dict[str, Check]:
     inherited, given = seen["wire"]["inherited"], seen["wire"]["env option"]
     cli = seen["cli"]
     return {

@@ -4,7 +4,8 @@ carries."""
 from __future__ import annotations
 
 import os
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
 from sdkprobe.harness import CliRun, Harness, Scenario
@@ -12,6 +13,19 @@ from sdkprobe.harness import CliRun, Harness, Scenario
 # --- process.process-error-carries-stderr ----------------------------------------------
 
 _DIAGNOSTIC = "boom-diagnostic-XYZ"
+
+# What one run (with or without a stderr callback) raised when the CLI died.
+Carried = TypedDict(
+    "Carried",
+    {
+        "raised": str | None,
+        "is ProcessError": bool,
+        "exit_code": Any,
+        "stderr attribute": Any,
+        "diagnostic in the exception": bool,
+        "callback lines with it": int,
+    },
+)
 
 
 @behaviour(
@@ -33,10 +47,10 @@ _DIAGNOSTIC = "boom-diagnostic-XYZ"
     },
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.read_messages",
 )
-async def process_error_carries_stderr(h: Harness) -> dict[str, Any]:
+async def process_error_carries_stderr(h: Harness) -> dict[str, Carried]:
     from claude_agent_sdk import ProcessError
 
-    seen = {}
+    seen: dict[str, Carried] = {}
     for variant in ("no stderr callback", "stderr callback"):
         lines: list[str] = []
         scenario = Scenario().wait_for_user().init().stderr(_DIAGNOSTIC + "\n").exit(7)
@@ -57,7 +71,7 @@ async def process_error_carries_stderr(h: Harness) -> dict[str, Any]:
 
 
 @process_error_carries_stderr.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, Carried]) -> dict[str, Check]:
     untyped = {
         v: (r["raised"], r["exit_code"]) for v, r in seen.items() if not r["is ProcessError"] or r["exit_code"] != 7
     }
@@ -134,7 +148,49 @@ _CASES: dict[str, tuple[str, str, dict[str, Any]]] = {
 _ATTRIBUTES = ("line", "subtype", "errors", "result", "api_error_status", "terminal_reason", "session_id", "exit_code")
 
 
-def _raised(exc: BaseException | None) -> dict[str, Any]:
+# What one case raised (_raised): "raised" always; the rest only when something was raised, an
+# attribute only when the exception has it; "yielded" only for the corrupt line.
+Raised = TypedDict(
+    "Raised",
+    {
+        "raised": str | None,
+        "instance of": list[str],
+        "message": str,
+        "line": Any,
+        "subtype": Any,
+        "errors": Any,
+        "result": Any,
+        "api_error_status": Any,
+        "terminal_reason": Any,
+        "session_id": Any,
+        "exit_code": Any,
+        "original_error": str,
+        "data subtype": Any,
+        "yielded": list[str],
+    },
+    total=False,
+)
+# "classes the SDK has", and each case (the first of a _CASES value) -> what it raised
+ErrorsSeen = TypedDict(
+    "ErrorsSeen",
+    {
+        "classes the SDK has": list[str],
+        "missing cli_path": Raised,
+        "query() before connect()": Raised,
+        "query() after the CLI exited": Raised,
+        "a corrupt JSON line": Raised,
+        "exit 1 after an error result": Raised,
+    },
+)
+
+
+def _by_case(seen: ErrorsSeen) -> dict[str, Raised]:
+    """Each case's observation by its name, for reading them in _CASES's order."""
+    every: Mapping[str, Any] = seen
+    return {case: every[case] for case, *_ in _CASES.values()}
+
+
+def _raised(exc: BaseException | None) -> dict[str, Any]:  # a Raised, its attributes named by _ATTRIBUTES
     """What a case raised: its class, the SDK's error classes it is an instance of, its attributes."""
     import claude_agent_sdk
 
@@ -213,7 +269,7 @@ async def _after_exit(client: Any, out: Any) -> None:
     },
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport",
 )
-async def errors_raised_where_documented(h: Harness) -> dict[str, Any]:
+async def errors_raised_where_documented(h: Harness) -> ErrorsSeen:
     import claude_agent_sdk
 
     corrupt = Scenario().wait_for_user().init().raw(_CORRUPT + "\n").assistant("after").result()
@@ -230,15 +286,15 @@ async def errors_raised_where_documented(h: Harness) -> dict[str, Any]:
     seen = {case: _raised(exc) for case, exc in exceptions.items()}
     # what the caller got instead, when nothing was raised for the corrupt line
     seen["a corrupt JSON line"]["yielded"] = [type(m).__name__ for m in corrupted.messages]
-    observed: dict[str, Any] = h.observe(
+    observed: ErrorsSeen = h.observe(
         {"classes the SDK has": [n for n in _ERRORS if hasattr(claude_agent_sdk, n)], **seen}
     )
     return observed
 
 
-def _case_check(seen: dict[str, Any], name: str) -> Check:
+def _case_check(seen: ErrorsSeen, name: str) -> Check:
     case, cls, attributes = _CASES[name]
-    got = seen[case]
+    got = _by_case(seen)[case]
     if cls not in seen["classes the SDK has"]:
         return undecidable(f"this SDK has no {cls}; {case}: raised {got['raised']} ({got.get('message')!r})")
     if got["raised"] is None:
@@ -253,14 +309,15 @@ def _case_check(seen: dict[str, Any], name: str) -> Check:
 
 
 @errors_raised_where_documented.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ErrorsSeen) -> dict[str, Check]:
     checks = {name: _case_check(seen, name) for name in _CASES}
+    cases = _by_case(seen)
     outside = {
-        case: seen[case]["raised"]
+        case: cases[case]["raised"]
         for case, *_ in _CASES.values()
-        if seen[case]["raised"] is not None and "ClaudeSDKError" not in seen[case]["instance of"]
+        if cases[case]["raised"] is not None and "ClaudeSDKError" not in cases[case]["instance of"]
     }
-    raised = [case for case, *_ in _CASES.values() if seen[case]["raised"] is not None]
+    raised = [case for case, *_ in _CASES.values() if cases[case]["raised"] is not None]
     checks["every-error-is-a-claude-sdk-error"] = (
         check(False, "no case raised anything")
         if not raised
@@ -269,13 +326,15 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     return checks
 
 
+_PLAIN: Raised = {"raised": "Exception", "instance of": [], "message": "Command failed with exit code 1"}
 errors_raised_where_documented.differs_on(
-    {
+    {  # every case raised a plain Exception
         "classes the SDK has": list(_ERRORS),
-        **{
-            case: {"raised": "Exception", "instance of": [], "message": "Command failed with exit code 1"}
-            for case, *_ in _CASES.values()
-        },
+        "missing cli_path": _PLAIN,
+        "query() before connect()": _PLAIN,
+        "query() after the CLI exited": _PLAIN,
+        "a corrupt JSON line": _PLAIN,
+        "exit 1 after an error result": _PLAIN,
     }
 )
 errors_raised_where_documented.differs_on(
@@ -330,7 +389,20 @@ _NOT_ROOT_CHECK = "bypass-runs-when-not-root"
 _ROOT_WORDS = ("root", "sudo")
 
 
-def _ended(run: CliRun) -> dict[str, Any]:
+class RootRun(TypedDict):
+    error: str | None
+    error_names_root: bool
+    stderr_names_root: bool
+    result: str | None  # the result's subtype
+    exit_code: int | None
+
+
+class RootSeen(TypedDict):
+    as_root: bool
+    runs: dict[str, RootRun]  # a key of _ROOT_RUNS -> how it ended
+
+
+def _ended(run: CliRun) -> RootRun:
     """How one session ended, as its caller saw it: the error, a result, the CLI's exit, its stderr on root."""
     error = run.error or ""
     return {
@@ -363,8 +435,8 @@ def _ended(run: CliRun) -> dict[str, Any]:
     },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
 )
-async def bypass_refused_as_root(h: Harness) -> dict[str, Any]:
-    runs: dict[str, Any] = {}
+async def bypass_refused_as_root(h: Harness) -> RootSeen:
+    runs: dict[str, RootRun] = {}
     for label, (mode, env) in _ROOT_RUNS.items():
         run = await h.cli("hi", script=["done"], permission_mode=mode, env=dict(env), timeout=60)
         runs[label] = _ended(run)
@@ -373,7 +445,7 @@ async def bypass_refused_as_root(h: Harness) -> dict[str, Any]:
 
 
 @bypass_refused_as_root.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: RootSeen) -> dict[str, Check]:
     runs = seen["runs"]
 
     def shown(label: str) -> str:
@@ -406,7 +478,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-def _root_run(error: str | None, names_root: bool, result: str | None) -> dict[str, Any]:
+def _root_run(error: str | None, names_root: bool, result: str | None) -> RootRun:
     return {
         "error": error,
         "error_names_root": names_root,
