@@ -6,10 +6,10 @@ import dataclasses
 import json
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from sdkprobe.behaviour import Check, undecidable
 from sdkprobe.harness import (
@@ -173,14 +173,18 @@ def same_fields(seen: Any, claimed: dict[str, Any]) -> bool:
     return isinstance(seen, dict) and all(k in seen and seen[k] == v for k, v in claimed.items())
 
 
-def absent_or(seen: dict[str, Any], key: str, decide: Callable[[Any], Check]) -> Check:
+class Absent(TypedDict):
+    absent: str  # what this SDK lacks (NO_FUNCTION)
+
+
+def absent_or(seen: Mapping[str, Any], key: str, decide: Callable[[Any], Check]) -> Check:
     value = seen[key]
     if isinstance(value, dict) and "absent" in value:
         return undecidable(value["absent"])
     return decide(value)
 
 
-def absent(name: str) -> dict[str, str]:
+def absent(name: str) -> Absent:
     return {"absent": NO_FUNCTION.format(name)}
 
 
