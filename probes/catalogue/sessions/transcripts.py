@@ -20,6 +20,8 @@ from sdkprobe.catalogue.sessions.support import (
     SUB_CHAIN,
     TITLE,
     Absent,
+    Read,
+    Rows,
     absent,
     absent_or,
     brief,
@@ -131,9 +133,6 @@ def _raised(call: Callable[[], Any]) -> str | None:
 
 
 # --- sessions.transcript-readers -----------------------------------------------------
-
-# A message as a row (message_rows): [uuid name, type, text, and "session X" / "spawned by ID" when set].
-Rows = list[list[str]]
 
 
 class Undirected(TypedDict):
@@ -373,12 +372,6 @@ def _listing(project: Path, forks: list[Any]) -> list[str]:
         names.get(p.name.removesuffix(".jsonl"), "other") + (".jsonl" if p.suffix == ".jsonl" else "/")
         for p in project.iterdir()
     )
-
-
-# What get_session_info read after a step (None: this SDK has no get_session_info).
-class Read(TypedDict):
-    custom_title: str | None
-    tag: str | None
 
 
 Step = TypedDict(
