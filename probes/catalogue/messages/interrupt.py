@@ -4,7 +4,7 @@ tool call."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check
 from sdkprobe.catalogue.messages.support import delta_type, fields_of, kind_of, strings
@@ -24,6 +24,22 @@ from sdkprobe.harness import (
 _EDE = "[ede_diagnostic]"
 
 
+class Ended(TypedDict):
+    subtype: str
+    is_error: bool
+
+
+EdeSeen = TypedDict(
+    "EdeSeen",
+    {
+        "result": Ended | None,
+        "cli sent": list[str],  # "result.FIELD: TEXT" for each string of the CLI's result lines holding _EDE
+        "sdk yielded": list[str],  # "MessageKind.FIELD: TEXT" likewise, of the messages the SDK yielded
+        "error": str | None,
+    },
+)
+
+
 @behaviour(
     id="messages.interrupt-ede-diagnostic",
     claim=(
@@ -37,7 +53,7 @@ _EDE = "[ede_diagnostic]"
     requires=("option:include_partial_messages", "api:ClaudeSDKClient.interrupt"),
     sdk_ref="claude_agent_sdk.client.ClaudeSDKClient.interrupt",
 )
-async def interrupt_ede_diagnostic(h: Harness) -> dict[str, Any]:
+async def interrupt_ede_diagnostic(h: Harness) -> EdeSeen:
     async def steps(c: Conversation) -> None:
         await c.send("tell me a long story")
         # The double holds the stream after its first text delta: the interrupt comes while
@@ -74,7 +90,7 @@ def _ede_lines(fields: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 @interrupt_ede_diagnostic.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: EdeSeen) -> dict[str, Check]:
     return {
         "cli-result-carries-ede-diagnostic": check(
             bool(seen["cli sent"]), f"the CLI's result line after the interrupt was {seen['result']} with no {_EDE}"
@@ -110,13 +126,38 @@ async def _returns_within(call: Any, seconds: float) -> bool:
     return True
 
 
-def _result_seen(m: Any) -> dict[str, Any]:
+class ResultSeen(TypedDict):
+    subtype: str | None
+    terminal_reason: str | None
+    result: str | None
+    user_message_uuid: bool  # whether it had one
+
+
+def _result_seen(m: Any) -> ResultSeen:
     return {
         "subtype": getattr(m, "subtype", None),
         "terminal_reason": getattr(m, "terminal_reason", None),
         "result": getattr(m, "result", None),
         "user_message_uuid": bool(getattr(m, "user_message_uuid", None)),
     }
+
+
+# Filled in step by step as the two conversations go: a key is missing when its step never came.
+SettleSeen = TypedDict(
+    "SettleSeen",
+    {
+        "delta before interrupt": bool,
+        "interrupt returned": bool,
+        "stream closed by the CLI": bool,
+        "reading the next turn ended": bool,
+        "results after the next query": list[ResultSeen],
+        "turn 3 interrupt returned": bool,
+        "turn 3 ended before the held answer was released": bool,
+        "turn 3 result": ResultSeen | None,
+        "error": str | None,
+    },
+    total=False,
+)
 
 
 @behaviour(
@@ -143,8 +184,8 @@ def _result_seen(m: Any) -> dict[str, Any]:
         "interrupt-right-after-query-stops-turn": ("client:interrupt",),
     },
 )
-async def interrupt_settles_with_own_result(h: Harness) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
+async def interrupt_settles_with_own_result(h: Harness) -> SettleSeen:
+    seen: SettleSeen = {}
 
     async def steps(c: Conversation) -> None:
         # turn 1: the double holds its answer after the first text delta and never lets go
@@ -154,7 +195,7 @@ async def interrupt_settles_with_own_result(h: Harness) -> dict[str, Any]:
         seen["stream closed by the CLI"] = await c.abandoned(1, timeout=_SETTLE_WAIT)
         # turn 2, read as a caller does who did not drain turn 1: results up to turn 2's own
         await c.send("second")
-        results: list[dict[str, Any]] = []
+        results: list[ResultSeen] = []
 
         async def read() -> None:
             while len(results) < 2 and (not results or results[-1]["result"] != "second-answer"):
@@ -194,7 +235,7 @@ async def interrupt_settles_with_own_result(h: Harness) -> dict[str, Any]:
 
 
 @interrupt_settles_with_own_result.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: SettleSeen) -> dict[str, Check]:
     results = seen.get("results after the next query") or []
     first = results[0] if results else None
     third = seen.get("turn 3 result")
@@ -265,7 +306,23 @@ def _said(text: str) -> str:
     return line if len(line) <= 160 else line[:160] + "..."
 
 
-def _wording(text: str | None, beside: list[str]) -> dict[str, Any]:
+# What one side was told of the cut-off call.
+Wording = TypedDict(
+    "Wording",
+    {
+        "text": str | None,  # the tool_result's (None: there was none)
+        "beside it": list[str],  # the texts of the message carrying it
+        "says interrupted": bool,
+        "says refused": bool,
+    },
+)
+
+
+class ModelWording(Wording):
+    is_error: bool | None  # the tool_result's is_error
+
+
+def _wording(text: str | None, beside: list[str]) -> Wording:
     """What the tool_result says of the cut-off call (whether it speaks of a refusal), and
     whether it or the texts of the message carrying it speak of an interrupt."""
     low = (text or "").lower()
@@ -324,6 +381,14 @@ async def _started(h: Harness) -> bool:
     return False
 
 
+# Filled in as the run goes ("command started" first, during it); all there once the probe returns.
+WordingSeen = TypedDict(
+    "WordingSeen",
+    {"command started": bool, "model": ModelWording, "host": Wording, "error": str | None},
+    total=False,
+)
+
+
 @behaviour(
     id="messages.interrupted-tool-wording",
     claim=(
@@ -340,8 +405,8 @@ async def _started(h: Harness) -> bool:
     sdk_ref="claude_agent_sdk.client.ClaudeSDKClient.interrupt",
     timeout=120,
 )
-async def interrupted_tool_wording(h: Harness) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
+async def interrupted_tool_wording(h: Harness) -> WordingSeen:
+    seen: WordingSeen = {}
 
     async def steps(c: Conversation) -> None:
         await c.send("run the slow command")
@@ -365,13 +430,13 @@ async def interrupted_tool_wording(h: Harness) -> dict[str, Any]:
     }
     seen["host"] = _wording(*_host_side(run.messages))
     seen["error"] = run.error_line
-    observed: dict[str, Any] = h.observe(seen)
+    observed: WordingSeen = h.observe(seen)
     return observed
 
 
 @interrupted_tool_wording.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
-    def told(side: str, who: str) -> Check:
+def _(seen: WordingSeen) -> dict[str, Check]:
+    def told(side: Literal["model", "host"], who: str) -> Check:
         s = seen[side]
         return check(
             seen["command started"] and s["text"] is not None and s["says interrupted"] and not s["says refused"],
@@ -387,7 +452,12 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-_REJECTION = {"text": "User rejected tool use", "beside it": [], "says interrupted": False, "says refused": True}
+_REJECTION: Wording = {
+    "text": "User rejected tool use",
+    "beside it": [],
+    "says interrupted": False,
+    "says refused": True,
+}
 
 interrupted_tool_wording.differs_on(
     {"command started": True, "model": {**_REJECTION, "is_error": True}, "host": _REJECTION, "error": None}

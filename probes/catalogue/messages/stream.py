@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check
 from sdkprobe.catalogue.messages.support import delta_type, fields_of, kind_of, strings
@@ -27,6 +27,23 @@ from sdkprobe.harness import (
 _COMMAND = "no-such-command-xyz"
 
 
+class SystemSeen(TypedDict):
+    subtype: str | None
+    text: str | None  # the first string in the message naming the command (None when none does)
+
+
+SlashSeen = TypedDict(
+    "SlashSeen",
+    {
+        "system messages": list[SystemSeen],  # all but system/init
+        "assistant texts": list[str],
+        "result": str | None,
+        "model requests with the command": int,
+        "error": str | None,
+    },
+)
+
+
 @behaviour(
     id="messages.unknown-slash-command-system-message",
     claim=(
@@ -40,9 +57,9 @@ _COMMAND = "no-such-command-xyz"
     checks=("system-message-names-the-command", "prompt-not-sent-to-model"),
     sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
 )
-async def unknown_slash_command(h: Harness) -> dict[str, Any]:
+async def unknown_slash_command(h: Harness) -> SlashSeen:
     run = await h.cli(f"/{_COMMAND}")
-    system = [
+    system: list[SystemSeen] = [
         {"subtype": getattr(m, "subtype", None), "text": _mentioning(fields_of(m).get("data"))}
         for m in run.of_type("SystemMessage")
         if getattr(m, "subtype", None) != "init"
@@ -71,7 +88,7 @@ def _mentioning(data: Any) -> str | None:
 
 
 @unknown_slash_command.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: SlashSeen) -> dict[str, Check]:
     named = [s for s in seen["system messages"] if s["text"]]
     sent = seen["model requests with the command"]
     return {
@@ -99,6 +116,17 @@ unknown_slash_command.differs_on(
 
 _SUGGESTION = "Run the tests next"
 
+SuggestionSeen = TypedDict(
+    "SuggestionSeen",
+    {
+        "cli stdout": list[str],  # the types of its assistant, result and prompt_suggestion lines, in order
+        "suggestions sent": list[str | None],
+        "sdk yielded with the suggestion": list[str],  # the kinds of message
+        "model requests": int,
+        "error": str | None,
+    },
+)
+
 
 @behaviour(
     id="messages.prompt-suggestions-after-result",
@@ -114,7 +142,7 @@ _SUGGESTION = "Run the tests next"
     sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
     timeout=120.0,
 )
-async def prompt_suggestions_after_result(h: Harness) -> dict[str, Any]:
+async def prompt_suggestions_after_result(h: Harness) -> SuggestionSeen:
     async def steps(c: Conversation) -> None:
         # The CLI suggests nothing after a session's first turn: two turns, then wait for the
         # raw line (the SDK may never show it) before the session closes.
@@ -155,7 +183,7 @@ async def prompt_suggestions_after_result(h: Harness) -> dict[str, Any]:
 
 
 @prompt_suggestions_after_result.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: SuggestionSeen) -> dict[str, Check]:
     order = seen["cli stdout"]
     at = order.index("prompt_suggestion") if "prompt_suggestion" in order else -1
     follows = at > 0 and order[at - 1] == "result"
@@ -185,6 +213,17 @@ prompt_suggestions_after_result.differs_on(
 
 _WRITE_CHUNKS = 6
 
+DeltaSeen = TypedDict(
+    "DeltaSeen",
+    {
+        "delta kinds": dict[str, int],  # delta type: how many
+        "input_json chunks": int,
+        "file_path complete after chunk": int | None,
+        "chunks joined parse": bool,
+        "error": str | None,
+    },
+)
+
 
 @behaviour(
     id="messages.partial-message-delta-kinds",
@@ -206,7 +245,7 @@ _WRITE_CHUNKS = 6
     },
     sdk_ref="claude_agent_sdk.types.StreamEvent",
 )
-async def partial_message_delta_kinds(h: Harness) -> dict[str, Any]:
+async def partial_message_delta_kinds(h: Harness) -> DeltaSeen:
     target = h.cwd / "index.html"
     write = tool_use("Write", {"file_path": str(target), "content": "<html>" + "x" * 600 + "</html>\n"})
     run = await h.cli(
@@ -251,7 +290,7 @@ def _parses(text: str) -> bool:
 
 
 @partial_message_delta_kinds.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: DeltaSeen) -> dict[str, Check]:
     kinds, n, at = seen["delta kinds"], seen["input_json chunks"], seen["file_path complete after chunk"]
     said = f"delta kinds seen {kinds or 'none'} (error {seen['error']})"
     return {
@@ -281,7 +320,20 @@ partial_message_delta_kinds.differs_on(
 _BLOCKS = (" ".join(["alpha"] * 20), " ".join(["beta"] * 20))
 _TEXT_CHUNKS = 5  # text_delta pieces per block: a block has a first and a final delta
 _REPEATS = 20  # turns per spacing; the catalogue asks for at least 20, the order may be racy
-_SPACINGS = (("burst", 0.0), ("spaced", 0.02))  # seconds between SSE events
+# seconds between SSE events
+_SPACINGS: tuple[tuple[Literal["burst", "spaced"], float], ...] = (("burst", 0.0), ("spaced", 0.02))
+
+# One spacing's turns: how many, and the distinct orders they showed (a race shows as more than one).
+Spaced = TypedDict("Spaced", {"turns": int, "orders seen": list[str]})
+
+
+class _Errored(TypedDict):
+    error: str | None
+
+
+class OrdersSeen(_Errored, total=False):  # a key per spacing of _SPACINGS, each added once its turns ran
+    burst: Spaced
+    spaced: Spaced
 
 
 @behaviour(
@@ -300,7 +352,7 @@ _SPACINGS = (("burst", 0.0), ("spaced", 0.02))  # seconds between SSE events
     sdk_ref="claude_agent_sdk._internal.query.Query._read_messages",
     timeout=180.0,
 )
-async def assistant_before_final_deltas(h: Harness) -> dict[str, Any]:
+async def assistant_before_final_deltas(h: Harness) -> OrdersSeen:
     # One client, the same two text blocks streamed (each in several text_delta pieces)
     # turn after turn, in one burst and with the events spaced out: the order the SDK
     # yields is recorded per block; the spacing only changes what the CLI reads at once.
@@ -312,7 +364,7 @@ async def assistant_before_final_deltas(h: Harness) -> dict[str, Any]:
             await c.response()
 
     run = await h.converse(steps, script=replies, include_partial_messages=True, timeout=170.0)
-    seen: dict[str, Any] = {"error": run.error_line}
+    seen: OrdersSeen = {"error": run.error_line}
     for n, (name, _) in enumerate(_SPACINGS):
         turns = run.turns[n * _REPEATS : (n + 1) * _REPEATS]
         orders = [" ".join(_block_orders(t)) or "nothing" for t in turns]
@@ -353,7 +405,7 @@ def _arrived_early(order: str) -> bool:
 
 
 @assistant_before_final_deltas.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: OrdersSeen) -> dict[str, Check]:
     runs = {name: seen[name] for name, _ in _SPACINGS}
     said = "; ".join(f"{name}: {r['turns']} turns, orders {r['orders seen']}" for name, r in runs.items())
     said += " (per block: d delta, A assistant message, s block stop)"
@@ -406,6 +458,24 @@ _HOOK_REQUEST = {
 }
 
 
+# One case's run, keyed "client, N unread" (a ClaudeSDKClient whose caller reads nothing until the hook
+# is asked) or "query(str), 150 lines"; a run that hung has only "hung" beside what was seen before.
+Unread = TypedDict(
+    "Unread",
+    {
+        "order": list[str],  # client: "hook asked" and "caller reads", in the order they happened
+        "hook asked": bool,  # query(str)
+        "hook answered": bool,  # query(str)
+        "assistant messages read": int,  # client
+        "assistant messages": int,  # query(str)
+        "result": bool,
+        "error": str | None,
+        "hung": bool,
+    },
+    total=False,
+)
+
+
 def _flood_then_hook(unread: int) -> Scenario:
     """A turn of `unread` assistant lines, then a PreToolUse hook_callback, then its result."""
     return (
@@ -438,10 +508,10 @@ def _flood_then_hook(unread: int) -> Scenario:
     sdk_ref="claude_agent_sdk._internal.query.Query._read_messages",
     timeout=150,
 )
-async def callbacks_answered_while_unread(h: Harness) -> dict[str, Any]:
+async def callbacks_answered_while_unread(h: Harness) -> dict[str, Unread]:
     from claude_agent_sdk import HookMatcher
 
-    seen: dict[str, Any] = {}
+    seen: dict[str, Unread] = {}
     for unread in (50, 150):
         order: list[str] = []
         asked = asyncio.Event()
@@ -508,7 +578,7 @@ async def callbacks_answered_while_unread(h: Harness) -> dict[str, Any]:
 
 
 @callbacks_answered_while_unread.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, Unread]) -> dict[str, Check]:
     def prompt(unread: int) -> Check:
         r = seen[f"client, {unread} unread"]
         late = r["order"][:1] == ["caller reads"] and "hook asked" in r["order"]
@@ -535,16 +605,17 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-callbacks_answered_while_unread.differs_on(
-    {
-        f"client, {n} unread": {
-            "order": ["caller reads", "hook asked"],
-            "assistant messages read": n,
-            "result": True,
-            "error": None,
-        }
-        for n in (50, 150)
+_READ_LATE: dict[str, Unread] = {  # the hook asked only once the caller read
+    f"client, {n} unread": {
+        "order": ["caller reads", "hook asked"],
+        "assistant messages read": n,
+        "result": True,
+        "error": None,
     }
+    for n in (50, 150)
+}
+callbacks_answered_while_unread.differs_on(
+    _READ_LATE
     | {
         "query(str), 150 lines": {"hook asked": False, "hung": True},
     }

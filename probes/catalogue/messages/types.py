@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypedDict
 
 from packaging.version import Version
 
@@ -40,6 +40,11 @@ _ODD_LINES: dict[str, tuple[str, Callable[[Scenario], Scenario]]] = {
 }
 
 
+class Survived(TypedDict):  # one sub-check's run: the kinds yielded (but SystemMessage), what it raised
+    yielded: list[str]
+    error: str | None
+
+
 @behaviour(
     id="messages.rate-limit-and-unknown-types-survive",
     claim=(
@@ -52,8 +57,8 @@ _ODD_LINES: dict[str, tuple[str, Callable[[Scenario], Scenario]]] = {
     checks=tuple(_ODD_LINES),
     sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
 )
-async def rate_limit_and_unknown_types_survive(h: Harness) -> dict[str, Any]:
-    seen = {}
+async def rate_limit_and_unknown_types_survive(h: Harness) -> dict[str, Survived]:
+    seen: dict[str, Survived] = {}
     for name, (_, odd_line) in _ODD_LINES.items():
         run = await h.wire("hi", scenario=odd_line(Scenario().wait_for_user().init().assistant("a")).result())
         seen[name] = {
@@ -64,7 +69,7 @@ async def rate_limit_and_unknown_types_survive(h: Harness) -> dict[str, Any]:
 
 
 @rate_limit_and_unknown_types_survive.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, Survived]) -> dict[str, Check]:
     return {
         name: check(
             "ResultMessage" in seen[name]["yielded"] and seen[name]["error"] is None,
@@ -101,6 +106,23 @@ def _block_names(m: Any) -> list[str]:
     return [type(b).__name__ for b in content] if isinstance(content, list) else []
 
 
+CliBlocks = TypedDict(
+    "CliBlocks",
+    {
+        "cli sent": list[str],  # the block types of the CLI's assistant lines
+        "sdk yielded": list[str],  # the block classes of the AssistantMessages
+        "opaque data yielded": bool,
+        "block in the next request": list[str],
+        "error": str | None,
+    },
+)
+
+
+class BlocksSeen(TypedDict):
+    wire: dict[str, Any]  # "assistant sent", "assistant yielded", "user sent", "user yielded" (read by role), "error"
+    cli: CliBlocks
+
+
 @behaviour(
     id="messages.every-content-block-kept",
     renamed_from=("messages.unmodelled-blocks-dropped",),
@@ -114,7 +136,7 @@ def _block_names(m: Any) -> list[str]:
     checks=("assistant-keeps-every-block", "user-keeps-every-block", "cli-redacted-thinking-reaches-caller"),
     sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
 )
-async def every_content_block_kept(h: Harness) -> dict[str, Any]:
+async def every_content_block_kept(h: Harness) -> BlocksSeen:
     scenario = Scenario().wait_for_user().init().assistant(*_ASSISTANT_BLOCKS).user(*_USER_BLOCKS).result()
     run = await h.wire("hi", scenario=scenario)
     assistant, user = run.of_type("AssistantMessage"), run.of_type("UserMessage")
@@ -160,7 +182,7 @@ async def every_content_block_kept(h: Harness) -> dict[str, Any]:
 
 
 @every_content_block_kept.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: BlocksSeen) -> dict[str, Check]:
     w, c = seen["wire"], seen["cli"]
 
     def kept(role: str) -> Check:
@@ -633,6 +655,17 @@ def _record(message: Any) -> dict[str, Any]:
     return {"is SystemMessage": system is not None and isinstance(message, system), **fields}
 
 
+LinesSeen = TypedDict(
+    "LinesSeen",
+    {
+        "sdk": dict[str, str],  # its name and version
+        "classes the SDK has": list[str],
+        "yielded": list[dict[str, Any]],  # each message as _record gives it
+        "error": str | None,
+    },
+)
+
+
 @behaviour(
     id="messages.every-line-kind-typed",
     claim=(
@@ -652,7 +685,7 @@ def _record(message: Any) -> dict[str, Any]:
     pins={name: (f"message:{cls}",) for name, (cls, *_) in {**_MESSAGES, **_BLOCKS}.items()},
     sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
 )
-async def every_line_kind_typed(h: Harness) -> dict[str, Any]:
+async def every_line_kind_typed(h: Harness) -> LinesSeen:
     import claude_agent_sdk
 
     scenario = Scenario().wait_for_user().init(uuid=_INIT_UUID)
@@ -691,7 +724,7 @@ _UNKNOWN_TYPE = re.compile(r"Unknown message type: (\w+)")
 _ORDER = [_INIT_UUID, *_LINES, _uuid("result")]
 
 
-def _never_read(seen: dict[str, Any], marker: str) -> Check | None:
+def _never_read(seen: LinesSeen, marker: str) -> Check | None:
     """Not-applicable when the SDK raised on an earlier line of a type it does not know (a finding
     of messages.rate-limit-and-unknown-types-survive): this line was then never read."""
     found = _UNKNOWN_TYPE.search(seen["error"] or "")
@@ -734,7 +767,7 @@ def _mismatches(record: dict[str, Any], fields: dict[str, Any], sdk: dict[str, s
     return wrong
 
 
-def _message_check(seen: dict[str, Any], name: str) -> Check:
+def _message_check(seen: LinesSeen, name: str) -> Check:
     cls, markers, fields, core = _MESSAGES[name]
     problems: list[str] = []
     for marker in markers:
@@ -758,7 +791,7 @@ def _message_check(seen: dict[str, Any], name: str) -> Check:
     return check(not problems, "; ".join(problems))
 
 
-def _block_check(seen: dict[str, Any], name: str) -> Check:
+def _block_check(seen: LinesSeen, name: str) -> Check:
     cls, carrier, block, fields = _BLOCKS[name]
     message = _carrying(seen["yielded"], _MESSAGES[carrier][1][0])
     content = message.get("content") if message is not None else None
@@ -780,13 +813,13 @@ def _block_check(seen: dict[str, Any], name: str) -> Check:
 
 
 @every_line_kind_typed.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: LinesSeen) -> dict[str, Check]:
     return {name: _message_check(seen, name) for name in _MESSAGES} | {
         name: _block_check(seen, name) for name in _BLOCKS
     }
 
 
-def _counterexample(broken: bool) -> dict[str, Any]:
+def _counterexample(broken: bool) -> LinesSeen:
     """An observation where the parser broke: every line yielded as a bare SystemMessage with no
     blocks (`broken`), or each line as its class with every field but its marker gone to None."""
     yielded = []
@@ -807,7 +840,7 @@ def _counterexample(broken: bool) -> dict[str, Any]:
     return {"sdk": sdk, "classes the SDK has": classes, "yielded": yielded, "error": None}
 
 
-def _holding(dropped: dict[str, tuple[str, ...]]) -> dict[str, Any]:
+def _holding(dropped: dict[str, tuple[str, ...]]) -> LinesSeen:
     """The newest Python release's observation, each line yielded as its class with the line's
     values, bar the fields `dropped` names per class (a release that lost or renamed them)."""
     yielded = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
 from sdkprobe.catalogue.sessions.support import MARKER
@@ -43,6 +43,19 @@ def _two_turns() -> Scenario:
     )
 
 
+IterableRun = TypedDict(
+    "IterableRun",
+    {
+        "stdin": list[str],  # what the SDK wrote to the CLI ("in:TYPE"), and "eof" when it closed its input
+        "results": int,
+        "second query": str | None,  # what the next query() raised
+        "error": str | None,
+    },
+)
+TwoQueries = TypedDict("TwoQueries", {"user lines": int, "results": list[str | None], "error": str | None})
+OpenSeen = TypedDict("OpenSeen", {"iterable prompt": IterableRun, "no prompt, two queries": TwoQueries})
+
+
 @behaviour(
     id="sessions.prompt-iterable-must-stay-open",
     claim=(
@@ -56,7 +69,7 @@ def _two_turns() -> Scenario:
     checks=("iterable-end-closes-stdin", "next-query-fails-not-ready", "open-client-takes-second-query"),
     sdk_ref="claude_agent_sdk._internal.query.Query.stream_input",
 )
-async def prompt_iterable_must_stay_open(h: Harness) -> dict[str, Any]:
+async def prompt_iterable_must_stay_open(h: Harness) -> OpenSeen:
     seen: dict[str, Any] = {}
 
     async def after_iterable(client: Any, out: Any) -> None:
@@ -94,7 +107,7 @@ async def prompt_iterable_must_stay_open(h: Harness) -> dict[str, Any]:
 
 
 @prompt_iterable_must_stay_open.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: OpenSeen) -> dict[str, Check]:
     it, kept = seen["iterable prompt"], seen["no prompt, two queries"]
     stdin = [t for t in it["stdin"] if not t.startswith("in:control_")]
     second = it["second query"]
@@ -140,6 +153,22 @@ def _texts(messages: list[Any]) -> list[str]:
     return out
 
 
+# What get_session_messages read back: its messages' types, and whether the old prompt was among them.
+ReadBack = TypedDict("ReadBack", {"types": list[str | None], "has marker": bool})
+RestoredSeen = TypedDict(
+    "RestoredSeen",
+    {
+        "resumed session id kept": bool,
+        "request has old turn": bool,
+        "request has old reply": bool,
+        "stream assistant texts": list[str],
+        "stream user messages": int,
+        "get_session_messages": ReadBack | None,  # None: this SDK has none
+        "error": str | None,
+    },
+)
+
+
 @behaviour(
     id="sessions.resume-restores-context-no-history",
     claim=(
@@ -154,7 +183,7 @@ def _texts(messages: list[Any]) -> list[str]:
     requires=("option:resume",),
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.resume",
 )
-async def resume_restores_context_no_history(h: Harness) -> dict[str, Any]:
+async def resume_restores_context_no_history(h: Harness) -> RestoredSeen:
     first = await h.cli(f"remember {MARKER}", script=["first-reply"])
     sid = str(first.init.get("session_id") or "")
     second = await h.cli("what was it?", script=["second-reply"], resume=sid)
@@ -181,7 +210,7 @@ async def resume_restores_context_no_history(h: Harness) -> dict[str, Any]:
 
 
 @resume_restores_context_no_history.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: RestoredSeen) -> dict[str, Check]:
     texts, users, hist = seen["stream assistant texts"], seen["stream user messages"], seen["get_session_messages"]
     return {
         "resumed-request-has-old-turn": check(
@@ -236,6 +265,36 @@ def _named(ids: dict[str, str]) -> Callable[[Any], str | None]:
 
 _ASK_RESUMED, _ASK_FORKED = "what was it?", "and now, forked?"
 
+# Session ids are named: "run 1", "new" (any other), None (none shown).
+Resumed = TypedDict(
+    "Resumed",
+    {
+        "init id": str | None,
+        "result id": str | None,
+        "transcripts holding its prompt": list[str],
+        "request has run 1": bool,
+        "error": str | None,
+    },
+)
+Forked = TypedDict(
+    "Forked",
+    {
+        "init id": str | None,
+        "result id": str | None,
+        "new transcripts holding its prompt": list[str | None],
+        "new transcript has run 1": bool,
+        "run 1 transcript unchanged": bool,
+        "error": str | None,
+    },
+)
+_Run1 = TypedDict("_Run1", {"run 1 session id": str | None})
+
+
+class ForkSeen(_Run1, total=False):  # resume and fork when run 1 showed a session id, else its error
+    resume: Resumed
+    fork: Forked
+    error: str | None
+
 
 @behaviour(
     id="sessions.resume-keeps-id-fork-mints-new",
@@ -258,7 +317,7 @@ _ASK_RESUMED, _ASK_FORKED = "what was it?", "and now, forked?"
     timeout=120,
     pins={"resume-keeps-id": ("option:resume",), "resume-continues-same-transcript": ("option:resume",)},
 )
-async def resume_keeps_id_fork_mints_new(h: Harness) -> dict[str, Any]:
+async def resume_keeps_id_fork_mints_new(h: Harness) -> ForkSeen:
     first = await h.cli(f"remember {MARKER}", script=["first-reply"])
     sid = str(first.init.get("session_id") or "")
     if not sid:
@@ -296,7 +355,7 @@ async def resume_keeps_id_fork_mints_new(h: Harness) -> dict[str, Any]:
 
 
 @resume_keeps_id_fork_mints_new.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ForkSeen) -> dict[str, Check]:
     if seen["run 1 session id"] is None:
         said = f"run 1 showed no session id (error {seen['error']})"
         return {name: check(False, said) for name in resume_keeps_id_fork_mints_new.behaviour.checks}
@@ -364,6 +423,21 @@ def _said(text: Any, names: dict[str, str]) -> Any:
     return text
 
 
+# One resumed run, its session ids named (<SID>: run 1's, <MISSING>: one no session has).
+Resumption = TypedDict(
+    "Resumption",
+    {
+        "yielded": list[str],  # the kinds of message
+        "init id": str | None,
+        "model requests": int,
+        "request has run 1": bool,
+        "exception": str | None,
+        "stderr": list[str],  # the lines naming a session id
+    },
+)
+ScopedSeen = TypedDict("ScopedSeen", {"run 1 session id seen": bool, "other cwd": Resumption, "missing id": Resumption})
+
+
 @behaviour(
     id="sessions.resume-scoped-to-cwd",
     claim=(
@@ -379,14 +453,14 @@ def _said(text: Any, names: dict[str, str]) -> Any:
     timeout=120,
     pins={"resume-found-from-other-cwd": ("option:resume",)},
 )
-async def resume_scoped_to_cwd(h: Harness) -> dict[str, Any]:
+async def resume_scoped_to_cwd(h: Harness) -> ScopedSeen:
     first = await h.cli(f"remember {MARKER}", script=["first-reply"])
     sid = str(first.init.get("session_id") or "")
     names = {sid: "<SID>", _MISSING_SID: "<MISSING>"} if sid else {_MISSING_SID: "<MISSING>"}
     elsewhere = await h.cli("what was it?", script=["second-reply"], resume=sid, cwd=str(h.workdir("elsewhere")))
     missing = await h.cli("what was it?", script=["second-reply"], resume=_MISSING_SID)
 
-    def seen(run: Any) -> dict[str, Any]:
+    def seen(run: Any) -> Resumption:
         main = run.on(MAIN)
         return {
             "yielded": [type(m).__name__ for m in run.messages],
@@ -401,7 +475,7 @@ async def resume_scoped_to_cwd(h: Harness) -> dict[str, Any]:
 
 
 @resume_scoped_to_cwd.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ScopedSeen) -> dict[str, Check]:
     other, missing = seen["other cwd"], seen["missing id"]
     error = missing["exception"] or ""
     return {
@@ -449,6 +523,17 @@ resume_scoped_to_cwd.differs_on(
 _SECRET = "ALPHA-5531"
 _ASK_B = "what did I say?"
 
+QueriedSeen = TypedDict(
+    "QueriedSeen",
+    {
+        "user line session ids": list[str | None],
+        "B requests": int,
+        "B request has A turn": bool,
+        "result session ids": list[str | None],  # "A", "B", "the CLI's id of turn 1", "another CLI id", None
+        "error": str | None,
+    },
+)
+
 
 @behaviour(
     id="sessions.query-session-id-shares-context",
@@ -468,7 +553,7 @@ _ASK_B = "what did I say?"
         "b-result-has-own-session-id": ("client:query",),
     },
 )
-async def query_session_id_shares_context(h: Harness) -> dict[str, Any]:
+async def query_session_id_shares_context(h: Harness) -> QueriedSeen:
     async def two_ids(client: Any, out: Any) -> None:
         for prompt, session in ((f"remember {_SECRET}", "A"), (_ASK_B, "B")):
             await client.query(prompt, session_id=session)
@@ -499,7 +584,7 @@ async def query_session_id_shares_context(h: Harness) -> dict[str, Any]:
 
 
 @query_session_id_shares_context.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: QueriedSeen) -> dict[str, Check]:
     ids = seen["result session ids"]
     return {
         "session-id-reaches-cli": check(
@@ -552,7 +637,19 @@ def _name_of(sid: Any) -> str | None:
     return None if not sid else _NAMES.get(str(sid), "another id")
 
 
-def _ran(run: CliRun, *texts: str) -> dict[str, Any]:
+# One run (the observation is keyed by run): its session ids named (_NAMES, "another id", None), what it
+# raised, which of the CLI's refusal texts it carried; the "fresh" run also its transcripts and error.
+_Ran = TypedDict(
+    "_Ran", {"init id": str | None, "result id": str | None, "raised": str | None, "cli texts seen": list[str]}
+)
+
+
+class Ran(_Ran, total=False):
+    transcripts: list[str | None]
+    error: str | None
+
+
+def _ran(run: CliRun, *texts: str) -> Ran:
     """The ids a session showed, what it raised and which of the CLI's refusal texts it carried."""
     said = "\n".join([run.error or "", *run.stderr])
     return {
@@ -594,9 +691,9 @@ def _ran(run: CliRun, *texts: str) -> dict[str, Any]:
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.session_id",
     timeout=180,
 )
-async def session_id_option_rules(h: Harness) -> dict[str, Any]:
+async def session_id_option_rules(h: Harness) -> dict[str, Ran]:
     fresh = await h.cli("remember this", script=["ok"], session_id=_GIVEN)
-    seen: dict[str, Any] = {
+    seen: dict[str, Ran] = {
         "fresh": {
             **_ran(fresh),
             "transcripts": [_name_of(s) for s in _transcript_ids(h.config_dir)],
@@ -616,7 +713,7 @@ async def session_id_option_rules(h: Harness) -> dict[str, Any]:
 
 
 @session_id_option_rules.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, Ran]) -> dict[str, Check]:
     def said(label: str) -> str:
         s = seen[label]
         return (
@@ -645,7 +742,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-def _seen_run(init: str | None, raised: str | None = None) -> dict[str, Any]:
+def _seen_run(init: str | None, raised: str | None = None) -> Ran:
     return {"init id": init, "result id": init, "raised": raised, "cli texts seen": []}
 
 
@@ -672,6 +769,20 @@ def _carried(run: CliRun) -> list[str]:
     return [m for m in (_A1, _A2) if any(r.carries(m) for r in run.requests)]
 
 
+InA = TypedDict("InA", {"raised": str | None, "first request carries": list[str], "result": str | None})
+InB = TypedDict(
+    "InB",
+    {
+        "raised": str | None,
+        "says no conversation": bool,
+        "result": str | None,
+        "requests carry": list[str],
+        "continued an A session id": bool,
+    },
+)
+ContinuedSeen = TypedDict("ContinuedSeen", {"in A": InA, "in B": InB})
+
+
 @behaviour(
     id="sessions.continue-conversation-target",
     claim=(
@@ -692,7 +803,7 @@ def _carried(run: CliRun) -> list[str]:
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.continue_conversation",
     timeout=150,
 )
-async def continue_conversation_target(h: Harness) -> dict[str, Any]:
+async def continue_conversation_target(h: Harness) -> ContinuedSeen:
     older = await h.cli(f"{_A1} first session", script=["ok"])
     newer = await h.cli(f"{_A2} second session", script=["ok"])
     ids = {older.init.get("session_id"), newer.init.get("session_id")} - {None}
@@ -719,7 +830,7 @@ async def continue_conversation_target(h: Harness) -> dict[str, Any]:
 
 
 @continue_conversation_target.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ContinuedSeen) -> dict[str, Check]:
     a, b = seen["in A"], seen["in B"]
     clear = (b["raised"] is not None and b["says no conversation"]) or (
         b["raised"] is None and b["result"] == "success"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import shutil
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
 from sdkprobe.catalogue.sessions.support import (
@@ -23,6 +23,9 @@ from sdkprobe.catalogue.sessions.support import (
     SPAWNED_BY,
     SUB_CHAIN,
     TITLE,
+    Absent,
+    Read,
+    Rows,
     absent,
     absent_or,
     brief,
@@ -54,6 +57,22 @@ from sdkprobe.harness import (
 
 _AGENT_CALL_ID = "toolu_double_store_agent"
 
+MirrorSeen = TypedDict(
+    "MirrorSeen",
+    {
+        "run 1 session id seen": bool,
+        "run 1 subagent result reached main": bool,
+        "cli copy after run 1": list[str],  # under projects/<key>, the session id named <SID>
+        "store appends (run 1)": list[str],  # the keys appended to: "main", or the subpath's first part
+        "store has marker": bool,
+        "store loads (run 2)": list[str],  # likewise, the keys loaded
+        "resumed id kept": bool,
+        "resumed request has marker": bool,
+        "resumed request has subagent result": bool,
+        "error": str | None,
+    },
+)
+
 
 @behaviour(
     id="sessions.store-mirror-and-resume",
@@ -74,7 +93,7 @@ _AGENT_CALL_ID = "toolu_double_store_agent"
         "resume-keeps-id-and-context": ("option:resume", "option:session_store"),
     },
 )
-async def store_mirror_and_resume(h: Harness) -> dict[str, Any]:
+async def store_mirror_and_resume(h: Harness) -> MirrorSeen:
     import claude_agent_sdk as sdk
 
     calls: list[tuple[str, str, str | None]] = []
@@ -144,7 +163,7 @@ async def store_mirror_and_resume(h: Harness) -> dict[str, Any]:
 
 
 @store_mirror_and_resume.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: MirrorSeen) -> dict[str, Check]:
     appended, loads, copy = seen["store appends (run 1)"], seen["store loads (run 2)"], seen["cli copy after run 1"]
     return {
         "store-gets-entries-and-is-loaded": check(
@@ -230,6 +249,37 @@ def _entry_rows(entries: Any) -> Any:
 
 # --- sessions.store-readers-match-disk -----------------------------------------------
 
+StoredMessages = TypedDict("StoredMessages", {"all": Rows, "limit 2 offset 1": Rows, "unknown": Rows})
+# What import_session_to_store put into a fresh store (entries in brief, as _entry_rows gives them).
+Imported = TypedDict(
+    "Imported",
+    {
+        "sessions": list[str],
+        "main entries are the transcript's": bool,
+        "main entries": list[str] | None,
+        "subkeys": list[str],
+        "subagent entries": list[str] | None,
+        "subagent metadata": list[dict[str, Any]],  # agentType and toolUseId of each agent_metadata entry
+        "subkeys without subagents": list[str],
+        "unknown session raised": str | None,
+    },
+)
+# SDKSessionInfos as info_dict gives them.
+StoreReadersSeen = TypedDict(
+    "StoreReadersSeen",
+    {
+        "disk info": dict[str, Any] | None,
+        "listed": list[dict[str, Any]],
+        "info": dict[str, Any] | Absent | None,
+        "info unknown": dict[str, Any] | None,
+        "messages": StoredMessages | Absent,
+        "subagents": list[str] | Absent,
+        "subagent messages": Rows | Absent,
+        "subagent ids supported": bool,
+        "import": Imported | Absent,
+    },
+)
+
 
 @behaviour(
     id="sessions.store-readers-match-disk",
@@ -265,7 +315,7 @@ def _entry_rows(entries: Any) -> Any:
     },
     sdk_ref="claude_agent_sdk._internal.sessions.get_session_info_from_store",
 )
-async def store_readers_match_disk(h: Harness) -> dict[str, Any]:
+async def store_readers_match_disk(h: Harness) -> StoreReadersSeen:
     sdk = sdk_functions()
 
     main = write_transcript(h)
@@ -275,7 +325,7 @@ async def store_readers_match_disk(h: Harness) -> dict[str, Any]:
     store = await _stored(h)
     info, messages = function("get_session_info_from_store"), function("get_session_messages_from_store")
     subagents, sub_messages = function("list_subagents_from_store"), function("get_subagent_messages_from_store")
-    seen: dict[str, Any] = {
+    seen: StoreReadersSeen = {
         "disk info": disk,
         "listed": [info_dict(h, i, size) for i in await sdk.list_sessions_from_store(store, directory=where)],
         "info": info_dict(h, await info(store, SID, directory=where), size)
@@ -299,7 +349,7 @@ async def store_readers_match_disk(h: Harness) -> dict[str, Any]:
     return seen
 
 
-async def _imported(h: Harness) -> dict[str, Any]:
+async def _imported(h: Harness) -> Imported:
     """What import_session_to_store put into a fresh store, with and without subagents."""
     sdk = sdk_functions()
 
@@ -332,11 +382,11 @@ def _without(info: Any, *keys: str) -> Any:
 
 
 @store_readers_match_disk.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: StoreReadersSeen) -> dict[str, Check]:
     disk, parents = seen["disk info"], seen["subagent ids supported"]
     spawned = f"spawned by {SPAWNED_BY}"
 
-    def imported(got: dict[str, Any]) -> Check:
+    def imported(got: Imported) -> Check:
         sub_rows = ["su1", "sa1", *(["agent_metadata"] if got["subagent metadata"] else [])]
         return check(
             got["sessions"] == ["session"]
@@ -458,7 +508,48 @@ class _AppendOnly:
         return list(self.entries)
 
 
-async def _fork_in_store(h: Harness, store: Any, fork: Callable[[], Any]) -> Any:
+# What one fork_session_via_store call made: its id ("new" when fresh), whether it loads under the project
+# key, its entries (fork_shape); only "raised" when it raised.
+ForkStored = TypedDict(
+    "ForkStored",
+    {"id": str, "stored under the project key": bool, "entries": list[dict[str, Any]], "raised": str},
+    total=False,
+)
+StoreStep = TypedDict(
+    "StoreStep",
+    {"raised": str | None, "appended": list[dict[str, Any]], "then read": Read | None},  # appended: in brief
+)
+StoreDelete = TypedDict(
+    "StoreDelete",
+    {
+        "raised": str | None,
+        "session loads": list[Any] | None,
+        "subkeys left": list[str],
+        "forks still load": list[bool],
+    },
+)
+WormDelete = TypedDict("WormDelete", {"raised": str | None, "entries kept": bool})
+_StoreStepped = Literal["rename '  Store title  '", "tag '\\u200bstored '", "tag None"]
+# Filled in call by call.
+StoreMutationsSeen = TypedDict(
+    "StoreMutationsSeen",
+    {
+        "fork up to a1": ForkStored | Absent,
+        "fork titled": ForkStored | Absent,
+        "source unchanged": bool | Absent,
+        "fork unknown": str | None,
+        "rename '  Store title  '": StoreStep | Absent,
+        "tag '\\u200bstored '": StoreStep | Absent,
+        "tag None": StoreStep | Absent,
+        "refused": dict[str, str | None],  # call: the exception it raised, None, or "absent"
+        "delete": StoreDelete | Absent,
+        "delete on a store without delete()": WormDelete | Absent,
+    },
+    total=False,
+)
+
+
+async def _fork_in_store(h: Harness, store: Any, fork: Callable[[], Any]) -> ForkStored:
     try:
         result = await fork()
     except Exception as exc:  # which exception the SDK raises is the finding
@@ -507,12 +598,12 @@ async def _fork_in_store(h: Harness, store: Any, fork: Callable[[], Any]) -> Any
     },
     sdk_ref="claude_agent_sdk._internal.session_mutations.rename_session_via_store",
 )
-async def store_mutations(h: Harness) -> dict[str, Any]:
+async def store_mutations(h: Harness) -> StoreMutationsSeen:
     store, where, key = await _stored(h), str(h.cwd), _key(h)
     fork, rename = function("fork_session_via_store"), function("rename_session_via_store")
     tag, delete = function("tag_session_via_store"), function("delete_session_via_store")
     info = function("get_session_info_from_store")
-    seen: dict[str, Any] = {}
+    seen: StoreMutationsSeen = {}
     if fork:
         seen["fork up to a1"] = await _fork_in_store(
             h, store, lambda: fork(store, SID, directory=where, up_to_message_id=A1)
@@ -524,7 +615,7 @@ async def store_mutations(h: Harness) -> dict[str, Any]:
         seen["fork unknown"] = await _raised_async(lambda: fork(store, OTHER_SID, directory=where))
     else:
         seen["fork up to a1"] = seen["fork titled"] = seen["source unchanged"] = absent("fork_session_via_store")
-    steps: list[tuple[str, Callable[[], Any] | None, str]] = [
+    steps: list[tuple[_StoreStepped, Callable[[], Any] | None, str]] = [
         (
             "rename '  Store title  '",
             rename and (lambda: rename(store, SID, "  Store title  ", directory=where)),
@@ -577,8 +668,8 @@ async def store_mutations(h: Harness) -> dict[str, Any]:
 
 
 @store_mutations.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
-    def step(label: str, claimed: list[dict[str, Any]], read: dict[str, Any]) -> str | None:
+def _(seen: StoreMutationsSeen) -> dict[str, Check]:
+    def step(label: _StoreStepped, claimed: list[dict[str, Any]], read: dict[str, Any]) -> str | None:
         got = seen[label]
         if "absent" in got:
             return None
@@ -717,6 +808,23 @@ class _SummaryStore:
         return list(self.summaries)
 
 
+class Folded(TypedDict):  # a SessionSummaryEntry, its session named
+    session_id: str
+    mtime: int | None
+
+
+FoldSeen = TypedDict(
+    "FoldSeen",
+    {
+        "first fold": Folded,
+        "later fold": Folded,
+        "listed": list[dict[str, Any]],  # SDKSessionInfos as info_dict gives them
+        "listed last_modified": list[int],
+        "info from entries": dict[str, Any] | None,  # likewise, without its file_size
+    },
+)
+
+
 @behaviour(
     id="sessions.fold-summary-feeds-store-listing",
     claim=(
@@ -741,7 +849,7 @@ class _SummaryStore:
         ),
     },
 )
-async def fold_summary_feeds_store_listing(h: Harness) -> dict[str, Any]:
+async def fold_summary_feeds_store_listing(h: Harness) -> FoldSeen:
     sdk = sdk_functions()
 
     where, key = str(h.cwd), _key(h)
@@ -762,7 +870,7 @@ async def fold_summary_feeds_store_listing(h: Harness) -> dict[str, Any]:
 
 
 @fold_summary_feeds_store_listing.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: FoldSeen) -> dict[str, Check]:
     first, later, listed = seen["first fold"], seen["later fold"], seen["listed"]
     claimed = {**_STORE_INFO, "tag": "urgent"}
     entries = seen["info from entries"]

@@ -6,10 +6,10 @@ import dataclasses
 import json
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict, final
 
 from sdkprobe.behaviour import Check, undecidable
 from sdkprobe.harness import (
@@ -121,6 +121,10 @@ def text_of(message: Any) -> str:
     return " ".join(b.get("text", "") for b in content or [] if isinstance(b, dict) and b.get("type") == "text")
 
 
+# A message as a row (message_rows): [uuid name, type, text, and "session X" / "spawned by ID" when set].
+Rows = list[list[str]]
+
+
 def message_rows(found: Any) -> Any:
     """SessionMessages as [uuid name, type, text] (and the spawning tool_use id when set)."""
     if not isinstance(found, list):
@@ -173,14 +177,19 @@ def same_fields(seen: Any, claimed: dict[str, Any]) -> bool:
     return isinstance(seen, dict) and all(k in seen and seen[k] == v for k, v in claimed.items())
 
 
-def absent_or(seen: dict[str, Any], key: str, decide: Callable[[Any], Check]) -> Check:
+@final  # nothing else has an "absent" key, so `"absent" in value` tells it apart
+class Absent(TypedDict):
+    absent: str  # what this SDK lacks (NO_FUNCTION)
+
+
+def absent_or(seen: Mapping[str, Any], key: str, decide: Callable[[Any], Check]) -> Check:
     value = seen[key]
     if isinstance(value, dict) and "absent" in value:
         return undecidable(value["absent"])
     return decide(value)
 
 
-def absent(name: str) -> dict[str, str]:
+def absent(name: str) -> Absent:
     return {"absent": NO_FUNCTION.format(name)}
 
 
@@ -194,6 +203,12 @@ DROPPED = ("custom_title", "first_prompt", "created_at", "tag")  # SDKSessionInf
 
 def info_without(info: dict[str, Any], dropped: tuple[str, ...] = DROPPED) -> dict[str, Any]:
     return {k: v for k, v in info.items() if k not in dropped}
+
+
+# What get_session_info read after a mutation (None: this SDK has no such reader).
+class Read(TypedDict):
+    custom_title: str | None
+    tag: str | None
 
 
 # --- sessions.transcript-mutations ---------------------------------------------------

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
 from sdkprobe.catalogue.sessions.support import (
@@ -19,6 +19,9 @@ from sdkprobe.catalogue.sessions.support import (
     SPAWNED_BY,
     SUB_CHAIN,
     TITLE,
+    Absent,
+    Read,
+    Rows,
     absent,
     absent_or,
     brief,
@@ -40,6 +43,17 @@ from sdkprobe.harness import (
     session_functions,
 )
 
+RootSeen = TypedDict(
+    "RootSeen",
+    {
+        "session id seen": bool,
+        "transcripts": list[str],  # under the moved root, its key and session id named <KEY> and <SID>
+        "list_sessions finds it": bool,
+        "listed": int,
+        "error": str | None,
+    },
+)
+
 
 @behaviour(
     id="sessions.config-dir-moves-root-only",
@@ -58,7 +72,7 @@ from sdkprobe.harness import (
         "list-sessions-finds-it": ("function:list_sessions",),
     },
 )
-async def config_dir_moves_root_only(h: Harness) -> dict[str, Any]:
+async def config_dir_moves_root_only(h: Harness) -> RootSeen:
     import claude_agent_sdk as py_sdk  # project_key_for_directory: Python's alone (requires= says so)
 
     sdk = session_functions()
@@ -83,7 +97,7 @@ async def config_dir_moves_root_only(h: Harness) -> dict[str, Any]:
 
 
 @config_dir_moves_root_only.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: RootSeen) -> dict[str, Check]:
     return {
         "transcript-at-projects-key-sid": check(
             "projects/<KEY>/<SID>.jsonl" in seen["transcripts"],
@@ -119,6 +133,40 @@ def _raised(call: Callable[[], Any]) -> str | None:
 
 
 # --- sessions.transcript-readers -----------------------------------------------------
+
+
+class Undirected(TypedDict):
+    messages: Rows
+    info: dict[str, Any] | str | None
+
+
+Unknown = TypedDict(
+    "Unknown",
+    {
+        "messages unknown": Rows,
+        "messages invalid": Rows,
+        "info unknown": dict[str, Any] | None,
+        "info invalid": dict[str, Any] | None,
+    },
+)
+_Reads = TypedDict(
+    "_Reads",
+    {
+        "info": dict[str, Any] | Absent | None,  # info_dict's SDKSessionInfo
+        "messages": Rows,
+        "messages limit 2 offset 1": Rows,
+        "without directory": Undirected,
+        "unknown or invalid id": Unknown,
+        "subagents": list[str] | Absent,
+        "subagent messages": Rows | Absent,
+        "unknown subagent": Rows | None,
+    },
+)
+_SupportSeen = TypedDict("_SupportSeen", {"subagent ids supported": bool}, total=False)  # added after the reads
+
+
+class ReadersSeen(_Reads, _SupportSeen):
+    pass
 
 
 @behaviour(
@@ -158,7 +206,7 @@ def _raised(call: Callable[[], Any]) -> str | None:
     },
     sdk_ref="claude_agent_sdk._internal.sessions.get_session_messages",
 )
-async def transcript_readers(h: Harness) -> dict[str, Any]:
+async def transcript_readers(h: Harness) -> ReadersSeen:
     main = write_transcript(h)
     size = main.stat().st_size
     where = str(h.cwd)
@@ -166,7 +214,7 @@ async def transcript_readers(h: Harness) -> dict[str, Any]:
     subagents, sub_messages = function("list_subagents"), function("get_subagent_messages")
     assert messages is not None  # required
     with config_dir_env(h.config_dir):
-        seen: dict[str, Any] = {
+        seen: ReadersSeen = {
             "info": info_dict(h, info(SID, directory=where), size) if info else absent("get_session_info"),
             "messages": message_rows(messages(SID, directory=where)),
             "messages limit 2 offset 1": message_rows(messages(SID, directory=where, limit=2, offset=1)),
@@ -191,7 +239,7 @@ async def transcript_readers(h: Harness) -> dict[str, Any]:
 
 
 @transcript_readers.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ReadersSeen) -> dict[str, Check]:
     unknown, without = seen["unknown or invalid id"], seen["without directory"]
     sub = seen["subagent messages"]
     return {
@@ -237,7 +285,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-_READERS_HOLD = {  # what a release that keeps the claim gives (0.2.189's observation)
+_READERS_HOLD: ReadersSeen = {  # what a release that keeps the claim gives (0.2.189's observation)
     "info": dict(INFO),
     "messages": claimed_rows(CHAIN),
     "messages limit 2 offset 1": claimed_rows(CHAIN[1:3]),
@@ -288,7 +336,16 @@ def _appended(path: Path, before: int) -> Any:
     return brief([json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()[before:] if line.strip()])
 
 
-def _fork_on_disk(main: Path, fork: Callable[[], Any]) -> Any:
+# What one fork_session call made: its id ("new" when fresh), whether its file is beside the source, its
+# entries (fork_shape); only "raised" when it raised.
+ForkMade = TypedDict(
+    "ForkMade",
+    {"id": str, "file beside the source": bool, "entries": list[dict[str, Any]], "raised": str},
+    total=False,
+)
+
+
+def _fork_on_disk(main: Path, fork: Callable[[], Any]) -> ForkMade:
     """Fork the session; the fork's id said to be new, where its file is, and its entries."""
     try:
         result = fork()
@@ -315,6 +372,51 @@ def _listing(project: Path, forks: list[Any]) -> list[str]:
         names.get(p.name.removesuffix(".jsonl"), "other") + (".jsonl" if p.suffix == ".jsonl" else "/")
         for p in project.iterdir()
     )
+
+
+Step = TypedDict(
+    "Step",
+    {
+        "raised": str | None,
+        "appended": list[dict[str, Any]] | str,  # the entries appended, in brief, or that the transcript is gone
+        "then read": Read | None,
+    },
+)
+
+
+class Delete(TypedDict):
+    raised: str | None
+    left: list[str]
+    again: str | None
+
+
+# The calls that should be refused: the exception each raised (None: it returned).
+Refusals = TypedDict(
+    "Refusals",
+    {
+        "rename '   '": str | None,
+        "rename invalid id": str | None,
+        "rename unknown id": str | None,
+        "tag '\\u200b '": str | None,
+    },
+)
+_Stepped = Literal["rename '  New title  '", "tag '\\u200burgent '", "rename 'Last title'", "tag None"]
+# Filled in call by call.
+MutationsSeen = TypedDict(
+    "MutationsSeen",
+    {
+        "fork up to a1": ForkMade | Absent,
+        "fork titled": ForkMade | Absent,
+        "source unchanged": bool | Absent,
+        "rename '  New title  '": Step,
+        "tag '\\u200burgent '": Step,
+        "rename 'Last title'": Step,
+        "tag None": Step,
+        "refused": Refusals,
+        "delete": Delete | Absent,
+    },
+    total=False,
+)
 
 
 @behaviour(
@@ -353,16 +455,16 @@ def _listing(project: Path, forks: list[Any]) -> list[str]:
     },
     sdk_ref="claude_agent_sdk._internal.session_mutations.rename_session",
 )
-async def transcript_mutations(h: Harness) -> dict[str, Any]:
+async def transcript_mutations(h: Harness) -> MutationsSeen:
     main = write_transcript(h)
     source = main.read_bytes()
     where = str(h.cwd)
     rename, tag = function("rename_session"), function("tag_session")
     fork, delete, info = function("fork_session"), function("delete_session"), function("get_session_info")
     assert rename is not None and tag is not None  # required
-    seen: dict[str, Any] = {}
+    seen: MutationsSeen = {}
 
-    def latest() -> Any:
+    def latest() -> Read | None:
         """What get_session_info reads now: the title and tag (None without the function)."""
         found = info(SID, directory=where) if info else None
         return None if found is None else {"custom_title": found.custom_title, "tag": found.tag}
@@ -374,7 +476,7 @@ async def transcript_mutations(h: Harness) -> dict[str, Any]:
             seen["source unchanged"] = main.read_bytes() == source
         else:
             seen["fork up to a1"] = seen["fork titled"] = seen["source unchanged"] = absent("fork_session")
-        steps: list[tuple[str, Callable[[], Any]]] = [
+        steps: list[tuple[_Stepped, Callable[[], Any]]] = [
             ("rename '  New title  '", lambda: rename(SID, "  New title  ", directory=where)),
             ("tag '\\u200burgent '", lambda: tag(SID, "\u200burgent ", directory=where)),
             ("rename 'Last title'", lambda: rename(SID, "Last title", directory=where)),
@@ -403,7 +505,7 @@ async def transcript_mutations(h: Harness) -> dict[str, Any]:
     return seen
 
 
-def _step_wrong(seen: dict[str, Any], label: str, claimed: list[dict[str, Any]]) -> str | None:
+def _step_wrong(seen: MutationsSeen, label: _Stepped, claimed: list[dict[str, Any]]) -> str | None:
     step = seen[label]
     if step["raised"] or step["appended"] != claimed:
         return f"{label} raised {step['raised'] or 'nothing'} and appended {step['appended']}"
@@ -411,7 +513,7 @@ def _step_wrong(seen: dict[str, Any], label: str, claimed: list[dict[str, Any]])
 
 
 @transcript_mutations.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: MutationsSeen) -> dict[str, Check]:
     def title(text: str) -> list[dict[str, Any]]:
         return [{"type": "custom-title", "customTitle": text, "sessionId": "session"}]
 
@@ -484,7 +586,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-def _mutations_broken() -> dict[str, Any]:
+def _mutations_broken() -> MutationsSeen:
     """Forks that reuse the source's ids and lose the chain, a rename that keeps the spaces,
     tags that are not sanitized, reads that keep the first title, refusals that do not come."""
     reused = [
