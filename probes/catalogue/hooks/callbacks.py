@@ -479,6 +479,53 @@ _LISTED_TS = (
     "WorktreeCreate",
     "WorktreeRemove",
 )
+
+# The fields each event's input type declares beyond BaseHookInput's (TypeScript, as of the newest
+# release recorded): the hook-input items the callback sub-check pins.
+_BASE_TS = "agent_id agent_type cwd effort permission_mode prompt_id session_id transcript_path".split()
+_MODEL_SWITCH = (
+    "cache_ttl context_tokens estimated_cache_write_usd from_model pricing prompt_cache_warm requested_model "
+    "source to_model"
+)
+_INPUTS_TS = {
+    "ConfigChange": "file_path source",
+    "CwdChanged": "new_cwd old_cwd",
+    "DirectoryAdded": "directory source",
+    "Elicitation": "elicitation_id mcp_server_name message mode requested_schema url",
+    "ElicitationResult": "action content elicitation_id mcp_server_name mode",
+    "FileChanged": "event file_path",
+    "InstructionsLoaded": "file_path globs load_reason memory_type parent_file_path trigger_file_path",
+    "Interrupt": "reason source via",
+    "MessageDisplay": "delta final index message_id turn_id",
+    "Notification": "message notification_type title",
+    "PermissionDenied": "mcp_server reason tool_input tool_name tool_use_id",
+    "PermissionRequest": "mcp_server permission_suggestions tool_input tool_name",
+    "PostCompact": "compact_summary trigger",
+    "PostModelSwitch": _MODEL_SWITCH,
+    "PostToolBatch": "tool_calls",
+    "PostToolUse": "duration_ms mcp_server tool_input tool_name tool_response tool_use_id",
+    "PostToolUseFailure": "duration_ms error is_interrupt mcp_server tool_input tool_name tool_use_id",
+    "PreCompact": "custom_instructions trigger",
+    "PreModelSwitch": _MODEL_SWITCH,
+    "PreSkillShellCommand": "command_name command_source invoked_by tool_input tool_name tool_use_id",
+    "PreToolUse": "mcp_server tool_input tool_name tool_use_id",
+    "SessionEnd": "reason",
+    "SessionStart": (
+        "context_tokens estimated_cache_write_usd model prompt_cache_likely_expired seconds_since_last_response "
+        "session_title source"
+    ),
+    "Setup": "trigger",
+    "Stop": "background_tasks last_assistant_message session_crons stop_hook_active",
+    "StopFailure": "error error_details last_assistant_message",
+    "SubagentStop": "agent_transcript_path background_tasks last_assistant_message session_crons stop_hook_active",
+    "TaskCompleted": "task_description task_id task_subject team_name teammate_name",
+    "TaskCreated": "task_description task_id task_subject team_name teammate_name",
+    "TeammateIdle": "team_name teammate_name",
+    "UserPromptExpansion": "command_args command_name command_source expansion_type prompt",
+    "UserPromptSubmit": "prompt session_title source",
+    "WorktreeCreate": "name",
+    "WorktreeRemove": "worktree_path",
+}
 _REGISTERED = "every-listed-event-registered"
 _ANSWERED = "every-listed-event-reaches-its-callback"
 
@@ -502,7 +549,13 @@ def _listed_input(event: str, fields: list[str]) -> dict[str, Any]:
     tier="wire",
     checks=(_REGISTERED, _ANSWERED),
     requires=("option:hooks", "api:HookMatcher"),
-    pins={_REGISTERED: tuple(f"hook-event:{event}" for event in (*_LISTED_PY, *_LISTED_TS))},
+    pins={
+        _REGISTERED: tuple(f"hook-event:{event}" for event in (*_LISTED_PY, *_LISTED_TS)),
+        _ANSWERED: (
+            *(f"hook-input:{field}" for field in _BASE_TS),
+            *(f"hook-input:{event}.{field}" for event, fields in _INPUTS_TS.items() for field in fields.split()),
+        ),
+    },
     sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
 )
 async def every_listed_event_answered(h: Harness) -> dict[str, Any]:
