@@ -80,6 +80,12 @@ class TypeScriptSdk(SdkUnderTest):
                 inputs.setdefault(event, list(base)).append(field)
         return {event: sorted(set(fields)) for event, fields in sorted(inputs.items())}
 
+    def declared_messages(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """SDKMessage's members as the release's declarations give them (its surface's message items)."""
+        from sdkprobe import ts_surface
+
+        return ts_surface.messages(self.release.declarations())
+
     def unmet(self, kind: str, name: str) -> str | None:
         if kind == "option":
             return self.missing_options([name])
