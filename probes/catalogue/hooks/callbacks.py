@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.behaviour import Check, behaviour, check, leave_uncovered, undecidable
 from sdkprobe.catalogue.hooks.support import CEILING, SUBAGENT_PROMPT, bash_call
 from sdkprobe.harness import (
     MAIN,
@@ -654,6 +654,13 @@ every_listed_event_answered.differs_on(  # a declared field filtered out on the 
 )
 every_listed_event_answered.differs_on(_listed_seen(answer={}))  # the callback's answer lost
 
+for _reason in ("clear", "resume", "logout", "prompt_input_exit", "other"):
+    leave_uncovered(
+        f"value:ExitReason={_reason}",
+        "SessionEnd's reason reaches its callback as a marker string here, not as each ExitReason; which reason "
+        "the CLI gives needs /clear, a logout or an interactive exit",
+    )
+
 
 # --- hooks.output-reaches-cli-as-returned ------------------------------------------------------
 
@@ -916,6 +923,7 @@ async def _guard(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
         "denied-call-does-not-run": (
             "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
             "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
+            "value:HookPermissionDecision=deny",
         ),
         "model-sees-deny-reason": (
             "hook-output:PreToolUseHookSpecificOutput.permissionDecision",

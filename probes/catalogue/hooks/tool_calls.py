@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.behaviour import Check, behaviour, check, leave_uncovered, undecidable
 from sdkprobe.catalogue.hooks.support import SUBAGENT_PROMPT, bash_call, hook_calls, request_text
 from sdkprobe.harness import (
     AGENT_TOOL,
@@ -182,6 +182,12 @@ _MODE_ENV: dict[str, dict[str, str]] = {
         "ask-reaches-callback-in-bypass-permissions",
     ),
     requires=("option:hooks", "option:can_use_tool", "option:permission_mode", "api:HookMatcher"),
+    # the TypeScript SDK's HookPermissionDecision (Python spells it as a plain string)
+    pins={
+        "ask-reaches-callback-in-accept-edits": ("value:HookPermissionDecision=ask",),
+        "ask-reaches-callback-in-auto": ("value:HookPermissionDecision=ask",),
+        "ask-reaches-callback-in-bypass-permissions": ("value:HookPermissionDecision=ask",),
+    },
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
 )
 async def pretooluse_ask_keeps_prompt(h: Harness) -> dict[str, Any]:
@@ -492,6 +498,7 @@ _VARIANTS = ("A", "B", "C")  # A: hook allow+updatedInput; B: can_use_tool updat
         "hook-allow-updated-input-runs": (
             "hook-output:PreToolUseHookSpecificOutput.updatedInput",
             "permission:PermissionResultAllow.updated_input",
+            "value:HookPermissionDecision=allow",
         ),
         "posttooluse-sees-updated-input": (
             "hook-output:PreToolUseHookSpecificOutput.updatedInput",
@@ -1238,4 +1245,11 @@ posttooluse_additional_context_reaches_model.differs_on(
         },
         "error": None,
     }
+)
+
+
+leave_uncovered(
+    "value:HookPermissionDecision=defer",
+    "a PreToolUse 'defer' hands the call back to a host that resumes it later; no behaviour resumes a deferred "
+    "call (allow, deny and ask are pinned)",
 )

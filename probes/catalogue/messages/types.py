@@ -987,7 +987,7 @@ def _member_line(label: str, fields: dict[str, Any]) -> dict[str, Any]:
     """The line the fake writes for one declared member: its type and subtype, every declared field
     filled, and its uuid (its marker) even where the member declares none."""
     kind, _, subtype = label.partition("/")
-    filled = {field: _field_value(label, field, d, n) for n, (field, d) in enumerate(fields.items(), 1)}
+    filled = {field: _field_value(label, field, d, n) for n, (field, d) in enumerate(sorted(fields.items()), 1)}
     return {"type": kind, **({"subtype": subtype} if subtype else {}), "uuid": f"{label}.uuid", **filled}
 
 
