@@ -141,6 +141,19 @@ def _messages(d: Declarations) -> Iterator[Item]:
                 yield from (Item("message", f"{label}.{k}", f"{where}.{k}") for k in keys)
 
 
+def hook_input_values(decls: Declarations) -> dict[str, dict[str, list[str]]]:
+    """The string values each hook event's input declares a field takes (a union of string
+    literals), by event and field, BaseHookInput's fields included; events with none left out."""
+    base = {k: list(f["literals"]) for k, f in (decls.fields("BaseHookInput") or {}).items() if f.get("literals")}
+    found: dict[str, dict[str, list[str]]] = {}
+    for member in _members(decls.entry("HookInput")):
+        for event, keys in _tagged(member, "hook_event_name"):
+            own = {k: list(member["fields"][k]["literals"]) for k in keys if member["fields"][k].get("literals")}
+            if base or own:
+                found[event] = dict(sorted({**base, **own}.items()))
+    return dict(sorted(found.items()))
+
+
 def messages(decls: Declarations) -> dict[str, dict[str, dict[str, Any]]]:
     """Each `SDKMessage` member by its `message:` item's name (`system/init`; members sharing
     it, as `user` and its replay, merged), with each field it declares but `type` and

@@ -107,6 +107,23 @@ def test_the_declared_messages_are_the_message_items_with_their_fields():
     assert named == {n for n in ts_surface.names(GIVEN) if n.startswith("message:")}
 
 
+def test_a_hook_inputs_string_values_are_read_by_event_and_field():
+    values = Declarations(
+        {
+            "BaseHookInput": _entry(cwd=PLAIN),
+            "HookInput": {
+                "kind": "type",
+                "fields": {},
+                "members": [
+                    {"name": "A", "fields": {"hook_event_name": _tag("SessionEnd"), "reason": _tag("clear", "other")}},
+                    {"name": "B", "fields": {"hook_event_name": _tag("Stop"), "y": PLAIN}},
+                ],
+            },
+        }
+    )
+    assert ts_surface.hook_input_values(values) == {"SessionEnd": {"reason": ["clear", "other"]}}
+
+
 def test_a_release_declaring_nothing_known_has_an_empty_surface():
     assert ts_surface.names(Declarations({"Other": _entry(a=PLAIN)})) == []
 

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from sdkprobe.behaviour import Check, behaviour, check, leave_uncovered, undecidable
+from sdkprobe.behaviour import Check, behaviour, check, undecidable
 from sdkprobe.catalogue.hooks.support import CEILING, SUBAGENT_PROMPT, bash_call
 from sdkprobe.harness import (
     MAIN,
@@ -526,6 +526,8 @@ _INPUTS_TS = {
     "WorktreeCreate": "name",
     "WorktreeRemove": "worktree_path",
 }
+# SessionEnd's reason: the values of the union the callback sub-check pins (as of the newest release recorded)
+_EXIT_REASONS = ("clear", "resume", "logout", "prompt_input_exit", "other")
 _REGISTERED = "every-listed-event-registered"
 _ANSWERED = "every-listed-event-reaches-its-callback"
 
@@ -536,13 +538,23 @@ def _listed_input(event: str, fields: list[str]) -> dict[str, Any]:
     return {**{field: f"{event}.{field}" for field in fields}, "hook_event_name": event}
 
 
+def _valued_inputs(event: str, fields: list[str], values: dict[str, list[str]]) -> list[dict[str, Any]]:
+    """Further inputs of one event, until every value each field of string values declares was sent
+    once: the marker input with those fields set to their next value."""
+    return [
+        {**_listed_input(event, fields), **{field: v[k] for field, v in values.items() if k < len(v)}}
+        for k in range(max((len(v) for v in values.values()), default=0))
+    ]
+
+
 @behaviour(
     id="hooks.every-listed-event-answered",
     claim=(
         "Every hook event the SDK lists (Python's HookEvent, TypeScript's HOOK_EVENTS) takes a callback: it is "
         "registered in the initialize request under that event's name, and a hook_callback request carrying every "
         "field the event's input type declares reaches the callback with that input whole, its return value "
-        "being the control response."
+        "being the control response; so does each string value a field declares (TypeScript's SessionEnd "
+        "reason, Interrupt source, ...)."
     ),
     summary="Every hook event the SDK lists is registered and its callback answers with its input whole",
     source=("sdk-ts", "HOOK_EVENTS"),
@@ -554,6 +566,7 @@ def _listed_input(event: str, fields: list[str]) -> dict[str, Any]:
         _ANSWERED: (
             *(f"hook-input:{field}" for field in _BASE_TS),
             *(f"hook-input:{event}.{field}" for event, fields in _INPUTS_TS.items() for field in fields.split()),
+            *(f"value:ExitReason={reason}" for reason in _EXIT_REASONS),
         ),
     },
     sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
@@ -561,7 +574,7 @@ def _listed_input(event: str, fields: list[str]) -> dict[str, Any]:
 async def every_listed_event_answered(h: Harness) -> dict[str, Any]:
     from claude_agent_sdk import HookMatcher
 
-    listed = h.hook_inputs()
+    listed, values = h.hook_inputs(), h.hook_input_values()
     calls: dict[str, list[dict[str, Any]]] = {event: [] for event in listed}
 
     def recorder(event: str) -> Any:
@@ -574,6 +587,9 @@ async def every_listed_event_answered(h: Harness) -> dict[str, Any]:
     scenario = Scenario().wait_for_user().init()
     for n, (event, fields) in enumerate(listed.items()):
         scenario.request("hook_callback", callback_id=f"hook_{n}", input=_listed_input(event, fields), tool_use_id=None)
+    for n, (event, fields) in enumerate(listed.items()):  # after every answer _answer reads, by its number
+        for valued in _valued_inputs(event, fields, values.get(event, {})):
+            scenario.request("hook_callback", callback_id=f"hook_{n}", input=valued, tool_use_id=None)
     hooks = {event: [HookMatcher(hooks=[recorder(event)])] for event in listed}
     wire = await h.wire("go", scenario=scenario.result(), client=True, hooks=hooks)
     registered = (wire.initialize or {}).get("hooks") or {}
@@ -585,6 +601,7 @@ async def every_listed_event_answered(h: Harness) -> dict[str, Any]:
                 "registered ids": [entry.get("hookCallbackIds") for entry in registered.get(event) or []],
                 "calls": calls[event],
                 "answer": _answer(wire, n + 1),
+                **({"values": values[event]} if values.get(event) else {}),
             }
             for n, (event, fields) in enumerate(listed.items())
         },
@@ -598,10 +615,16 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     unregistered = [e for e, got in events.items() if got["registered ids"] != [[got["callback id"]]]]
     unanswered = {}
     for event, got in events.items():
-        sent = _listed_input(event, got["fields"])
-        if got["calls"] != [sent]:
-            lost = sorted(set(sent) - set(got["calls"][0])) if len(got["calls"]) == 1 else None
-            unanswered[event] = f"called {len(got['calls'])} time(s)" + (f", without {lost}" if lost else "")
+        sent = [_listed_input(event, got["fields"]), *_valued_inputs(event, got["fields"], got.get("values") or {})]
+        if got["calls"] != sent:
+            wrong = [(want, call) for want, call in zip(sent, got["calls"], strict=False) if call != want]
+            lost = sorted(set(wrong[0][0]) - set(wrong[0][1])) if wrong else None
+            changed = {k: v for k, v in wrong[0][1].items() if wrong[0][0].get(k, v) != v} if wrong else None
+            unanswered[event] = (
+                f"called {len(got['calls'])} time(s) for {len(sent)} input(s)"
+                + (f", without {lost}" if lost else "")
+                + (f", given {changed}" if changed else "")
+            )
         elif got["answer"] != _event_output(event):
             unanswered[event] = f"answered {got['answer']}"
     error = f"; the run raised {seen['error']}" if seen["error"] else ""
@@ -620,7 +643,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             (
                 f"not answered with their input whole: {unanswered}"
                 if unanswered
-                else f"all {len(events)} callbacks got every declared field as sent and answered"
+                else f"all {len(events)} callbacks got every declared field and value as sent and answered"
             )
             + error,
         ),
@@ -653,13 +676,20 @@ every_listed_event_answered.differs_on(  # a declared field filtered out on the 
     )
 )
 every_listed_event_answered.differs_on(_listed_seen(answer={}))  # the callback's answer lost
-
-for _reason in ("clear", "resume", "logout", "prompt_input_exit", "other"):
-    leave_uncovered(
-        f"value:ExitReason={_reason}",
-        "SessionEnd's reason reaches its callback as a marker string here, not as each ExitReason; which reason "
-        "the CLI gives needs /clear, a logout or an interactive exit",
+every_listed_event_answered.differs_on(  # a declared value read as another on the way (source 'system' as 'user')
+    _listed_seen(
+        values={"source": ["user", "system"]},
+        calls=[
+            _listed_input("Interrupt", ["reason", "session_id", "source"]),
+            *[
+                {**call, "source": "user"}
+                for call in _valued_inputs(
+                    "Interrupt", ["reason", "session_id", "source"], {"source": ["user", "system"]}
+                )
+            ],
+        ],
     )
+)
 
 
 # --- hooks.output-reaches-cli-as-returned ------------------------------------------------------
