@@ -152,6 +152,8 @@ def _kind_of_export(name: str) -> str | None:
         return "error"
     if name in _PERMISSION_RESULTS:
         return "permission"
+    if name == "SDKMessage":  # TypeScript's union of every message: its members are the items
+        return None
     if name.endswith(("Message", "Block", "Event")):
         return "message"
     return None

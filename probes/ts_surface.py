@@ -141,6 +141,36 @@ def _messages(d: Declarations) -> Iterator[Item]:
                 yield from (Item("message", f"{label}.{k}", f"{where}.{k}") for k in keys)
 
 
+def hook_input_values(decls: Declarations) -> dict[str, dict[str, list[str]]]:
+    """The string values each hook event's input declares a field takes (a union of string
+    literals), by event and field, BaseHookInput's fields included; events with none left out."""
+    base = {k: list(f["literals"]) for k, f in (decls.fields("BaseHookInput") or {}).items() if f.get("literals")}
+    found: dict[str, dict[str, list[str]]] = {}
+    for member in _members(decls.entry("HookInput")):
+        for event, keys in _tagged(member, "hook_event_name"):
+            own = {k: list(member["fields"][k]["literals"]) for k in keys if member["fields"][k].get("literals")}
+            if base or own:
+                found[event] = dict(sorted({**base, **own}.items()))
+    return dict(sorted(found.items()))
+
+
+def messages(decls: Declarations) -> dict[str, dict[str, dict[str, Any]]]:
+    """Each `SDKMessage` member by its `message:` item's name (`system/init`; members sharing
+    it, as `user` and its replay, merged), with each field it declares but `type` and
+    `subtype`: `{"kinds": [...], "literals": [...]}` (see declarations.mjs), sorted."""
+    found: dict[str, dict[str, dict[str, Any]]] = {}
+    for member in _members(decls.entry("SDKMessage")):
+        for kind, keys in _tagged(member, "type", "subtype"):
+            for subtype in (member["fields"].get("subtype") or {}).get("literals") or [None]:
+                fields = found.setdefault(kind if subtype is None else f"{kind}/{subtype}", {})
+                for key in keys:
+                    declared = member["fields"][key]
+                    was = fields.setdefault(key, {"kinds": [], "literals": []})
+                    was["kinds"] = sorted({*was["kinds"], *(declared.get("kinds") or [])})
+                    was["literals"] += [v for v in declared.get("literals") or [] if v not in was["literals"]]
+    return {label: dict(sorted(fields.items())) for label, fields in sorted(found.items())}
+
+
 def _values(d: Declarations) -> Iterator[Item]:
     for name in d.of_kind("type"):
         if name not in _UNIONS_ELSEWHERE:

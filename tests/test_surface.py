@@ -242,6 +242,21 @@ def test_list_covers_gives_the_covering_behaviours(patched_sdk: None, capsys: py
     assert captured.out == "" and captured.err == f"no behaviour covers {uncovered}\n"
 
 
+def test_list_covers_takes_an_item_only_a_recorded_typescript_release_has(capsys: pytest.CaptureFixture[str]):
+    """A TypeScript item is found on the surface a shipped TypeScript report records, and is
+    pinned by what pins it or its Python twin (option:additionalDirectories by add_dirs')."""
+    assert main(["list", "--covers", "message:system/init.model"]) == 0
+    row = next(
+        line for line in capsys.readouterr().out.splitlines() if "messages.every-declared-member-yielded" in line
+    )
+    assert row.split()[-1] == "every-declared-field-as-sent"
+    assert main(["list", "--covers", "option:additionalDirectories", "--json"]) == 0
+    ids = [r["id"] for r in json.loads(capsys.readouterr().out)]
+    assert ids and sorted(ids) == catalogue.covering("option:add_dirs")
+    assert main(["list", "--covers", "message:system/init.modl"]) == 2
+    assert "close: message:system/init.model" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("given", "named"),
     [("option:add_dir", "option:add_dirs"), ("add_dirs", "option:add_dirs"), ("client:interupt", "client:interrupt")],

@@ -95,6 +95,35 @@ def test_each_union_member_is_named_by_its_tag_and_only_the_tag_is_left_out():
     ]
 
 
+def test_the_declared_messages_are_the_message_items_with_their_fields():
+    """What messages.every-declared-member-yielded sends: one line per message item, its fields those items."""
+    declared = ts_surface.messages(GIVEN)
+    assert declared == {
+        "result/a": {"x": {"kinds": [], "literals": []}},
+        "result/b": {"x": {"kinds": [], "literals": []}},
+        "user": {"uuid": {"kinds": [], "literals": []}},
+    }
+    named = {f"message:{label}" for label in declared} | {f"message:{m}.{f}" for m in declared for f in declared[m]}
+    assert named == {n for n in ts_surface.names(GIVEN) if n.startswith("message:")}
+
+
+def test_a_hook_inputs_string_values_are_read_by_event_and_field():
+    values = Declarations(
+        {
+            "BaseHookInput": _entry(cwd=PLAIN),
+            "HookInput": {
+                "kind": "type",
+                "fields": {},
+                "members": [
+                    {"name": "A", "fields": {"hook_event_name": _tag("SessionEnd"), "reason": _tag("clear", "other")}},
+                    {"name": "B", "fields": {"hook_event_name": _tag("Stop"), "y": PLAIN}},
+                ],
+            },
+        }
+    )
+    assert ts_surface.hook_input_values(values) == {"SessionEnd": {"reason": ["clear", "other"]}}
+
+
 def test_a_release_declaring_nothing_known_has_an_empty_surface():
     assert ts_surface.names(Declarations({"Other": _entry(a=PLAIN)})) == []
 
@@ -209,6 +238,7 @@ def test_the_compiler_reads_every_layout_and_each_kind_of_export(cache, tmp_path
     read = _release(tmp_path / "r", LAYOUTS).declarations()
     for name in "ABCDEFG":
         assert sorted(read.fields(name) or {}) == ["a", "b"], name
+        assert [f["kinds"] for f in (read.fields(name) or {}).values()] == [["string"], ["number"]], name
     assert read.fields("H") is None and read.fields("Keys") is None
     assert read.methods("Query") == ["generic", "interrupt", "supportedModels"]  # not next/return/throw
     assert sorted(read.fields("Query") or {}) == ["generic", "interrupt", "onThing", "sessionId", "supportedModels"]
@@ -315,9 +345,9 @@ def test_the_gate_notes_the_interrupt_hook_event_and_the_config_classification_3
     assert code == 0
     assert notes == [
         "note: 0.3.336 adds hook-event:Interrupt: covered by hooks.every-listed-event-answered",
-        "note: 0.3.336 adds hook-input:Interrupt.reason: no behaviour covers it",
-        "note: 0.3.336 adds hook-input:Interrupt.source: no behaviour covers it",
-        "note: 0.3.336 adds hook-input:Interrupt.via: no behaviour covers it",
+        "note: 0.3.336 adds hook-input:Interrupt.reason: covered by hooks.every-listed-event-answered",
+        "note: 0.3.336 adds hook-input:Interrupt.source: covered by hooks.every-listed-event-answered",
+        "note: 0.3.336 adds hook-input:Interrupt.via: covered by hooks.every-listed-event-answered",
         "note: 0.3.336 adds value:PermissionDecisionClassification=config: no behaviour covers it",
     ]
 
@@ -334,7 +364,9 @@ def test_surface_of_a_typescript_release_lists_its_items_with_coverage(cache, ca
     row = next(line for line in out.splitlines() if " option:additionalDirectories " in line)
     assert row.split()[0] != "✗"  # covered through add_dirs' behaviours
     assert next(line for line in out.splitlines() if " hook-event:Interrupt " in line).split()[0] != "✗"
-    assert next(line for line in out.splitlines() if " hook-input:Interrupt.source " in line).startswith("✗")
+    assert next(line for line in out.splitlines() if " hook-input:Interrupt.source " in line).split()[0] != "✗"
+    config = " value:PermissionDecisionClassification=config "
+    assert next(line for line in out.splitlines() if config in line).startswith("✗")
     assert "overall            covered" in out
     assert main(["surface", "--sdk", "ts@0.3.336", "--json", "--uncovered"]) == 0
     data = json.loads(capsys.readouterr().out)

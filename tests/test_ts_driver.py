@@ -49,6 +49,14 @@ def test_messages_come_in_order_and_none_is_dropped() -> None:
     assert out.result.result == "done"
 
 
+def test_each_message_is_also_kept_as_the_json_the_sdk_yielded() -> None:
+    out = run("hello")
+    assert out.as_json is not None and len(out.as_json) == len(out.messages)
+    assert [m.get("type") for m in out.as_json] == ["system", "user", "made_up_type", "result"]
+    assert out.as_json[2] == out.messages[2].data  # whole, as the SDK gave it, never read into a class
+    assert sdk.Outcome().as_json is None  # what a Python SDK's run leaves: it yields objects of its classes
+
+
 def test_can_use_tool_is_asked_through_python_and_its_answer_returned_as_typescript_spells_it() -> None:
     asked: list[tuple[str, dict[str, Any], Any]] = []
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from sdkprobe.areas import AREAS
 from sdkprobe.behaviour import TIERS
-from sdkprobe.commands.shared import catalogue_options, select
+from sdkprobe.commands.shared import catalogue_options, pinning_of, select
 from sdkprobe.errors import UsageError
 
 
@@ -67,9 +67,11 @@ def cmd_list(args: argparse.Namespace) -> int:
     from sdkprobe.sources import cite
 
     behaviours = select(tiers=args.tier, areas=args.area, ids=args.id, requires=args.requires)
+    pinning: dict[str, list[str]] = {}  # with --covers: id -> the sub-checks pinning the item
     if args.covers is not None:
-        item = installed_item(args.covers)
-        behaviours = [b for b in behaviours if item in b.covered]
+        item, sdk_kind = installed_item(args.covers)
+        pinning = pinning_of(sdk_kind, [item]).get(item, {})
+        behaviours = [b for b in behaviours if b.id in pinning]
     if args.json:
         rows = [
             {
@@ -104,14 +106,15 @@ def cmd_list(args: argparse.Namespace) -> int:
     ]
     headers = ["id", "tier", "sub-checks", "requires", "source"]
     if args.covers is not None:  # which of each behaviour's sub-checks pin the item
-        table = [[*row, ", ".join(b.pinned()[args.covers])] for row, b in zip(table, behaviours, strict=True)]
+        table = [[*row, ", ".join(pinning[b.id])] for row, b in zip(table, behaviours, strict=True)]
         headers.append(f"pinning {args.covers}")
     print(tabulate(table, headers=headers, disable_numparse=True))
     return 0
 
 
-def installed_item(text: str) -> str:
-    """`text` when the installed SDK's surface has that item; UsageError naming the close ones otherwise."""
+def installed_item(text: str) -> tuple[str, str]:
+    """(`text`, the SDK whose item it is: "python" or "typescript") when the installed SDK's surface,
+    or else a shipped TypeScript report's, has that item; UsageError naming the close ones otherwise."""
     import difflib
 
     from sdkprobe.harness import sdk
@@ -119,8 +122,29 @@ def installed_item(text: str) -> str:
 
     known = names()
     if text in known:
-        return text
-    same_name = [k for k in known if k.split(":", 1)[1] == text]  # the name given without its kind
-    close = list(dict.fromkeys(same_name + difflib.get_close_matches(text, known, n=3, cutoff=0.6)))
+        return text, "python"
+    typescript = _typescript_items()
+    if text in typescript:
+        return text, "typescript"
+    every = known + sorted(set(typescript) - set(known))
+    same_name = [k for k in every if k.split(":", 1)[1] == text]  # the name given without its kind
+    close = list(dict.fromkeys(same_name + difflib.get_close_matches(text, every, n=3, cutoff=0.6)))
     hint = f"; close: {', '.join(close)}" if close else "; `sdkprobe surface` lists them"
-    raise UsageError(f"--covers {text}: claude-agent-sdk {sdk.sdk_version()} has no public item {text!r}{hint}")
+    raise UsageError(
+        f"--covers {text}: claude-agent-sdk {sdk.sdk_version()} has no public item {text!r}, "
+        f"nor has a recorded @anthropic-ai/claude-agent-sdk release{hint}"
+    )
+
+
+def _typescript_items() -> list[str]:
+    """Every item the surface of a TypeScript report sdkprobe ships records, sorted."""
+    from sdkprobe.report.baselines import resolve_baseline, shipped_versions
+    from sdkprobe.report.errors import ReportError
+
+    found: set[str] = set()
+    for version in shipped_versions(typescript=True):
+        try:
+            found.update(resolve_baseline(version, typescript=True).get("surface") or [])
+        except ReportError:  # a report this sdkprobe cannot read names nothing
+            continue
+    return sorted(found)

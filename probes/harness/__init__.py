@@ -293,6 +293,17 @@ class Harness:
         """Each hook event the SDK under test lists, with the fields its input type declares."""
         return under_test.current().hook_inputs()
 
+    def hook_input_values(self) -> dict[str, dict[str, list[str]]]:
+        """The string values each listed hook event's input declares a field takes, by event and
+        field ({} where the SDK's types are not read for them)."""
+        return under_test.current().hook_input_values()
+
+    def declared_messages(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """Each message the SDK under test declares it yields, by `type` or `type/subtype`,
+        with the kinds (and string values) of each field its type declares; {} when it
+        declares none that way."""
+        return under_test.current().declared_messages()
+
     def children_in(self, cwd: str | Path) -> int | None:
         """How many live processes this host started run in `cwd` (a client's CLI given
         that cwd); None on a host that cannot tell (no /proc)."""

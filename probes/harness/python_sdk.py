@@ -134,6 +134,14 @@ class PythonSdk(SdkUnderTest):
             inputs[event] = sorted(getattr(typed, "__annotations__", {}))
         return inputs
 
+    def hook_input_values(self) -> dict[str, dict[str, list[str]]]:
+        """Not read from its TypedDicts: every input field is sent as a marker string only."""
+        return {}
+
+    def declared_messages(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """None declared by type and subtype: its messages are classes (AssistantMessage, ...)."""
+        return {}
+
     def unmet(self, kind: str, name: str) -> str | None:
         sdk = f"{self.name} {self.version}"
         if kind == "option":

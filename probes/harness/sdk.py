@@ -121,6 +121,9 @@ class Outcome:
     # The processes a TypeScript SDK spawned, as its driver saw them end ({pid, argv, returncode});
     # a Python SDK's children are watched in this process instead (processes.exits).
     children: list[dict[str, Any]] = field(default_factory=list)
+    # Each message as the SDK yielded it, as JSON, in order, for an SDK whose messages are the
+    # CLI's JSON objects (TypeScript's query()); None for one yielding objects of its own classes.
+    as_json: list[dict[str, Any]] | None = None
 
     @property
     def error(self) -> str | None:
@@ -176,6 +179,13 @@ class OutcomeView:
     @property
     def result(self) -> Any:
         return self.outcome.result
+
+    @property
+    def yielded_json(self) -> list[dict[str, Any]] | None:
+        """Each message exactly as the SDK yielded it, as JSON, in order, never read into a
+        class (the messages a TypeScript SDK's query() yields are such objects); None for an
+        SDK that yields objects of its own classes (Python's)."""
+        return self.outcome.as_json
 
     def of_type(self, name: str) -> list[Any]:
         return self.outcome.of_type(name)

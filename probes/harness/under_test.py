@@ -193,6 +193,19 @@ class SdkUnderTest(ABC):
         the fields its input type declares (the common ones included), sorted."""
 
     @abstractmethod
+    def hook_input_values(self) -> dict[str, dict[str, list[str]]]:
+        """For the events of hook_inputs() whose input declares a field of string values (a union
+        of literals), each such field's values, by event and field; {} for an SDK whose types are
+        not read for values."""
+
+    @abstractmethod
+    def declared_messages(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """Each message this SDK's types declare it yields, by `type` or `type/subtype`, with
+        each field the type declares beside those two: `{"kinds": [...], "literals": [...]}`
+        (TypeScript's SDKMessage union, ts_surface.messages); {} for an SDK declaring no such
+        union (Python's messages are classes, told apart by class)."""
+
+    @abstractmethod
     def unmet(self, kind: str, name: str) -> str | None:
         """Why this SDK lacks a requirement `kind:name` (option, field or api), in one clause;
         None when it has it."""

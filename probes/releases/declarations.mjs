@@ -9,8 +9,10 @@
 //    "literals": [...]          the string values of a string-literal union or a tuple of them,
 //    "parameters": [{"name", "fields"}]  a function type's parameters (their object fields),
 //    "error": true              a class deriving from Error}
-// and FIELD being {"optional", "method", "literals"?, "members"?} (the object types a field is:
-// a union of them, or one named type; one level deep).
+// and FIELD being {"optional", "method", "kinds", "literals"?, "members"?}: "kinds" the sorted kinds of
+// value it takes ("string", "number", "boolean", "array", "object", "function", "null"; "any" for
+// any, unknown or a type parameter), "members" the object types it is (a union of them, or one
+// named type; one level deep).
 // The compiler, not a tokenizer, resolves what the file writes: `export *`, re-exports,
 // intersections, Omit/Pick/Partial, interfaces extending others. Properties the default
 // library declares (an AsyncGenerator's next/return/throw) and symbol-keyed ones are left
@@ -44,6 +46,23 @@ function literals(type) {
   return parts.length > 0 && parts.every((t) => t.isStringLiteral()) ? parts.map((t) => t.value) : null;
 }
 
+function kinds(type) {
+  // the kinds of JSON value a field's type takes, undefined aside
+  const found = new Set();
+  for (const part of type.isUnion() ? type.types : [type]) {
+    const flags = part.flags;
+    if (flags & ts.TypeFlags.Undefined) continue;
+    else if (flags & ts.TypeFlags.Null) found.add("null");
+    else if (flags & ts.TypeFlags.StringLike) found.add("string");
+    else if (flags & ts.TypeFlags.NumberLike) found.add("number");
+    else if (flags & ts.TypeFlags.BooleanLike) found.add("boolean");
+    else if (checker.isArrayType(part) || checker.isTupleType(part)) found.add("array");
+    else if (objectish(part)) found.add(part.getCallSignatures().length > 0 ? "function" : "object");
+    else found.add("any");
+  }
+  return [...found].sort();
+}
+
 function objectish(type) {
   return !!(type.flags & ts.TypeFlags.Object) || type.isIntersection();
 }
@@ -60,6 +79,7 @@ function field(symbol, depth) {
     method: decls.some((d) => ts.isMethodSignature(d) || ts.isMethodDeclaration(d)),
   };
   const type = checker.getTypeOfSymbol(symbol);
+  out.kinds = kinds(type);
   const values = literals(type);
   if (values) out.literals = values;
   const parts = present(type);

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any, Final, Literal, TypedDict
 
-from sdkprobe.behaviour import Check, behaviour, check, needs_live, undecidable
+from sdkprobe.behaviour import Check, behaviour, check, leave_uncovered, needs_live, undecidable
 from sdkprobe.catalogue.config.support import (
     CONNECTOR_RUNS,
     Connectors,
@@ -382,6 +382,11 @@ ClaudeMdRun = TypedDict(
     # ['user', 'project'] must show the config dir's CLAUDE.md before its absence under ['project'] means anything
     controls=("user-source-sends-user-claude-md",),
     requires=("option:setting_sources",),
+    # the TypeScript SDK's SettingSource member the excluding runs give
+    pins={
+        "config-dir-claude-md-excluded": ("value:SettingSource=project",),
+        "home-claude-md-excluded": ("value:SettingSource=project",),
+    },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.setting_sources",
     timeout=90,
 )
@@ -650,3 +655,33 @@ settings_env_vs_options_env.differs_on(
         },
     }
 )
+
+
+# TypeScript's string unions about where settings come from that no decision here tells apart.
+for _source in ("user", "local"):
+    leave_uncovered(
+        __name__,
+        f"value:SettingSource={_source}",
+        "only the control runs give 'user' (a control pins nothing) and no behaviour gives 'local'; "
+        "setting_sources=['project'] is the value a decision here tells apart",
+    )
+for _scope in ("local", "user", "project"):
+    leave_uncovered(
+        __name__,
+        f"value:ConfigScope={_scope}",
+        "exported beside the other types, yet no field the SDK takes or yields is declared with it",
+    )
+for _source in ("user", "project", "local", "flag", "managed"):
+    leave_uncovered(
+        __name__,
+        f"value:ResolvedSettingSource={_source}",
+        "only resolveSettings() (an @alpha function) reports it, as where a setting came from; no behaviour "
+        "calls resolveSettings() yet",
+    )
+for _origin in ("file", "helper", "hkcu", "hklm", "parent", "plist", "remote"):
+    leave_uncovered(
+        __name__,
+        f"value:PolicySettingsOrigin={_origin}",
+        "where managed policy came from, as resolveSettings() (@alpha) reports it: needs managed settings from "
+        "the registry, a plist or a server, none of which a probe arranges offline",
+    )

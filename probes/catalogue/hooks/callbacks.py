@@ -479,6 +479,55 @@ _LISTED_TS = (
     "WorktreeCreate",
     "WorktreeRemove",
 )
+
+# The fields each event's input type declares beyond BaseHookInput's (TypeScript, as of the newest
+# release recorded): the hook-input items the callback sub-check pins.
+_BASE_TS = "agent_id agent_type cwd effort permission_mode prompt_id session_id transcript_path".split()
+_MODEL_SWITCH = (
+    "cache_ttl context_tokens estimated_cache_write_usd from_model pricing prompt_cache_warm requested_model "
+    "source to_model"
+)
+_INPUTS_TS = {
+    "ConfigChange": "file_path source",
+    "CwdChanged": "new_cwd old_cwd",
+    "DirectoryAdded": "directory source",
+    "Elicitation": "elicitation_id mcp_server_name message mode requested_schema url",
+    "ElicitationResult": "action content elicitation_id mcp_server_name mode",
+    "FileChanged": "event file_path",
+    "InstructionsLoaded": "file_path globs load_reason memory_type parent_file_path trigger_file_path",
+    "Interrupt": "reason source via",
+    "MessageDisplay": "delta final index message_id turn_id",
+    "Notification": "message notification_type title",
+    "PermissionDenied": "mcp_server reason tool_input tool_name tool_use_id",
+    "PermissionRequest": "mcp_server permission_suggestions tool_input tool_name",
+    "PostCompact": "compact_summary trigger",
+    "PostModelSwitch": _MODEL_SWITCH,
+    "PostToolBatch": "tool_calls",
+    "PostToolUse": "duration_ms mcp_server tool_input tool_name tool_response tool_use_id",
+    "PostToolUseFailure": "duration_ms error is_interrupt mcp_server tool_input tool_name tool_use_id",
+    "PreCompact": "custom_instructions trigger",
+    "PreModelSwitch": _MODEL_SWITCH,
+    "PreSkillShellCommand": "command_name command_source invoked_by tool_input tool_name tool_use_id",
+    "PreToolUse": "mcp_server tool_input tool_name tool_use_id",
+    "SessionEnd": "reason",
+    "SessionStart": (
+        "context_tokens estimated_cache_write_usd model prompt_cache_likely_expired seconds_since_last_response "
+        "session_title source"
+    ),
+    "Setup": "trigger",
+    "Stop": "background_tasks last_assistant_message session_crons stop_hook_active",
+    "StopFailure": "error error_details last_assistant_message",
+    "SubagentStop": "agent_transcript_path background_tasks last_assistant_message session_crons stop_hook_active",
+    "TaskCompleted": "task_description task_id task_subject team_name teammate_name",
+    "TaskCreated": "task_description task_id task_subject team_name teammate_name",
+    "TeammateIdle": "team_name teammate_name",
+    "UserPromptExpansion": "command_args command_name command_source expansion_type prompt",
+    "UserPromptSubmit": "prompt session_title source",
+    "WorktreeCreate": "name",
+    "WorktreeRemove": "worktree_path",
+}
+# SessionEnd's reason: the values of the union the callback sub-check pins (as of the newest release recorded)
+_EXIT_REASONS = ("clear", "resume", "logout", "prompt_input_exit", "other")
 _REGISTERED = "every-listed-event-registered"
 _ANSWERED = "every-listed-event-reaches-its-callback"
 
@@ -489,26 +538,43 @@ def _listed_input(event: str, fields: list[str]) -> dict[str, Any]:
     return {**{field: f"{event}.{field}" for field in fields}, "hook_event_name": event}
 
 
+def _valued_inputs(event: str, fields: list[str], values: dict[str, list[str]]) -> list[dict[str, Any]]:
+    """Further inputs of one event, until every value each field of string values declares was sent
+    once: the marker input with those fields set to their next value."""
+    return [
+        {**_listed_input(event, fields), **{field: v[k] for field, v in values.items() if k < len(v)}}
+        for k in range(max((len(v) for v in values.values()), default=0))
+    ]
+
+
 @behaviour(
     id="hooks.every-listed-event-answered",
     claim=(
         "Every hook event the SDK lists (Python's HookEvent, TypeScript's HOOK_EVENTS) takes a callback: it is "
         "registered in the initialize request under that event's name, and a hook_callback request carrying every "
         "field the event's input type declares reaches the callback with that input whole, its return value "
-        "being the control response."
+        "being the control response; so does each string value a field declares (TypeScript's SessionEnd "
+        "reason, Interrupt source, ...)."
     ),
     summary="Every hook event the SDK lists is registered and its callback answers with its input whole",
     source=("sdk-ts", "HOOK_EVENTS"),
     tier="wire",
     checks=(_REGISTERED, _ANSWERED),
     requires=("option:hooks", "api:HookMatcher"),
-    pins={_REGISTERED: tuple(f"hook-event:{event}" for event in (*_LISTED_PY, *_LISTED_TS))},
+    pins={
+        _REGISTERED: tuple(f"hook-event:{event}" for event in (*_LISTED_PY, *_LISTED_TS)),
+        _ANSWERED: (
+            *(f"hook-input:{field}" for field in _BASE_TS),
+            *(f"hook-input:{event}.{field}" for event, fields in _INPUTS_TS.items() for field in fields.split()),
+            *(f"value:ExitReason={reason}" for reason in _EXIT_REASONS),
+        ),
+    },
     sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
 )
 async def every_listed_event_answered(h: Harness) -> dict[str, Any]:
     from claude_agent_sdk import HookMatcher
 
-    listed = h.hook_inputs()
+    listed, values = h.hook_inputs(), h.hook_input_values()
     calls: dict[str, list[dict[str, Any]]] = {event: [] for event in listed}
 
     def recorder(event: str) -> Any:
@@ -521,6 +587,9 @@ async def every_listed_event_answered(h: Harness) -> dict[str, Any]:
     scenario = Scenario().wait_for_user().init()
     for n, (event, fields) in enumerate(listed.items()):
         scenario.request("hook_callback", callback_id=f"hook_{n}", input=_listed_input(event, fields), tool_use_id=None)
+    for n, (event, fields) in enumerate(listed.items()):  # after every answer _answer reads, by its number
+        for valued in _valued_inputs(event, fields, values.get(event, {})):
+            scenario.request("hook_callback", callback_id=f"hook_{n}", input=valued, tool_use_id=None)
     hooks = {event: [HookMatcher(hooks=[recorder(event)])] for event in listed}
     wire = await h.wire("go", scenario=scenario.result(), client=True, hooks=hooks)
     registered = (wire.initialize or {}).get("hooks") or {}
@@ -532,6 +601,7 @@ async def every_listed_event_answered(h: Harness) -> dict[str, Any]:
                 "registered ids": [entry.get("hookCallbackIds") for entry in registered.get(event) or []],
                 "calls": calls[event],
                 "answer": _answer(wire, n + 1),
+                **({"values": values[event]} if values.get(event) else {}),
             }
             for n, (event, fields) in enumerate(listed.items())
         },
@@ -545,10 +615,16 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     unregistered = [e for e, got in events.items() if got["registered ids"] != [[got["callback id"]]]]
     unanswered = {}
     for event, got in events.items():
-        sent = _listed_input(event, got["fields"])
-        if got["calls"] != [sent]:
-            lost = sorted(set(sent) - set(got["calls"][0])) if len(got["calls"]) == 1 else None
-            unanswered[event] = f"called {len(got['calls'])} time(s)" + (f", without {lost}" if lost else "")
+        sent = [_listed_input(event, got["fields"]), *_valued_inputs(event, got["fields"], got.get("values") or {})]
+        if got["calls"] != sent:
+            wrong = [(want, call) for want, call in zip(sent, got["calls"], strict=False) if call != want]
+            lost = sorted(set(wrong[0][0]) - set(wrong[0][1])) if wrong else None
+            changed = {k: v for k, v in wrong[0][1].items() if wrong[0][0].get(k, v) != v} if wrong else None
+            unanswered[event] = (
+                f"called {len(got['calls'])} time(s) for {len(sent)} input(s)"
+                + (f", without {lost}" if lost else "")
+                + (f", given {changed}" if changed else "")
+            )
         elif got["answer"] != _event_output(event):
             unanswered[event] = f"answered {got['answer']}"
     error = f"; the run raised {seen['error']}" if seen["error"] else ""
@@ -567,7 +643,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             (
                 f"not answered with their input whole: {unanswered}"
                 if unanswered
-                else f"all {len(events)} callbacks got every declared field as sent and answered"
+                else f"all {len(events)} callbacks got every declared field and value as sent and answered"
             )
             + error,
         ),
@@ -600,6 +676,20 @@ every_listed_event_answered.differs_on(  # a declared field filtered out on the 
     )
 )
 every_listed_event_answered.differs_on(_listed_seen(answer={}))  # the callback's answer lost
+every_listed_event_answered.differs_on(  # a declared value read as another on the way (source 'system' as 'user')
+    _listed_seen(
+        values={"source": ["user", "system"]},
+        calls=[
+            _listed_input("Interrupt", ["reason", "session_id", "source"]),
+            *[
+                {**call, "source": "user"}
+                for call in _valued_inputs(
+                    "Interrupt", ["reason", "session_id", "source"], {"source": ["user", "system"]}
+                )
+            ],
+        ],
+    )
+)
 
 
 # --- hooks.output-reaches-cli-as-returned ------------------------------------------------------
@@ -863,6 +953,7 @@ async def _guard(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
         "denied-call-does-not-run": (
             "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
             "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
+            "value:HookPermissionDecision=deny",
         ),
         "model-sees-deny-reason": (
             "hook-output:PreToolUseHookSpecificOutput.permissionDecision",

@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 from typing import Any, Literal, TypedDict
 
-from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.behaviour import Check, behaviour, check, leave_uncovered, undecidable
 from sdkprobe.catalogue.hooks.support import SUBAGENT_PROMPT, bash_call, hook_calls, request_text
 from sdkprobe.harness import (
     AGENT_TOOL,
@@ -203,6 +203,12 @@ class AskRun(TypedDict):
         "ask-reaches-callback-in-bypass-permissions",
     ),
     requires=("option:hooks", "option:can_use_tool", "option:permission_mode", "api:HookMatcher"),
+    # the TypeScript SDK's HookPermissionDecision (Python spells it as a plain string)
+    pins={
+        "ask-reaches-callback-in-accept-edits": ("value:HookPermissionDecision=ask",),
+        "ask-reaches-callback-in-auto": ("value:HookPermissionDecision=ask",),
+        "ask-reaches-callback-in-bypass-permissions": ("value:HookPermissionDecision=ask",),
+    },
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
 )
 async def pretooluse_ask_keeps_prompt(h: Harness) -> dict[str, AskRun]:
@@ -559,6 +565,7 @@ UpdatedInputSeen = TypedDict(
         "hook-allow-updated-input-runs": (
             "hook-output:PreToolUseHookSpecificOutput.updatedInput",
             "permission:PermissionResultAllow.updated_input",
+            "value:HookPermissionDecision=allow",
         ),
         "posttooluse-sees-updated-input": (
             "hook-output:PreToolUseHookSpecificOutput.updatedInput",
@@ -1380,4 +1387,12 @@ posttooluse_additional_context_reaches_model.differs_on(
         },
         "error": None,
     }
+)
+
+
+leave_uncovered(
+    __name__,
+    "value:HookPermissionDecision=defer",
+    "a PreToolUse 'defer' hands the call back to a host that resumes it later; no behaviour resumes a deferred "
+    "call (allow, deny and ask are pinned)",
 )

@@ -875,3 +875,322 @@ every_line_kind_typed.differs_on(
         }
     )
 )
+
+
+# --- messages.every-declared-member-yielded ----------------------------------------------------
+
+# What the TypeScript SDK declares (its SDKMessage union), as of the newest release recorded: the
+# items this behaviour pins. A member or field a later release adds is still sent and judged, and
+# the gate names it as added with what covers it. Each member's fields but `type`, `subtype` and
+# the two every member has (session_id, uuid).
+_EVERY_MEMBER = ("session_id", "uuid")
+_RESULT_FIELDS = (
+    "credential_expires_at duration_api_ms duration_ms fast_mode_disabled_reason fast_mode_state is_error "
+    "modelUsage num_turns origin permission_denials queued_turn_count result_index resume_reason stop_reason "
+    "terminal_reason total_cost_usd usage user_message_uuid user_message_uuids"
+)
+_RESULT_ERROR = f"{_RESULT_FIELDS} errors invalid_config_file startup_failure_reason"
+_DECLARED_TS = {
+    "assistant": (
+        "aborted agent_id context_usage error message parent_tool_use_id request_id resume_reason "
+        "resumed_from_incomplete_thinking subagent_type supersedes task_description timestamp usage_report "
+        "user_message_uuid user_message_uuids"
+    ),
+    "auth_status": "error isAuthenticating output",
+    "conversation_reset": "new_conversation_id timestamp trigger user_message_uuid",
+    "prompt_suggestion": "suggestion",
+    "rate_limit_event": "rate_limit_info",
+    "result/error_during_execution": _RESULT_ERROR,
+    "result/error_max_budget_usd": _RESULT_ERROR,
+    "result/error_max_structured_output_retries": _RESULT_ERROR,
+    "result/error_max_turns": _RESULT_ERROR,
+    "result/success": (
+        f"{_RESULT_FIELDS} api_error_status deferred_tool_use first_content_frame_ms first_stream_post_ack_ms "
+        "first_stream_post_ms first_stream_post_queue_wait_ms first_stream_post_queued_behind "
+        "first_stream_post_wall_ms first_text_post_ms first_text_post_queue_wait_ms first_text_post_queued_behind "
+        "first_text_post_wall_ms local_command request_sent_wall_ms result structured_output time_origin_ms "
+        "time_to_request_from_spawn_ms time_to_request_ms ttft_ms ttft_stream_ms warm_spare_claimed"
+    ),
+    "stream_event": "event parent_tool_use_id resume_reason ttft_ms user_message_uuid user_message_uuids",
+    "system/api_retry": "attempt error error_status max_retries no_response retry_delay_ms",
+    "system/background_tasks_changed": "tasks",
+    "system/commands_changed": "commands",
+    "system/compact_boundary": "compact_metadata",
+    "system/control_request_progress": "attempt error_status max_retries request_id retry_delay_ms status",
+    "system/elicitation_complete": "elicitation_id mcp_server_name",
+    "system/files_persisted": "failed files processed_at",
+    "system/hook_progress": "hook_event hook_id hook_name output stderr stdout",
+    "system/hook_response": "exit_code hook_event hook_id hook_name outcome output stderr stdout",
+    "system/hook_started": "hook_event hook_id hook_name",
+    "system/informational": "content level prevent_continuation tag tool_use_id",
+    "system/init": (
+        "agents apiKeySource betas capabilities claude_code_version cwd effort fast_mode_disabled_reason "
+        "fast_mode_state mcp_servers model output_style permissionMode plugin_errors plugins skills slash_commands "
+        "terminal_slash_commands tools view_mode"
+    ),
+    "system/local_command_output": "content",
+    "system/memory_recall": "memories mode",
+    "system/mirror_error": "error key",
+    "system/model_refusal_fallback": (
+        "api_refusal_category api_refusal_explanation content direction fallback_model original_model "
+        "refused_user_message_uuid request_id retracted_message_uuids scope trigger"
+    ),
+    "system/model_refusal_no_fallback": (
+        "api_refusal_category api_refusal_explanation content original_model refused_user_message_uuid request_id"
+    ),
+    "system/notification": "color key priority text timeout_ms",
+    "system/permission_denied": "agent_id decision_reason decision_reason_type message tool_name tool_use_id",
+    "system/plugin_install": "error name status",
+    "system/session_state_changed": "state",
+    "system/session_writes_lost": "error_code lost transcript_session_ids",
+    "system/status": "compact_error compact_result permissionMode status",
+    "system/task_notification": (
+        "ambient duration_ms output_file reason resource_links run_id skip_transcript status summary task_id "
+        "tool_use_id usage"
+    ),
+    "system/task_progress": "description last_tool_name run_id subagent_type summary task_id tool_use_id usage",
+    "system/task_started": (
+        "ambient description is_backgrounded parent_task_id prompt run_id skip_transcript spawn_depth "
+        "subagent_type task_id task_type tool_use_id workflow_name"
+    ),
+    "system/task_updated": "patch run_id task_id",
+    "system/thinking_tokens": "estimated_tokens estimated_tokens_delta user_message_uuid",
+    "system/worker_shutting_down": "reason",
+    "tool_progress": (
+        "description elapsed_time_seconds heartbeat parent_tool_use_id subagent_retry subagent_type task_id "
+        "tool_name tool_use_id"
+    ),
+    "tool_use_summary": "preceding_tool_use_ids summary",
+    "user": (
+        "agent_id client_composed file_attachments inline_pastes isReplay isSynthetic message origin "
+        "parent_tool_use_id pasted_content priority shouldQuery subagent_type task_description timestamp "
+        "tool_use_result"
+    ),
+}
+# The string unions some member's field takes (as of the newest release recorded), each value of which
+# is sent in that field: the value items the values sub-check pins.
+_FIELD_UNIONS_TS = {
+    "ApiKeySource": "user|project|ANTHROPIC_API_KEY|apiKeyHelper|/login managed key|none|org|temporary|oauth",
+    "EffortLevel": "low|medium|high|xhigh|max",
+    "FastModeDisabledReason": (
+        "free|preference|extra_usage_disabled|network_error|unknown|not_first_party|disabled_by_env|"
+        "model_not_allowed|sdk_opt_in_required|pending"
+    ),
+    "FastModeState": "off|cooldown|on",
+    "PermissionMode": "default|acceptEdits|bypassPermissions|plan|dontAsk|auto",
+    "SDKAssistantMessageError": (
+        "unknown|authentication_failed|oauth_org_not_allowed|account_on_hold|verification_required|billing_error|"
+        "rate_limit|overloaded|invalid_request|model_not_found|server_error|max_output_tokens|cloud_credential_error"
+    ),
+    "SDKStartupFailureReason": (
+        "org_pin_api_key_conflict|provider_not_allowed|org_verify_failed|org_pin_mismatch|managed_settings_invalid|"
+        "remote_settings_required_unavailable|gateway_signin_required|gateway_access_denied|proxy_invalid|"
+        "temp_dir_unusable|cwd_unavailable|shell_tool_missing|session_held_by_background|worktree_resume_refused|"
+        "worktree_unverified|cli_version_too_old|bypass_root|org_config_required_unavailable|org_config_refused|"
+        "sandbox_required_unavailable|initialize_not_first|config_file_invalid|managed_settings_not_delivered|"
+        "initialize_fields_not_delivered|sideload_flags_disabled|resume_target_not_found|"
+        "consumer_terms_review_in_terminal|consumer_terms_accept_on_web|org_signin_ended"
+    ),
+    "SDKStatus": "compacting|requesting",
+    "TerminalReason": (
+        "completed|blocking_limit|rapid_refill_breaker|prompt_too_long|image_error|model_error|api_error|"
+        "malformed_tool_use_exhausted|aborted_streaming|aborted_tools|stop_hook_prevented|hook_stopped|"
+        "tool_deferred|max_turns|background_requested|budget_exhausted|structured_output_retry_exhausted|"
+        "tool_deferred_unavailable|turn_setup_failed"
+    ),
+}
+_MEMBERS = "every-declared-member-yielded"
+_FIELDS = "every-declared-field-as-sent"
+_VALUES = "every-declared-value-as-sent"
+_KIND_ORDER = ("string", "number", "boolean", "object", "array", "any", "function", "null")
+
+
+def _field_value(label: str, field: str, declared: dict[str, Any], n: int) -> Any:
+    """A value of the kind the field declares, telling this field of this member apart: its first
+    string value when it declares some, else its name, its position, true, or its name wrapped."""
+    if declared.get("literals"):
+        return declared["literals"][0]
+    name = f"{label}.{field}"
+    kind = next((k for k in _KIND_ORDER if k in declared.get("kinds", [])), "any")
+    values = {"number": n, "boolean": True, "object": {"field": name}, "array": [name], "null": None}
+    return values.get(kind, name)
+
+
+def _member_line(label: str, fields: dict[str, Any]) -> dict[str, Any]:
+    """The line the fake writes for one declared member: its type and subtype, every declared field
+    filled, and its uuid (its marker) even where the member declares none."""
+    kind, _, subtype = label.partition("/")
+    filled = {field: _field_value(label, field, d, n) for n, (field, d) in enumerate(sorted(fields.items()), 1)}
+    return {"type": kind, **({"subtype": subtype} if subtype else {}), "uuid": f"{label}.uuid", **filled}
+
+
+def _value_lines(declared: dict[str, dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+    """Per member, what each further line sets beside its member's line: a new uuid and, for each
+    field declaring several string values, the next value, until every value was sent once. A field
+    (by name and values) several members declare takes its values in the first member only."""
+    lines: dict[str, list[dict[str, Any]]] = {}
+    done: set[tuple[str, tuple[str, ...]]] = set()
+    for label, fields in declared.items():
+        varied = {}
+        for field, d in fields.items():
+            key = (field, tuple(d.get("literals") or ()))
+            if len(key[1]) > 1 and key not in done:
+                done.add(key)
+                varied[field] = key[1][1:]
+        for k in range(max((len(v) for v in varied.values()), default=0)):
+            lines.setdefault(label, []).append(
+                {"uuid": f"{label}.uuid#{k + 1}", **{f: v[k] for f, v in varied.items() if k < len(v)}}
+            )
+    return lines
+
+
+def _label(message: dict[str, Any]) -> str:
+    subtype = message.get("subtype")
+    return f"{message.get('type')}/{subtype}" if isinstance(subtype, str) else str(message.get("type"))
+
+
+@behaviour(
+    id="messages.every-declared-member-yielded",
+    claim=(
+        "Every member of the SDKMessage union the SDK declares, by type and subtype, is yielded when the CLI "
+        "writes it, once, with each field its type declares as the CLI wrote it; and each string value a "
+        "field declares (a PermissionMode, a TerminalReason, ...) reaches the host as written."
+    ),
+    summary="Every declared SDKMessage member is yielded with each declared field as the CLI sent it",
+    source=("sdk-ts", "SDKMessage"),
+    tier="wire",
+    checks=(_MEMBERS, _FIELDS, _VALUES),
+    requires=("api:SDKMessage",),
+    pins={
+        _MEMBERS: tuple(f"message:{label}" for label in _DECLARED_TS),
+        _FIELDS: tuple(
+            f"message:{label}.{field}"
+            for label, fields in _DECLARED_TS.items()
+            for field in sorted({*fields.split(), *_EVERY_MEMBER})
+        ),
+        _VALUES: tuple(
+            f"value:{union}={value}" for union, values in _FIELD_UNIONS_TS.items() for value in values.split("|")
+        ),
+    },
+)
+async def every_declared_member_yielded(h: Harness) -> dict[str, Any]:
+    declared = {
+        label: {field: {k: v for k, v in d.items() if v} for field, d in fields.items()}
+        for label, fields in h.declared_messages().items()
+    }
+    further = _value_lines(declared)
+    scenario = Scenario().wait_for_user()
+    for label in sorted(declared, key=lambda label: (label.startswith("result"), label)):  # results last
+        line = _member_line(label, declared[label])
+        scenario.emit(line)
+        for varied in further.get(label, []):
+            scenario.emit({**line, **varied})
+    run = await h.wire("go", scenario=scenario)
+    yielded: dict[str, list[dict[str, Any]]] = {label: [] for label in declared}
+    values: dict[str, list[dict[str, Any]]] = {label: [] for label in further}
+    for message in run.yielded_json or []:
+        label, uuid = _label(message), message.get("uuid")
+        if label in yielded and uuid == f"{label}.uuid":
+            yielded[label].append({k: v for k, v in message.items() if k not in ("type", "subtype")})
+        for sent in further.get(label, []):
+            if uuid == sent["uuid"]:
+                values[label].append({k: message.get(k, "<absent>") for k in sent})
+    return {"declared": declared, "yielded": yielded, "values": values, "error": run.error_line}
+
+
+def _few(found: dict[str, Any], limit: int = 6) -> str:
+    shown = [f"{k}: {v}" for k, v in list(found.items())[:limit]]
+    return "; ".join(shown) + (f"; and {len(found) - limit} more" if len(found) > limit else "")
+
+
+@every_declared_member_yielded.decide
+def _(seen: dict[str, Any]) -> dict[str, Check]:
+    declared: dict[str, dict[str, Any]] = seen["declared"]
+    unyielded, wrong, off = {}, {}, {}
+    for label, fields in declared.items():
+        got, sent = seen["yielded"].get(label, []), _member_line(label, fields)
+        if len(got) != 1:
+            unyielded[label] = f"yielded {len(got)} times"
+        if not got:
+            wrong[label] = "not yielded"
+            continue
+        lost = [f for f in fields if f not in got[0]]
+        changed = [
+            f"{f}={got[0][f]!r} (sent {sent[f]!r})" for f in fields if f in got[0] and not _same(got[0][f], sent[f])
+        ]
+        if lost or changed:
+            wrong[label] = ", ".join(([f"without {lost}"] if lost else []) + changed)
+    for label, lines in _value_lines(declared).items():
+        got = seen["values"].get(label, [])
+        missing = [line for line in lines if line not in got]
+        if missing:
+            shown = [{k: v for k, v in line.items() if k != "uuid"} for line in missing[:3]]
+            off[label] = f"{len(missing)} of {len(lines)} lines not yielded as sent, e.g. {shown}"
+    error = f"; the run raised {seen['error']}" if seen["error"] else ""
+    return {
+        _MEMBERS: check(
+            bool(declared) and not unyielded and not error,
+            (f"not yielded once: {_few(unyielded)}" if unyielded else f"all {len(declared)} members yielded once")
+            + error,
+        ),
+        _FIELDS: check(
+            bool(declared) and not wrong and not error,
+            (
+                f"not as sent: {_few(wrong)}"
+                if wrong
+                else f"all {sum(map(len, declared.values()))} declared fields yielded as sent"
+            )
+            + error,
+        ),
+        _VALUES: check(
+            not off and not error,
+            (f"values not as sent: {_few(off)}" if off else "every declared string value yielded as sent") + error,
+        ),
+    }
+
+
+_SOME_DECLARED = {
+    "result/success": {"duration_ms": {"kinds": ["number"]}, "num_turns": {"kinds": ["number"]}, "uuid": {}},
+    "system/init": {
+        "model": {"kinds": ["string"]},
+        "permissionMode": {"kinds": ["string"], "literals": ["default", "plan", "dontAsk"]},
+        "tools": {"kinds": ["array"]},
+        "uuid": {"kinds": ["any"]},
+    },
+}
+
+
+def _declared_seen(**change: Any) -> dict[str, Any]:
+    """An observation where the members above were yielded as the claim says, a timing read as a
+    report stores it, but for `change` (a key of the observation -> what it is instead)."""
+    yielded = {}
+    for label, fields in _SOME_DECLARED.items():
+        line = {k: v for k, v in _member_line(label, fields).items() if k not in ("type", "subtype")}
+        yielded[label] = [{k: _TIMING if k == "duration_ms" else v for k, v in line.items()}]
+    values = {label: [dict(line) for line in lines] for label, lines in _value_lines(_SOME_DECLARED).items()}
+    seen = {"declared": _SOME_DECLARED, "yielded": yielded, "values": values, "error": None}
+    return {**seen, **change}
+
+
+every_declared_member_yielded.differs_on(  # a member the SDK declares never yielded
+    _declared_seen(yielded={**_declared_seen()["yielded"], "result/success": []})
+)
+every_declared_member_yielded.differs_on(  # a declared field dropped on the way
+    _declared_seen(
+        yielded={
+            **_declared_seen()["yielded"],
+            "system/init": [{k: v for k, v in _declared_seen()["yielded"]["system/init"][0].items() if k != "model"}],
+        }
+    )
+)
+every_declared_member_yielded.differs_on(  # a declared field changed on the way
+    _declared_seen(
+        yielded={
+            **_declared_seen()["yielded"],
+            "result/success": [{**_declared_seen()["yielded"]["result/success"][0], "num_turns": 3}],
+        }
+    )
+)
+every_declared_member_yielded.differs_on(  # a declared value read as another
+    _declared_seen(values={"system/init": [{"uuid": "system/init.uuid#1", "permissionMode": "default"}]})
+)

@@ -705,6 +705,29 @@ _DENY_MESSAGE = "refused by the host"
 _STOP_MESSAGE = "stop the turn"
 
 
+# the update sub-checks, in _UPDATES' order
+_UPDATE_NAMES = ("add-rules", "replace-rules", "remove-rules", "set-mode", "add-directories", "remove-directories")
+
+
+def _update_pins(index: int) -> tuple[str, ...]:
+    """What an update's sub-check pins: the answer's updated_permissions, the update's type and field; and
+    TypeScript's own items, the behavior of its rules and the values it sends (PermissionUpdateDestination)."""
+    u = _UPDATES[index]
+    field = next(k for k in ("rules", "mode", "directories") if k in u)
+    rule = (
+        (f"permission-update:{u['type']}.behavior", f"value:PermissionBehavior={u['behavior']}")
+        if "behavior" in u
+        else ()
+    )
+    return (
+        "permission:PermissionResultAllow.updated_permissions",
+        f"permission-update:{field}",
+        f"permission-update:type={u['type']}",
+        *rule,
+        f"value:PermissionUpdateDestination={u['destination']}",
+    )
+
+
 def _request(case: str) -> dict[str, Any]:
     fields: dict[str, Any] = _FULL if case == "full" else {"tool_use_id": f"toolu_{case}"}
     return {"tool_name": "Bash", "input": {"command": "true", "description": case}, **fields}
@@ -832,36 +855,7 @@ def _answering(contexts: dict[str, Any]) -> Any:
         "context-display-name": ("permission:ToolPermissionContext.display_name",),
         "context-description": ("permission:ToolPermissionContext.description",),
         "context-suggestions-parsed": ("permission:ToolPermissionContext.suggestions",),
-        "update-add-rules": (
-            "permission:PermissionResultAllow.updated_permissions",
-            "permission-update:rules",
-            "permission-update:type=addRules",
-        ),
-        "update-replace-rules": (
-            "permission:PermissionResultAllow.updated_permissions",
-            "permission-update:rules",
-            "permission-update:type=replaceRules",
-        ),
-        "update-remove-rules": (
-            "permission:PermissionResultAllow.updated_permissions",
-            "permission-update:rules",
-            "permission-update:type=removeRules",
-        ),
-        "update-set-mode": (
-            "permission:PermissionResultAllow.updated_permissions",
-            "permission-update:mode",
-            "permission-update:type=setMode",
-        ),
-        "update-add-directories": (
-            "permission:PermissionResultAllow.updated_permissions",
-            "permission-update:directories",
-            "permission-update:type=addDirectories",
-        ),
-        "update-remove-directories": (
-            "permission:PermissionResultAllow.updated_permissions",
-            "permission-update:directories",
-            "permission-update:type=removeDirectories",
-        ),
+        **{f"update-{name}": _update_pins(n) for n, name in enumerate(_UPDATE_NAMES)},
         "suggestions-round-trip": (
             "permission:PermissionResultAllow.updated_permissions",
             "permission:ToolPermissionContext.suggestions",
@@ -973,9 +967,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             bare["suggestions"] == [] and all(v is None for v in empty.values()),
             f"with only tool_use_id sent, the context had {empty}, suggestions {bare['suggestions']!r}",
         )
-    for index, name in enumerate(
-        ("add-rules", "replace-rules", "remove-rules", "set-mode", "add-directories", "remove-directories")
-    ):
+    for index, name in enumerate(_UPDATE_NAMES):
         checks[f"update-{name}"] = _update_sent(seen, index)
     full_response = _response(seen, "full")
     checks["suggestions-round-trip"] = check(

@@ -8,7 +8,7 @@ import os
 from pathlib import Path, PureWindowsPath
 from typing import Any, TypedDict
 
-from sdkprobe.behaviour import Check, behaviour, check, undecidable
+from sdkprobe.behaviour import Check, behaviour, check, leave_uncovered, undecidable
 from sdkprobe.catalogue.perms.support import (
     HOST_DENY,
     asked_about,
@@ -448,3 +448,17 @@ ask_rule_beats_hook_allow.differs_on(
         "error": None,
     }
 )
+
+
+leave_uncovered(
+    __name__,
+    "value:PermissionUpdateDestination=cliArg",
+    "no update a probe answers with names cliArg (the destination of rules the CLI's own flags give); the "
+    "four others are pinned by perms.permission-callback-wire-contract",
+)
+for _classification in ("user_temporary", "user_permanent", "user_reject", "config"):
+    leave_uncovered(
+        __name__,
+        f"value:PermissionDecisionClassification={_classification}",
+        "an allow or deny answer's decisionClassification: no behaviour answers can_use_tool with one yet",
+    )

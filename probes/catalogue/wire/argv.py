@@ -390,6 +390,8 @@ class _Built:
     what: str
 
 
+_MODES = ("default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto")
+_BETA = "context-1m-2025-08-07"  # the one beta the SDKs' types declare (SdkBeta)
 # sub-check: (option, {value's label: (the value, the argv tokens it adds to the default run)})
 _FLAG_VALUES: dict[str, tuple[str, dict[str, tuple[Any, list[str]]]]] = {
     "continue-conversation-sent": ("continue_conversation", {"True": (True, ["--continue"])}),
@@ -408,15 +410,15 @@ _FLAG_VALUES: dict[str, tuple[str, dict[str, tuple[Any, list[str]]]]] = {
     ),
     "betas-sent": (
         "betas",
-        {"two betas": (["beta-one", "beta-two"], ["--betas", "beta-one,beta-two"])},
+        {
+            "two betas": (["beta-one", "beta-two"], ["--betas", "beta-one,beta-two"]),
+            "the declared beta": ([_BETA], ["--betas", _BETA]),
+        },
     ),
     "permission-mode-sent": (
         "permission_mode",
         {
-            **{
-                repr(mode): (mode, ["--permission-mode", mode])
-                for mode in ("default", "acceptEdits", "bypassPermissions", "plan", "dontAsk", "auto")
-            },
+            **{repr(mode): (mode, ["--permission-mode", mode]) for mode in _MODES},
             "''": ("", []),
         },
     ),
@@ -469,6 +471,12 @@ _FLAG_VALUES: dict[str, tuple[str, dict[str, tuple[Any, list[str]]]]] = {
     "strict-mcp-config-sent": ("strict_mcp_config", {"True": (True, ["--strict-mcp-config"])}),
     "include-hook-events-sent": ("include_hook_events", {"True": (True, ["--include-hook-events"])}),
 }
+# the members of a string union a sub-check sends, each (TypeScript's value: items)
+_VALUE_PINS = {
+    "permission-mode-sent": tuple(f"value:PermissionMode={mode}" for mode in _MODES),
+    "betas-sent": (f"value:SdkBeta={_BETA}",),
+    "output-format-sent": ("value:OutputFormatType=json_schema",),
+}
 # The options every listed SDK version has; the rest are checked where they exist.
 _ALWAYS = (
     "continue_conversation",
@@ -518,7 +526,7 @@ def _value(value: Any) -> Any:
     checks=("default-argv-fixed-flags-only", *_FLAG_VALUES),
     requires=tuple(f"option:{o}" for o in _ALWAYS),
     # every option its sub-check pins, also those only some versions have (not-applicable before)
-    pins={name: (f"option:{option}",) for name, (option, _) in _FLAG_VALUES.items()},
+    pins={name: (f"option:{option}", *_VALUE_PINS.get(name, ())) for name, (option, _) in _FLAG_VALUES.items()},
     sdk_ref=_TRANSPORT,
 )
 async def option_flags_and_defaults(h: Harness) -> dict[str, Any]:

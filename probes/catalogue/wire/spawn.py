@@ -630,8 +630,8 @@ async def _flush_seen(h: Harness, mode: str) -> Flushed:
     requires=("option:extra_args",),
     pins={
         "load-timeout-fails-hung-load": ("option:load_timeout_ms",),
-        "eager-flush-appends-each-frame": ("option:session_store_flush",),
-        "batched-flush-appends-at-result": ("option:session_store_flush",),
+        "eager-flush-appends-each-frame": ("option:session_store_flush", "value:SessionStoreFlush=eager"),
+        "batched-flush-appends-at-result": ("option:session_store_flush", "value:SessionStoreFlush=batched"),
         "debug-stderr-not-written": ("option:debug_stderr",),
     },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions",

@@ -118,6 +118,7 @@ class Relay:
         self.children: list[dict[str, Any]] = []  # each process the SDK spawned: pid, argv, returncode
         self._exited = asyncio.Event()
         self.log: list[str] = []  # what the SDK (or Node) wrote to the driver's stderr: its console.warn/error
+        self.yielded: list[dict[str, Any]] = []  # every message query() yielded, as its JSON, read or not
         self.ended = False
 
     async def start(self, entry: Path, prompt: str | None) -> None:
@@ -196,6 +197,7 @@ class Relay:
 
     def _dispatch(self, msg: dict[str, Any]) -> None:
         if "message" in msg:
+            self.yielded.append(msg["message"])
             self._messages.put_nowait(msg["message"])
         elif "ask" in msg:
             self._asked[msg["ask"]] = asyncio.ensure_future(self._answer(msg["ask"], msg["callback"], msg["args"]))

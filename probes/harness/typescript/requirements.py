@@ -27,6 +27,7 @@ _SAME = {
     "PermissionResultDeny": ("option", "canUseTool"),
     "PermissionUpdate": ("option", "canUseTool"),
     "PermissionRequestHookInput": ("type", "PermissionRequestHookInput"),
+    "SDKMessage": ("type", "SDKMessage"),
     "create_sdk_mcp_server": ("function", "createSdkMcpServer"),
     "ToolAnnotations": ("function", "tool"),
 }

@@ -61,6 +61,7 @@ async def run_ts(options: TsOptions, spec: RunSpec, out: Any) -> None:
         for server in servers:
             await server.aclose()
         out.log.extend(relay.log)
+        out.as_json = [*(out.as_json or []), *relay.yielded]
         out.children.extend(relay.children)
     if relay.error is not None and out.exception is None:
         raise relay.error

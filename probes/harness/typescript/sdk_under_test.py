@@ -80,6 +80,18 @@ class TypeScriptSdk(SdkUnderTest):
                 inputs.setdefault(event, list(base)).append(field)
         return {event: sorted(set(fields)) for event, fields in sorted(inputs.items())}
 
+    def hook_input_values(self) -> dict[str, dict[str, list[str]]]:
+        """Each HookInput member's string-literal fields, as the release's declarations give them."""
+        from sdkprobe import ts_surface
+
+        return ts_surface.hook_input_values(self.release.declarations())
+
+    def declared_messages(self) -> dict[str, dict[str, dict[str, Any]]]:
+        """SDKMessage's members as the release's declarations give them (its surface's message items)."""
+        from sdkprobe import ts_surface
+
+        return ts_surface.messages(self.release.declarations())
+
     def unmet(self, kind: str, name: str) -> str | None:
         if kind == "option":
             return self.missing_options([name])
