@@ -46,9 +46,10 @@ def register(sub: Any) -> None:
     lst.add_argument(
         "--covers",
         metavar="ITEM",
-        help="only behaviours covering this public item of the installed SDK (KIND:NAME as `sdkprobe surface` "
-        "lists them: option:add_dirs, client:interrupt), each with the sub-checks that pin it; an item the SDK "
-        "lacks is an error naming close ones",
+        help="only behaviours covering this public item (KIND:NAME as `sdkprobe surface` lists them: "
+        "option:add_dirs, client:interrupt; or one only the TypeScript SDK has, as its shipped reports record it: "
+        "hook-input:Interrupt.source), each with the sub-checks that pin it; an item neither SDK has is an error "
+        "naming close ones",
     )
     lst.add_argument(
         "--json",

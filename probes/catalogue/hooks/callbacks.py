@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
 from sdkprobe.catalogue.hooks.support import CEILING, SUBAGENT_PROMPT, bash_call
@@ -24,6 +24,18 @@ from sdkprobe.harness import (
 )
 
 
+class HookCall(TypedDict):
+    tool: str | None
+    file: str | None
+    has_agent_id: bool
+    agent_type: str | None
+
+
+class AgentIdSeen(TypedDict):
+    agent_tool: str
+    pretooluse_calls: list[HookCall]
+
+
 @behaviour(
     id="hooks.agent-id-only-inside-subagent",
     claim="A hook's input carries agent_id only for tool calls made inside a subagent, never on the main thread.",
@@ -34,7 +46,7 @@ from sdkprobe.harness import (
     requires=("option:hooks", "api:HookMatcher"),
     sdk_ref="claude_agent_sdk.types.PreToolUseHookInput",
 )
-async def agent_id_only_inside_subagent(h: Harness) -> dict[str, Any]:
+async def agent_id_only_inside_subagent(h: Harness) -> AgentIdSeen:
     from claude_agent_sdk import HookMatcher
 
     for name in ("main.txt", "sub.txt"):
@@ -67,7 +79,7 @@ async def agent_id_only_inside_subagent(h: Harness) -> dict[str, Any]:
     if "Agent" not in run.offered_tools and "Task" in run.offered_tools:  # older CLIs call it Task
         tool = "Task"
         run = await delegate(tool)
-    calls = []
+    calls: list[HookCall] = []
     for c in run.callbacks:
         if c["kind"] != "hook":
             continue
@@ -85,7 +97,7 @@ async def agent_id_only_inside_subagent(h: Harness) -> dict[str, Any]:
 
 
 @agent_id_only_inside_subagent.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: AgentIdSeen) -> dict[str, Check]:
     calls = seen["pretooluse_calls"]
     inside = [c for c in calls if c["file"] == "sub.txt"]
     outside = [c for c in calls if c["file"] != "sub.txt"]
@@ -127,6 +139,14 @@ def _label(matcher: str | None) -> str:
     return "None" if matcher is None else matcher
 
 
+# per event, the labels of the matchers whose hook fired for mcp__srv__ping, in _MATCHERS' order
+class ServerMatcherSeen(TypedDict):
+    PreToolUse: list[str]
+    PostToolUse: list[str]
+    tool_ran: bool
+    error: Any
+
+
 @behaviour(
     id="hooks.server-matcher-catches-its-tools",
     renamed_from=("hooks.matcher-exact-unless-regex",),
@@ -146,7 +166,7 @@ def _label(matcher: str | None) -> str:
     },
     sdk_ref="claude_agent_sdk.types.HookMatcher",
 )
-async def server_matcher_catches_its_tools(h: Harness) -> dict[str, Any]:
+async def server_matcher_catches_its_tools(h: Harness) -> ServerMatcherSeen:
     import claude_agent_sdk as sdk
     from claude_agent_sdk import HookMatcher
 
@@ -180,14 +200,15 @@ async def server_matcher_catches_its_tools(h: Harness) -> dict[str, Any]:
     )
     order = [_label(m) for m in _MATCHERS]
     return {
-        **{event: sorted(set(labels), key=order.index) for event, labels in fired.items()},
+        "PreToolUse": sorted(set(fired["PreToolUse"]), key=order.index),
+        "PostToolUse": sorted(set(fired["PostToolUse"]), key=order.index),
         "tool_ran": bool(ran),
         "error": run.error,
     }
 
 
 @server_matcher_catches_its_tools.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ServerMatcherSeen) -> dict[str, Check]:
     pre, post = seen["PreToolUse"], seen["PostToolUse"]
     both = f"PreToolUse fired for matchers {pre}, PostToolUse for {post} (the tool ran: {seen['tool_ran']})"
     regexes = ("mcp__srv__.*", "mcp__.*")
@@ -936,6 +957,20 @@ async def _guard(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
     return {}
 
 
+DeniedResult = TypedDict("DeniedResult", {"is_error": bool, "has reason": bool})
+SafetySeen = TypedDict(
+    "SafetySeen",
+    {
+        "files": dict[str, bool],
+        "denied tool_result": DeniedResult | None,
+        "model requests": int,
+        "asked after stop": bool,
+        "result": dict[str, Any] | None,
+        "error": str | None,
+    },
+)
+
+
 @behaviour(
     id="hooks.safety-outputs-take-effect",
     claim=(
@@ -968,7 +1003,7 @@ async def _guard(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
     sdk_ref="claude_agent_sdk._internal.query._convert_hook_output_for_cli",
     security="a hook's deny or stop ignored would let a tool run, or a session go on, that the host's hook refused",
 )
-async def safety_outputs_take_effect(h: Harness) -> dict[str, Any]:
+async def safety_outputs_take_effect(h: Harness) -> SafetySeen:
     from claude_agent_sdk import HookMatcher
 
     run = await h.cli(
@@ -1001,7 +1036,7 @@ async def safety_outputs_take_effect(h: Harness) -> dict[str, Any]:
 
 
 @safety_outputs_take_effect.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: SafetySeen) -> dict[str, Check]:
     files, denied = seen["files"], seen["denied tool_result"]
     return {
         "allowed-call-runs": check(files["allowed.txt"], f"the allowed `touch allowed.txt` made the file: {files}"),
@@ -1009,7 +1044,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             not files["denied.txt"], f"after the hook's deny, denied.txt exists: {files['denied.txt']}"
         ),
         "model-sees-deny-reason": check(
-            bool(denied) and denied["is_error"] and denied["has reason"],
+            denied is not None and denied["is_error"] and denied["has reason"],
             f"the denied call came back to the model as {denied} (no tool_result: None)",
         ),
         "continue-false-stops": check(
@@ -1077,6 +1112,19 @@ async def _turn_while_held(c: Any, prompt: str, held: HeldCallback) -> dict[str,
     }
 
 
+# what the SDK did with a held callback whose request the fake CLI cancelled
+CancelledOnWire = TypedDict(
+    "CancelledOnWire",
+    {"timeout sent": Any, "events at result": list[str], "answer": str | None, "error": str | None},
+)
+
+
+# "cli": the real CLI's turns, a held callback's events and the marker files, by case (or "absent")
+class TimeoutSeen(TypedDict):
+    wire: CancelledOnWire
+    cli: dict[str, Any]
+
+
 @behaviour(
     id="hooks.callback-timeout-semantics",
     claim=(
@@ -1107,14 +1155,13 @@ async def _turn_while_held(c: Any, prompt: str, held: HeldCallback) -> dict[str,
     security="a hook that timed out or was interrupted would let a command it was there to vet run unvetted",
     timeout=180,
 )
-async def callback_timeout_semantics(h: Harness) -> dict[str, Any]:
+async def callback_timeout_semantics(h: Harness) -> TimeoutSeen:
     from claude_agent_sdk import HookMatcher
 
     with_timeout = "timeout" in getattr(HookMatcher, "__dataclass_fields__", {})
-    seen: dict[str, Any] = {"wire": await _cancelled_on_the_wire(h, with_timeout)}
+    on_wire = await _cancelled_on_the_wire(h, with_timeout)
     if not with_timeout:
-        seen["cli"] = {"absent": "this SDK's HookMatcher has no timeout"}
-        return seen
+        return {"wire": on_wire, "cli": {"absent": "this SDK's HookMatcher has no timeout"}}
     timed_out_tool, interrupted_tool, prompt_hook = HeldCallback(hold=1), HeldCallback(hold=1), HeldCallback(hold=1)
 
     turns: dict[str, Any] = {}
@@ -1164,7 +1211,7 @@ async def callback_timeout_semantics(h: Harness) -> dict[str, Any]:
         },
     )
     main = run.on(MAIN)
-    seen["cli"] = {
+    cli = {
         "turns": turns,
         "events": {
             "timed-out PreToolUse": timed_out_tool.events,
@@ -1176,7 +1223,7 @@ async def callback_timeout_semantics(h: Harness) -> dict[str, Any]:
         "next prompt reached the model": any(r.carries("AFTER-PROMPT") for r in main),
         "error": run.error_line,
     }
-    return seen
+    return {"wire": on_wire, "cli": cli}
 
 
 def _dispatch(held_hook: Any, mark: str) -> Any:
@@ -1191,7 +1238,7 @@ def _dispatch(held_hook: Any, mark: str) -> Any:
 _CALLBACK_HELD = "the callback is held"
 
 
-async def _cancelled_on_the_wire(h: Harness, with_timeout: bool) -> dict[str, Any]:
+async def _cancelled_on_the_wire(h: Harness, with_timeout: bool) -> CancelledOnWire:
     """The fake CLI asks a PreToolUse callback, then cancels the request while it is held:
     it waits for the host's word that the callback was called (a user line), so the cancel
     never comes before the callback however slow the machine."""
@@ -1247,7 +1294,7 @@ async def _cancelled_on_the_wire(h: Harness, with_timeout: bool) -> dict[str, An
 
 
 @callback_timeout_semantics.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: TimeoutSeen) -> dict[str, Check]:
     wire = seen["wire"]
     checks = {
         "cancel-request-cancels-callback": check(
@@ -1311,7 +1358,7 @@ _CLI_CHECKS = (
 
 def _timeout_seen(
     *, wire_events: list[str], answer: str | None, ran: bool, prompt_sent: bool, next_ok: bool
-) -> dict[str, Any]:
+) -> TimeoutSeen:
     result = {"subtype": "success", "is_error": False}
     return {
         "wire": {"timeout sent": 2, "events at result": wire_events, "answer": answer, "error": None},
