@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
+from typing import Any, Literal, TypedDict, TypeVar, cast
 
 import claude_agent_sdk as sdk
 
@@ -98,7 +98,24 @@ def _result_of(run: CliRun, tool_use_id: str) -> bool | None:
 _TOGGLED = {"a": "x", "s": "z"}
 _KEPT = {"b": "y"}
 _TOOLS = {f"mcp__{srv}__{tool}": srv for srv, tool in {**_TOGGLED, **_KEPT}.items()}
-_PHASES = ("before", "toggled off", "toggled on")
+PhaseName = Literal["before", "toggled off", "toggled on"]
+_PHASES: tuple[PhaseName, ...] = ("before", "toggled off", "toggled on")
+
+# One turn: the _TOOLS its opening request offered (None: no such request), each call's
+# is_error (None: no tool_result), the tools whose handler ran (None: the turn never ran).
+Phase = TypedDict(
+    "Phase", {"offered": list[str] | None, "call is_error": dict[str, bool | None], "ran": list[str] | None}
+)
+ToggleSeen = TypedDict(
+    "ToggleSeen",
+    {
+        "before": Phase,
+        "toggled off": Phase,
+        "toggled on": Phase,
+        "toggles refused": dict[str, str],  # "server off|on" -> the error the toggle raised
+        "error": str | None,
+    },
+)
 
 
 @behaviour(
@@ -135,7 +152,7 @@ _PHASES = ("before", "toggled off", "toggled on")
         "on-brings-tools-back": ("client:toggle_mcp_server",),
     },
 )
-async def toggle_removes_server_tools(h: Harness) -> dict[str, Any]:
+async def toggle_removes_server_tools(h: Harness) -> ToggleSeen:
     calls: list[str] = []
     stdio = stdio_mcp_server(h.workdir("mcp"), "s", [McpTool(_TOGGLED["s"], result="z ran")])
     ran: dict[str, list[str]] = {}  # phase -> the tools whose handler ran in that turn
@@ -181,17 +198,16 @@ async def toggle_removes_server_tools(h: Harness) -> dict[str, Any]:
         env=_NO_SEARCH,
         timeout=110,
     )
-    seen: dict[str, Any] = {}
+    phases: dict[str, Phase] = {}
     for phase in _PHASES:
         opening = run.first(MAIN, carrying=_prompt(phase))  # the request opening its turn
-        seen[phase] = {
+        phases[phase] = {
             "offered": None if opening is None else sorted(t for t in opening.offered_tools if t in _TOOLS),
             "call is_error": {name: _result_of(run, _use_id(phase, name)) for name in _TOOLS},
             "ran": ran.get(phase),
         }
-    seen["toggles refused"] = refused
-    seen["error"] = run.error_line
-    return seen
+    # phases' keys are _PHASES, ToggleSeen's first three keys
+    return cast(ToggleSeen, {**phases, "toggles refused": refused, "error": run.error_line})
 
 
 def _prompt(phase: str) -> str:
@@ -203,18 +219,18 @@ def _use_id(phase: str, tool: str) -> str:
 
 
 @toggle_removes_server_tools.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ToggleSeen) -> dict[str, Check]:
     off, on = seen["toggled off"], seen["toggled on"]
     toggled = sorted(t for t, srv in _TOOLS.items() if srv in _TOGGLED)
     kept = sorted(t for t, srv in _TOOLS.items() if srv in _KEPT)
 
-    def ran(phase: dict[str, Any], tool: str) -> bool:
+    def ran(phase: Phase, tool: str) -> bool:
         return tool.split("__")[2] in (phase["ran"] or [])
 
-    def works(phase: dict[str, Any], tool: str) -> bool:
+    def works(phase: Phase, tool: str) -> bool:
         return phase["call is_error"][tool] is False and ran(phase, tool)
 
-    def line(phase: str) -> str:
+    def line(phase: PhaseName) -> str:
         p = seen[phase]
         return f"{phase}: offered {p['offered']}, is_error {p['call is_error']}, ran {p['ran']}"
 
@@ -241,14 +257,21 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-_ALL_WORK = {t: False for t in _TOOLS}
+_ALL_WORK: dict[str, bool | None] = {t: False for t in _TOOLS}
+
+
+def _all_worked() -> Phase:
+    return {"offered": sorted(_TOOLS), "call is_error": _ALL_WORK, "ran": ["x", "y", "z"]}
+
+
 toggle_removes_server_tools.differs_on(
     {
-        phase: {"offered": sorted(_TOOLS), "call is_error": _ALL_WORK, "ran": ["x", "y", "z"]}
-        for phase in ("before", "toggled off")
+        "before": _all_worked(),
+        "toggled off": _all_worked(),
+        "toggled on": {"offered": ["mcp__b__y"], "call is_error": {**_ALL_WORK, "mcp__a__x": True}, "ran": ["y"]},
+        "toggles refused": {},
+        "error": None,
     }
-    | {"toggled on": {"offered": ["mcp__b__y"], "call is_error": {**_ALL_WORK, "mcp__a__x": True}, "ran": ["y"]}}
-    | {"toggles refused": {}, "error": None}
 )
 toggle_removes_server_tools.differs_on(
     {
@@ -267,6 +290,29 @@ toggle_removes_server_tools.differs_on(
 # these, the stdio server `slow` the same with an "s" in front
 _HINTS: dict[str, bool | None] = {"ro": True, "rw": False, "plain": None}
 _SLOW_START = 45.0  # `slow` answers nothing for this long unless released first (order, not clock)
+
+
+class Brief(TypedDict):
+    """A server's status and its tools' names only (_brief)."""
+
+    status: Any
+    tools: list[str]
+
+
+# written step by step in the session: a key is absent when its step was not reached
+_StatusSteps = TypedDict(
+    "_StatusSteps",
+    {
+        "slow at connect": Brief | None,
+        "once settled": dict[str, dict[str, Any] | None],  # mem's and slow's _status entries
+        "slow after off and on": Brief | None,
+    },
+    total=False,
+)
+
+
+class StatusSeen(_StatusSteps):
+    error: str | None
 
 
 @behaviour(
@@ -303,7 +349,7 @@ _SLOW_START = 45.0  # `slow` answers nothing for this long unless released first
         "starting-server-pending-without-tools": ("client:get_mcp_status",),
     },
 )
-async def status_tools_annotations_and_pending(h: Harness) -> dict[str, Any]:
+async def status_tools_annotations_and_pending(h: Harness) -> StatusSeen:
     calls: list[str] = []
     hinted = {
         name: {} if hint is None else {"annotations": sdk.ToolAnnotations(readOnlyHint=hint)}
@@ -314,7 +360,7 @@ async def status_tools_annotations_and_pending(h: Harness) -> dict[str, Any]:
         McpTool(f"s{n}", annotations=None if hint is None else {"readOnlyHint": hint}) for n, hint in _HINTS.items()
     ]
     slow = stdio_mcp_server(h.workdir("mcp"), "slow", slow_tools, start_delay=_SLOW_START)
-    seen: dict[str, Any] = {}
+    seen: _StatusSteps = {}
 
     def settled(status: dict[str, dict[str, Any]]) -> bool:
         return set(status) >= {"mem", "slow"} and all(v["status"] != "pending" for v in status.values())
@@ -333,18 +379,19 @@ async def status_tools_annotations_and_pending(h: Harness) -> dict[str, Any]:
     run = await h.converse(
         steps, mcp_servers={"mem": mem, "slow": slow.config}, env={"MCP_CONNECTION_NONBLOCKING": ""}, timeout=110
     )
-    seen["error"] = run.error_line
-    return seen
+    return {**seen, "error": run.error_line}
 
 
-def _brief(server: dict[str, Any] | None) -> dict[str, Any] | None:
+def _brief(server: dict[str, Any] | None) -> Brief | None:
     """A server's status and its tools' names only."""
     return None if server is None else {"status": server["status"], "tools": sorted(server["tools"])}
 
 
 @status_tools_annotations_and_pending.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
-    settled, first, back = seen["once settled"], seen["slow at connect"] or {}, seen["slow after off and on"] or {}
+def _(seen: StatusSeen) -> dict[str, Check]:
+    settled = seen["once settled"]
+    first: Brief | dict[str, Any] = seen["slow at connect"] or {}
+    back: Brief | dict[str, Any] = seen["slow after off and on"] or {}
     prefix = {"mem": "", "slow": "s"}
     expected = {srv: sorted(f"{p}{name}" for name in _HINTS) for srv, p in prefix.items()}
     tools = {srv: (settled.get(srv) or {}).get("tools") or {} for srv in prefix}
@@ -386,6 +433,27 @@ status_tools_annotations_and_pending.differs_on(
 # --- mcp.reconnect-restarts-one-server --------------------------------------------------
 
 
+# One server: the setting each of its processes read as it started; whether the processes
+# running before the reconnect, and those started since, still run; who served its call.
+ServerRun = TypedDict(
+    "ServerRun",
+    {
+        "start settings": list[Any],
+        "first processes running": list[bool],
+        "later processes running": list[bool],
+        "call served by": list[str],  # "first" or "later", per call
+    },
+)
+# written step by step in the session: a key is absent when its step was not reached
+_ReconnectSteps = TypedDict(
+    "_ReconnectSteps", {"status before": dict[str, Any], "a": ServerRun, "b": ServerRun}, total=False
+)
+
+
+class ReconnectSeen(_ReconnectSteps):
+    error: str | None
+
+
 @behaviour(
     id="mcp.reconnect-restarts-one-server",
     claim=(
@@ -413,11 +481,11 @@ status_tools_annotations_and_pending.differs_on(
         "others-untouched": ("client:reconnect_mcp_server",),
     },
 )
-async def reconnect_restarts_one_server(h: Harness) -> dict[str, Any]:
+async def reconnect_restarts_one_server(h: Harness) -> ReconnectSeen:
     servers = {name: stdio_mcp_server(h.workdir("mcp"), name, [McpTool("which")]) for name in ("a", "b")}
     for server in servers.values():
         server.setting_file.write_text("v1", encoding="utf-8")
-    seen: dict[str, Any] = {}
+    seen: _ReconnectSteps = {}
 
     async def steps(c: Conversation) -> None:
         status = await _settled(c, lambda s: all((s.get(n) or {}).get("status") == "connected" for n in servers))
@@ -432,7 +500,8 @@ async def reconnect_restarts_one_server(h: Harness) -> dict[str, Any]:
         await _eventually(lambda: not set(first["a"]) & set(servers["a"].running()))
         for n, server in servers.items():
             running, served = server.running(), server.served_by()
-            seen[n] = {
+            # n runs over the servers' names, "a" and "b"
+            cast(dict[str, ServerRun], seen)[n] = {
                 "start settings": [s["setting"] for s in server.starts()],
                 "first processes running": sorted({pid in running for pid in first[n]}),
                 "later processes running": sorted({s["pid"] in running for s in server.starts()[len(first[n]) :]}),
@@ -446,16 +515,16 @@ async def reconnect_restarts_one_server(h: Harness) -> dict[str, Any]:
         allowed_tools=["mcp__a__which", "mcp__b__which"],
         timeout=110,
     )
-    seen["error"] = run.error_line
-    return seen
+    return {**seen, "error": run.error_line}
 
 
 @reconnect_restarts_one_server.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
-    a, b = seen.get("a") or {}, seen.get("b") or {}
+def _(seen: ReconnectSeen) -> dict[str, Check]:
+    a: ServerRun | dict[str, Any] = seen.get("a") or {}
+    b: ServerRun | dict[str, Any] = seen.get("b") or {}
 
-    def line(name: str) -> str:
-        s = seen.get(name) or {}
+    def line(name: Literal["a", "b"]) -> str:
+        s: ServerRun | dict[str, Any] = seen.get(name) or {}
         return (
             f"{name}: start settings {s.get('start settings')}, "
             f"first process running {s.get('first processes running')}, "
@@ -514,6 +583,50 @@ async def _listed_once(c: Conversation, ready: Callable[[list[str]], bool]) -> l
     return await _until(lambda: _listed(c), ready)
 
 
+StepName = Literal["set {}", "set {st: same config}", "set {st: another config}"]
+
+
+class _SetAnswer(TypedDict):
+    answer: str  # "success", "error: ...", or "none" (no answer at all: then this key alone)
+
+
+# the response's added, removed and errors; the servers listed; whether the first st process
+# runs; the setting each later st process still running read as it started
+_SetDone = TypedDict(
+    "_SetDone",
+    {
+        "added": list[str],
+        "removed": list[str],
+        "errors": dict[str, Any],
+        "listed": list[str],
+        "first st process running": bool,
+        "later st processes running": list[str],
+    },
+    total=False,
+)
+
+
+class SetStep(_SetAnswer, _SetDone):
+    """One mcp_set_servers request: its answer, then (when answered) what it did."""
+
+
+_SetAsked = TypedDict("_SetAsked", {"python set_mcp_servers": bool})
+# written step by step in the session: a key is absent when its step was not reached
+_SetSteps = TypedDict(
+    "_SetSteps",
+    {"at start": list[str], "set {}": SetStep, "set {st: same config}": SetStep, "set {st: another config}": SetStep},
+    total=False,
+)
+
+
+class _SetSoFar(_SetAsked, _SetSteps):
+    """Whether Python has set_mcp_servers, and the session's steps."""
+
+
+class SetSeen(_SetSoFar):
+    error: str | None
+
+
 @behaviour(
     id="mcp.set-servers-semantics",
     claim=(
@@ -536,10 +649,12 @@ async def _listed_once(c: Conversation, ready: Callable[[list[str]], bool]) -> l
     requires=("option:mcp_servers", "api:create_sdk_mcp_server", "package:mcp", f"cli>={_SET_SERVERS_CLI}"),
     timeout=120,
 )
-async def set_servers_semantics(h: Harness) -> dict[str, Any]:
+async def set_servers_semantics(h: Harness) -> SetSeen:
     st = stdio_mcp_server(h.workdir("mcp"), "st", [McpTool("which")])
     st.setting_file.write_text("v1", encoding="utf-8")
-    seen: dict[str, Any] = {"python set_mcp_servers": hasattr(sdk.ClaudeSDKClient, "set_mcp_servers")}
+    seen: _SetSoFar = {"python set_mcp_servers": hasattr(sdk.ClaudeSDKClient, "set_mcp_servers")}
+    # the steps' keys are configs' keys, StepName
+    steps_seen = cast(dict[str, SetStep], seen)
 
     async def steps(c: Conversation) -> None:
         seen["at start"] = await _listed_once(c, lambda s: s == ["st: connected", "time: connected"])
@@ -555,14 +670,14 @@ async def set_servers_semantics(h: Harness) -> dict[str, Any]:
             try:
                 answer = await c.control({"subtype": "mcp_set_servers", "servers": servers})
             except RuntimeError:  # no answer at all: the CLI does not know the request
-                seen[step] = {"answer": "none"}
+                steps_seen[step] = {"answer": "none"}
                 return
             response = answer.get("response") or {}
             # Order, not clock: the CLI answers once it has connected what it adds and ended
             # what it replaces (2.1.1, 2.1.97, 2.1.332); the list settles any server still pending.
             listed = await _listed_once(c, lambda s: not any(x.endswith(": pending") for x in s))
             running = st.running()
-            seen[step] = {
+            steps_seen[step] = {
                 "answer": answer["subtype"] if answer["subtype"] == "success" else f"error: {answer.get('error')}",
                 "added": sorted(map(str, response.get("added") or [])),
                 "removed": sorted(map(str, response.get("removed") or [])),
@@ -577,16 +692,15 @@ async def set_servers_semantics(h: Harness) -> dict[str, Any]:
 
     time = _server("time", _in_process("now", []))
     run = await h.converse(steps, mcp_servers={"st": st.config, "time": time}, timeout=110)
-    seen["error"] = run.error_line
-    return seen
+    return {**seen, "error": run.error_line}
 
 
 @set_servers_semantics.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: SetSeen) -> dict[str, Check]:
     api = "no public set_mcp_servers" if not seen["python set_mcp_servers"] else "set_mcp_servers exists"
 
-    def line(step: str) -> str:
-        s = seen.get(step) or {}
+    def line(step: StepName) -> str:
+        s: SetStep | dict[str, Any] = seen.get(step) or {}
         return (
             f"{step} answered {s.get('answer')} (added {s.get('added')}, removed {s.get('removed')}, "
             f"errors {s.get('errors')}); listed {s.get('listed')}; first st process running "
@@ -594,7 +708,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             f"({api}: sent as the mcp_set_servers control request; error {seen.get('error')})"
         )
 
-    def decided(step: str, ok: Callable[[dict[str, Any]], bool]) -> Check:
+    def decided(step: StepName, ok: Callable[[SetStep], bool]) -> Check:
         s = seen.get(step)
         if s is None or s.get("answer") == "none":
             return undecidable(f"the CLI did not answer mcp_set_servers ({step}); start-up list {seen.get('at start')}")
@@ -624,7 +738,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-def _set_step(removed: list[str], listed: list[str], first: bool, later: list[str]) -> dict[str, Any]:
+def _set_step(removed: list[str], listed: list[str], first: bool, later: list[str]) -> SetStep:
     return {
         "answer": "success",
         "added": [],

@@ -4,7 +4,7 @@ and where tokens are kept."""
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, TypedDict, cast
 from urllib.parse import parse_qs, urlparse
 
 import claude_agent_sdk
@@ -18,7 +18,31 @@ _SIGN_IN_PATHS = ("/authorize", "/register", "/token")
 _BROWSERS = ("xdg-open", "open", "sensible-browser", "x-www-browser", "www-browser", "browser")
 
 
-def _status(answer: Any, name: str) -> dict[str, Any]:
+class ServerStatus(TypedDict):
+    status: str | None
+    error: str | None
+
+
+class Answer(TypedDict):
+    answer: str  # the control response's subtype
+    error: str | None
+
+
+class Authenticate(Answer):
+    fields: list[str]  # the response's fields
+    auth_url: str | bool  # its path on the server, else whether there was one
+    redirect: str | None  # the callback it names, without its query
+
+
+class SignIn(TypedDict, total=False):
+    """_sign_in's steps (merged into QuerySeen, whose keys are all written step by step)."""
+
+    authenticate: Authenticate  # always written by _sign_in
+    callback: Answer  # only once authenticate gave the server's /authorize
+    token_issued: bool
+
+
+def _status(answer: Any, name: str) -> ServerStatus:
     """One server's status and error from a get_mcp_status() answer."""
     for s in (answer or {}).get("mcpServers") or []:
         if s.get("name") == name:
@@ -39,21 +63,22 @@ def _has_token(store: list[dict[str, Any]], server: str, url: str | None = None)
     return any(e["server"] == server and e["access_token"] and (url is None or e["url"] == url) for e in store)
 
 
-async def _sign_in(c: Conversation, server: RemoteMcpServer, name: str) -> dict[str, Any]:
+async def _sign_in(c: Conversation, server: RemoteMcpServer, name: str) -> SignIn:
     """Sign `name` in through the CLI's own control requests, the server approving at once:
     mcp_authenticate, then the callback URL the authorization endpoint redirects to handed
     back with mcp_oauth_callback_url. What each step answered (no URL values, no tokens)."""
-    seen: dict[str, Any] = {}
     asked = await c.control({"subtype": "mcp_authenticate", "serverName": name})
     response = asked.get("response") or {}
     auth_url = str(response.get("authUrl") or "")
     redirect = urlparse((parse_qs(urlparse(auth_url).query).get("redirect_uri") or [""])[0])
-    seen["authenticate"] = {
-        "answer": asked["subtype"],
-        "error": asked.get("error"),
-        "fields": sorted(response),
-        "auth_url": urlparse(auth_url).path if auth_url.startswith(server.base_url + "/") else bool(auth_url),
-        "redirect": f"{redirect.scheme}://{redirect.hostname}{redirect.path}" if redirect.hostname else None,
+    seen: SignIn = {
+        "authenticate": {
+            "answer": asked["subtype"],
+            "error": asked.get("error"),
+            "fields": sorted(response),
+            "auth_url": urlparse(auth_url).path if auth_url.startswith(server.base_url + "/") else bool(auth_url),
+            "redirect": f"{redirect.scheme}://{redirect.hostname}{redirect.path}" if redirect.hostname else None,
+        }
     }
     if not seen["authenticate"]["auth_url"] == "/authorize":
         return seen
@@ -79,6 +104,16 @@ def _browser_recorder(h: Harness) -> tuple[dict[str, str], Any]:
 # ---------------------------------------------------------------------------------------
 
 
+class PassiveSeen(TypedDict):
+    status: str | None  # the server's status in init
+    browser_opened: bool
+    control_requests_from_cli: list[str]  # their subtypes
+    sign_in_requests: list[str]  # of _SIGN_IN_PATHS
+    discovery: list[str]
+    auth_tools_offered: list[str]
+    error: str | None
+
+
 @behaviour(
     id="mcp.oauth-needs-auth-passive",
     claim=(
@@ -93,7 +128,7 @@ def _browser_recorder(h: Harness) -> tuple[dict[str, str], Any]:
     requires=("option:mcp_servers",),
     sdk_ref="claude_agent_sdk.types.McpHttpServerConfig",
 )
-async def oauth_needs_auth_passive(h: Harness) -> dict[str, Any]:
+async def oauth_needs_auth_passive(h: Harness) -> PassiveSeen:
     env, browser_calls = _browser_recorder(h)
     with RemoteMcpServer(_NAME, oauth=True) as server:
         run = await h.cli("hi", mcp_servers={_NAME: server.config()}, env=env, record_stdout=True, timeout=60)
@@ -118,7 +153,7 @@ async def oauth_needs_auth_passive(h: Harness) -> dict[str, Any]:
 
 
 @oauth_needs_auth_passive.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: PassiveSeen) -> dict[str, Check]:
     return {
         "reports-needs-auth": check(
             seen["status"] == "needs-auth", f"init status of the server was {seen['status']!r}"
@@ -151,6 +186,30 @@ oauth_needs_auth_passive.differs_on(
 # ---------------------------------------------------------------------------------------
 
 
+class _Started(TypedDict):
+    python_auth_methods: list[str]  # ClaudeSDKClient's public names with "auth" in them
+
+
+class QuerySeen(_Started, total=False):
+    """Written step by step; a key is absent when the probe stopped before its step (no token issued)."""
+
+    before: str | None  # statuses: get_mcp_status() of the server
+    authenticate: Authenticate
+    callback: Answer
+    token_issued: bool
+    store_after_callback: list[dict[str, Any]]  # _store
+    after_callback: str | None
+    after_a_turn: str | None
+    token_sent_before_reconnect: bool
+    after_reconnect: str | None
+    first_error: str | None
+    new_session: str | None
+    new_session_token_sent: bool
+    clear: Answer
+    store_after_clear: list[dict[str, Any]]
+    second_error: str | None
+
+
 @behaviour(
     id="mcp.oauth-query-methods-and-reconnect",
     claim=(
@@ -177,8 +236,8 @@ oauth_needs_auth_passive.differs_on(
     ),
     sdk_ref="claude_agent_sdk.client.ClaudeSDKClient.reconnect_mcp_server",
 )
-async def oauth_query_methods_and_reconnect(h: Harness) -> dict[str, Any]:
-    seen: dict[str, Any] = {
+async def oauth_query_methods_and_reconnect(h: Harness) -> QuerySeen:
+    seen: QuerySeen = {
         "python_auth_methods": sorted(
             n for n in dir(claude_agent_sdk.ClaudeSDKClient) if not n.startswith("_") and "auth" in n.lower()
         )
@@ -189,7 +248,8 @@ async def oauth_query_methods_and_reconnect(h: Harness) -> dict[str, Any]:
 
         async def first(c: Conversation) -> None:
             seen["before"] = _status(await c.call("get_mcp_status"), _NAME)["status"]
-            seen.update(await _sign_in(c, server, _NAME))
+            # SignIn's keys are QuerySeen's, of the same types (mypy takes no other TypedDict in update)
+            seen.update(cast(QuerySeen, await _sign_in(c, server, _NAME)))
             seen["store_after_callback"] = _store(h, urls)
             if not seen.get("token_issued"):
                 return
@@ -224,8 +284,10 @@ async def oauth_query_methods_and_reconnect(h: Harness) -> dict[str, Any]:
 
 
 @oauth_query_methods_and_reconnect.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
-    auth = seen.get("authenticate") or {}
+def _(seen: QuerySeen) -> dict[str, Check]:
+    auth: Authenticate | dict[str, Any] = seen.get("authenticate") or {}
+    callback: Answer | dict[str, Any] = seen.get("callback") or {}
+    clear: Answer | dict[str, Any] = seen.get("clear") or {}
     signed_in = bool(seen.get("token_issued"))
     no_sign_in = undecidable(f"no sign-in happened: mcp_authenticate answered {auth.get('answer')} {auth.get('error')}")
     stored = _has_token(seen.get("store_after_callback") or [], _NAME, "<server>")
@@ -241,7 +303,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             f"redirect {auth.get('redirect')}",
         ),
         "callback-stores-token": check(
-            signed_in and (seen.get("callback") or {}).get("answer") == "success" and stored,
+            signed_in and callback.get("answer") == "success" and stored,
             f"callback answered {seen.get('callback')}, token issued {signed_in}, stored entries "
             f"{seen.get('store_after_callback')}",
         )
@@ -265,8 +327,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
         if signed_in
         else no_sign_in,
         "clear-auth-forgets-token": check(
-            (seen.get("clear") or {}).get("answer") == "success"
-            and not _has_token(seen.get("store_after_clear") or [], _NAME),
+            clear.get("answer") == "success" and not _has_token(seen.get("store_after_clear") or [], _NAME),
             f"mcp_clear_auth answered {seen.get('clear')}, entries after it {seen.get('store_after_clear')}",
         )
         if signed_in
@@ -313,6 +374,18 @@ oauth_query_methods_and_reconnect.differs_on(
 # ---------------------------------------------------------------------------------------
 
 
+class TokensSeen(TypedDict, total=False):
+    """Written step by step: only sign_in, store and sign_in_error when no token was signed in."""
+
+    sign_in: SignIn
+    sign_in_error: str | None
+    store: list[dict[str, Any]]  # _store, URLs named
+    statuses: list[dict[str, str | None]]  # per later session: _NAME's and _RENAMED's status
+    errors: list[str | None]
+    token_to_other_url: bool
+    other_url_status: str | None
+
+
 @behaviour(
     id="mcp.oauth-tokens-keyed-by-server-name",
     claim=(
@@ -338,8 +411,8 @@ oauth_query_methods_and_reconnect.differs_on(
     sdk_ref="claude_agent_sdk.types.McpHttpServerConfig",
     pins={"setting-sources-do-not-isolate": ("option:setting_sources",)},
 )
-async def oauth_tokens_keyed_by_server_name(h: Harness) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
+async def oauth_tokens_keyed_by_server_name(h: Harness) -> TokensSeen:
+    seen: TokensSeen = {}
     with RemoteMcpServer(_NAME, oauth=True) as signed, RemoteMcpServer(_NAME, oauth=True) as other:
         urls = {signed.url: "<signed-in url>", other.url: "<other url>"}
 
@@ -372,7 +445,7 @@ async def oauth_tokens_keyed_by_server_name(h: Harness) -> dict[str, Any]:
 
 
 @oauth_tokens_keyed_by_server_name.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: TokensSeen) -> dict[str, Check]:
     sign_in = seen.get("sign_in") or {}
     if not sign_in.get("token_issued"):
         why = undecidable(f"no token was signed in: {sign_in.get('authenticate') or seen.get('sign_in_error')}")
@@ -426,6 +499,14 @@ oauth_tokens_keyed_by_server_name.differs_on(
 # ---------------------------------------------------------------------------------------
 
 
+class HeaderRun(ServerStatus):
+    authorization_sent: list[str]  # the Authorization summaries of its MCP requests
+    oauth_requests: list[str]  # discovery and OAuth paths it was asked for
+
+
+HeaderSeen = TypedDict("HeaderSeen", {"with header": HeaderRun, "without": HeaderRun, "error": str | None})
+
+
 @behaviour(
     id="mcp.authorization-header-disables-oauth",
     claim=(
@@ -446,7 +527,7 @@ oauth_tokens_keyed_by_server_name.differs_on(
     requires=("option:mcp_servers", "api:ClaudeSDKClient.get_mcp_status"),
     sdk_ref="claude_agent_sdk.types.McpHttpServerConfig",
 )
-async def authorization_header_disables_oauth(h: Harness) -> dict[str, Any]:
+async def authorization_header_disables_oauth(h: Harness) -> HeaderSeen:
     answer: dict[str, Any] = {}
     with RemoteMcpServer("with-header", oauth=True) as headed, RemoteMcpServer("plain", oauth=True) as plain:
 
@@ -477,7 +558,7 @@ async def authorization_header_disables_oauth(h: Harness) -> dict[str, Any]:
 
 
 @authorization_header_disables_oauth.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: HeaderSeen) -> dict[str, Check]:
     headed, plain = seen["with header"], seen["without"]
     error = str(headed.get("error") or "")
     return {

@@ -4,7 +4,7 @@ and elicitation requests."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from sdkprobe.behaviour import Check, behaviour, check, needs_live, undecidable
 from sdkprobe.harness import (
@@ -23,6 +23,17 @@ _SERVER = "pl"
 _PLUGIN_SERVER = f"plugin:{_PLUGIN}:{_SERVER}"  # how the CLI names a plugin's server
 
 
+class _StrictRun(TypedDict):
+    init_mcp_servers: list[str]  # names only: a plugin server's status moves with timing
+    claude_ai_connectors: list[str]
+    plugin_loaded: bool
+    error: str | None
+
+
+class StrictRun(_StrictRun, total=False):
+    offered_mcp_tools: list[str]  # only in the case that passes the servers in mcp_servers
+
+
 @behaviour(
     id="mcp.strict-config-blocks-connectors-and-plugin-mcp",
     claim=(
@@ -37,7 +48,7 @@ _PLUGIN_SERVER = f"plugin:{_PLUGIN}:{_SERVER}"  # how the CLI names a plugin's s
     requires=("option:strict_mcp_config", "option:plugins", "option:mcp_servers", "package:mcp"),
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.strict_mcp_config",
 )
-async def strict_config_blocks_connectors_and_plugin_mcp(h: Harness) -> dict[str, Any]:
+async def strict_config_blocks_connectors_and_plugin_mcp(h: Harness) -> dict[str, StrictRun]:
     server = stdio_mcp_server(h.workdir("mcp"), _SERVER, [McpTool("ping", "Answers pong.", result="pong")])
     plugin = plugin_folder(h.workdir("plugin"), _PLUGIN, mcp_servers={_SERVER: server.config})
     cases: dict[str, dict[str, Any]] = {
@@ -45,7 +56,7 @@ async def strict_config_blocks_connectors_and_plugin_mcp(h: Harness) -> dict[str
         "strict": {"strict_mcp_config": True},
         "strict, .mcp.json servers passed": {"strict_mcp_config": True, "mcp_servers": plugin.mcp_json["mcpServers"]},
     }
-    seen = {}
+    seen: dict[str, StrictRun] = {}
     for case, options in cases.items():
         # ENABLE_TOOL_SEARCH=false puts MCP tools in the request's tools instead of the deferred list
         run = await h.cli("hi", plugins=[plugin.config], env={"ENABLE_TOOL_SEARCH": "false"}, **options)
@@ -68,7 +79,7 @@ def _is_connector(server: dict[str, Any]) -> bool:
 
 
 @strict_config_blocks_connectors_and_plugin_mcp.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, StrictRun]) -> dict[str, Check]:
     loose, strict, passed = seen["not strict"], seen["strict"], seen["strict, .mcp.json servers passed"]
     return {
         "strict-blocks-claude-ai-connectors": check(
@@ -126,6 +137,22 @@ _ENDS_WITHIN = 60.0
 _SETTLE = 10.0
 
 
+# What was still running (wait_gone's roles) once the server was turned off or the session closed.
+Toggled = TypedDict("Toggled", {"error": str | None, "still running": list[str]})
+Disconnected = TypedDict("Disconnected", {"CLI gone": bool, "still running": list[str]})
+# written step by step as the session is driven: a key is absent when its step was not reached
+# ("toggle off" also when the server's tree never started); str: this SDK has no toggle
+_TreeSteps = TypedDict(
+    "_TreeSteps",
+    {"trees started": dict[str, bool], "toggle off": str | Toggled, "disconnect": Disconnected | None},
+    total=False,
+)
+
+
+class TreeSeen(_TreeSteps):
+    error: str | None
+
+
 @behaviour(
     id="mcp.stdio-process-tree-ends",
     claim=(
@@ -142,12 +169,12 @@ _SETTLE = 10.0
     cannot_decide=("windows-within-a-second",),
     timeout=180.0,
 )
-async def stdio_process_tree_ends(h: Harness) -> dict[str, Any]:
+async def stdio_process_tree_ends(h: Harness) -> TreeSeen:
     # Two servers, each starting a child which starts a grandchild (same session, no setsid):
     # "off" is turned off mid-session, "closed" stays until the client disconnects.
     off = stdio_mcp_server(h.workdir("mcp"), "off", [McpTool("x")], descendants=True)
     closed = stdio_mcp_server(h.workdir("mcp"), "closed", [McpTool("y")], descendants=True)
-    seen: dict[str, Any] = {}
+    seen: _TreeSteps = {}
 
     async def steps(client: Any, out: Any, double: Any) -> None:
         # The CLI starts its servers at connect (the harness makes it wait for them).
@@ -174,12 +201,11 @@ async def stdio_process_tree_ends(h: Harness) -> dict[str, Any]:
     run = await h.cli(
         None, client=True, drive=steps, mcp_servers={"off": off.config, "closed": closed.config}, timeout=150
     )
-    seen["error"] = run.error_line
-    return seen
+    return {**seen, "error": run.error_line}
 
 
 @stdio_process_tree_ends.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: TreeSeen) -> dict[str, Check]:
     toggle, closed = seen.get("toggle off"), seen.get("disconnect")
     if isinstance(toggle, str):
         toggled = undecidable(toggle)
@@ -232,10 +258,28 @@ def _eliciting_server(h: Harness) -> Any:
     )
 
 
-def _elicitations(run: Any, server: Any) -> dict[str, Any]:
+class Answered(TypedDict):
+    """The last word the server got on one of its messages."""
+
+    via: str
+    answer: Any  # {"action", "content"}, an error, "unanswered", or "none"
+
+
+Elicited = TypedDict(
+    "Elicited",
+    {
+        "handshake": dict[str, Any] | None,
+        "answered": dict[str, Answered],  # by message
+        "asked the SDK": list[dict[str, Any]],  # the elicitation requests' _FIELDS
+        "tool called": list[str],
+    },
+)
+
+
+def _elicitations(run: Any, server: Any) -> Elicited:
     """What the server was answered (the last word on each message), and what the CLI
     asked the SDK (`control_request` elicitation lines of its stdout, when recorded)."""
-    answered: dict[str, Any] = {}
+    answered: dict[str, Answered] = {}
     for e in server.elicitations():
         if "asked" in e:
             answered.setdefault(e["message"], {"via": e["via"], "answer": "none"})
@@ -257,11 +301,12 @@ def _elicitations(run: Any, server: Any) -> dict[str, Any]:
     }
 
 
-def _answer(seen: dict[str, Any], message: str) -> Any:
-    return (seen["answered"].get(message) or {}).get("answer")
+def _answer(seen: Elicited, message: str) -> Any:
+    got = seen["answered"].get(message)
+    return None if got is None else got["answer"]
 
 
-def _early_check(seen: dict[str, Any]) -> Check:
+def _early_check(seen: Elicited) -> Check:
     early = seen["answered"].get(_EARLY.message)
     if seen["handshake"] is None:
         return undecidable(f"the CLI never sent initialize to a server of MCP {_PROTOCOL}, so none could ask early")
@@ -272,6 +317,14 @@ def _early_check(seen: dict[str, Any]) -> Check:
         f"an elicitation sent during tools/list was answered {early and early['answer']}; "
         f"the CLI asked the SDK about {asked_sdk}",
     )
+
+
+_ForwardOwn = TypedDict("_ForwardOwn", {"capabilities": list[str], "hook asked": list[str], "error": str | None})
+
+
+class ForwardSeen(Elicited, _ForwardOwn):
+    """What the server and the CLI saw (_elicitations), the capabilities the CLI declared,
+    and whom the Elicitation hook was asked about."""
 
 
 @behaviour(
@@ -293,7 +346,7 @@ def _early_check(seen: dict[str, Any]) -> Check:
     requires=("option:mcp_servers", "option:hooks", "option:can_use_tool", "api:HookMatcher", "package:mcp"),
     sdk_ref="claude_agent_sdk.types.ElicitationHookSpecificOutput",
 )
-async def elicitation_forwarded_to_host(h: Harness) -> dict[str, Any]:
+async def elicitation_forwarded_to_host(h: Harness) -> ForwardSeen:
     from claude_agent_sdk import HookMatcher
 
     server = _eliciting_server(h)
@@ -324,7 +377,7 @@ async def elicitation_forwarded_to_host(h: Harness) -> dict[str, Any]:
 
 
 @elicitation_forwarded_to_host.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ForwardSeen) -> dict[str, Check]:
     wanted = {
         "mcp_server_name": "e",
         "message": _ASK.message,
@@ -363,6 +416,13 @@ elicitation_forwarded_to_host.differs_on(
 )
 
 
+# One case: the handshake, the answer to _ASK (None: never sent), whose messages the CLI asked the SDK about.
+DeclinedRun = TypedDict(
+    "DeclinedRun",
+    {"handshake": dict[str, Any] | None, "answered": Answered | None, "asked the SDK": list[Any], "error": str | None},
+)
+
+
 @behaviour(
     id="mcp.elicitation-declined-without-handler",
     claim="With no elicitation handler on the host, every elicitation an MCP server sends is answered decline.",
@@ -373,8 +433,8 @@ elicitation_forwarded_to_host.differs_on(
     requires=("option:mcp_servers", "option:can_use_tool", "option:allowed_tools", "package:mcp"),
     sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
 )
-async def elicitation_declined_without_handler(h: Harness) -> dict[str, Any]:
-    seen: dict[str, Any] = {}
+async def elicitation_declined_without_handler(h: Harness) -> dict[str, DeclinedRun]:
+    seen: dict[str, DeclinedRun] = {}
     cases: dict[str, dict[str, Any]] = {
         # stdin stays open: the SDK can answer the CLI (it has no handler for an elicitation)
         "can_use_tool set": {"can_use_tool": allow_every_tool, "client": True},
@@ -402,11 +462,11 @@ async def elicitation_declined_without_handler(h: Harness) -> dict[str, Any]:
 
 
 @elicitation_declined_without_handler.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, DeclinedRun]) -> dict[str, Check]:
     def declined(case: str) -> Check:
         got = seen[case]["answered"]
         return check(
-            bool(got) and got["answer"] == {"action": "decline", "content": None},
+            got is not None and got["answer"] == {"action": "decline", "content": None},
             f"the server was answered {got and got['answer']} (the CLI asked the SDK about "
             f"{seen[case]['asked the SDK']})",
         )
@@ -437,6 +497,22 @@ _CONFIGURED = "configured-value"
 _USER_CONFIG = {"KEY": {"type": "string", "title": "Key", "description": "What the server needs", "sensitive": False}}
 
 
+class PluginEnv(TypedDict):
+    """Whether a plugin's server started, and the TOKEN it was started with."""
+
+    started: bool
+    TOKEN: str | None
+
+
+# by plugin; written once the session's turn ended, so absent if it never did
+_PluginEnvs = TypedDict("_PluginEnvs", {"unset-plugin": PluginEnv, "set-plugin": PluginEnv}, total=False)
+_PluginsLoaded = TypedDict("_PluginsLoaded", {"plugins loaded": list[str], "error": str | None})
+
+
+class UserConfigSeen(_PluginEnvs, _PluginsLoaded):
+    """Each plugin's server's TOKEN, and which of the two plugins loaded."""
+
+
 @behaviour(
     id="mcp.user-config-placeholder-untouched",
     claim=(
@@ -450,7 +526,7 @@ _USER_CONFIG = {"KEY": {"type": "string", "title": "Key", "description": "What t
     requires=("option:plugins", "option:setting_sources", "package:mcp"),
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.plugins",
 )
-async def user_config_placeholder_untouched(h: Harness) -> dict[str, Any]:
+async def user_config_placeholder_untouched(h: Harness) -> UserConfigSeen:
     # Two plugins in one session: "unset-plugin" with no stored value, and "set-plugin"
     # whose value is in the user's settings (pluginConfigs, keyed <plugin>@inline for a
     # plugin passed by path), to record what a configured value does.
@@ -462,7 +538,7 @@ async def user_config_placeholder_untouched(h: Harness) -> dict[str, Any]:
         servers[name] = server
     settings = {"pluginConfigs": {"set-plugin@inline": {"options": {"KEY": _CONFIGURED}}}}
     (h.config_dir / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
-    seen: dict[str, Any] = {}
+    seen: _PluginEnvs = {}
 
     async def steps(client: Any, out: Any, double: Any) -> None:
         await client.query("hi")
@@ -471,7 +547,8 @@ async def user_config_placeholder_untouched(h: Harness) -> dict[str, Any]:
         budget = 15.0  # plugin servers connect in the background; one that never starts costs once
         for name, server in servers.items():
             env = await server.wait_environment(budget)
-            seen[name] = {"started": bool(env), "TOKEN": env.get("TOKEN")}
+            # name runs over the plugins' names, the keys of _PluginEnvs
+            cast(dict[str, PluginEnv], seen)[name] = {"started": bool(env), "TOKEN": env.get("TOKEN")}
             budget = budget if env else 1.0
 
     run = await h.cli(
@@ -484,13 +561,15 @@ async def user_config_placeholder_untouched(h: Harness) -> dict[str, Any]:
         timeout=60,
     )
     loaded = run.init.get("plugins") or []
-    seen["plugins loaded"] = sorted(str(p.get("name")) for p in loaded if p.get("name") in servers)
-    seen["error"] = run.error_line
-    return seen
+    return {
+        **seen,
+        "plugins loaded": sorted(str(p.get("name")) for p in loaded if p.get("name") in servers),
+        "error": run.error_line,
+    }
 
 
 @user_config_placeholder_untouched.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: UserConfigSeen) -> dict[str, Check]:
     unset = seen["unset-plugin"]
     return {
         "unset-placeholder-passed-literally": check(

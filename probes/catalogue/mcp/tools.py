@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import Any
+from typing import Any, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check
 from sdkprobe.harness import (
@@ -61,6 +61,24 @@ def _placement(request: Any, names: list[str]) -> dict[str, int]:
     return counts
 
 
+# One case's first main request: the servers connected as the turn started, how each
+# server's tools were placed (_placement; None: no request), ToolSearch and the tool betas.
+_Offer = TypedDict(
+    "_Offer",
+    {
+        "connected before the turn": list[str],
+        "placement": dict[str, dict[str, int]] | None,
+        "ToolSearch offered": bool,
+        "tool betas": list[str],
+    },
+)
+_Searched = TypedDict("_Searched", {"after ToolSearch": dict[str, bool]}, total=False)
+
+
+class Offer(_Offer, _Searched):
+    """A case's offer; "after ToolSearch" (whether the searched tool ran) only in the case that searches."""
+
+
 @behaviour(
     id="mcp.sdk-tools-deferred-by-default",
     claim=(
@@ -82,12 +100,12 @@ def _placement(request: Any, names: list[str]) -> dict[str, int]:
     sdk_ref="claude_agent_sdk.create_sdk_mcp_server",
     timeout=200,
 )
-async def sdk_tools_deferred_by_default(h: Harness) -> dict[str, Any]:
+async def sdk_tools_deferred_by_default(h: Harness) -> dict[str, Offer]:
     io = stdio_mcp_server(
         h.workdir("mcp"), _IO, [McpTool(n, f"Tool {n} of the probe's stdio server. {_LONG}") for n in _IO_TOOLS]
     )
     names = {_BIG: [f"mcp__{_BIG}__{n}" for n in _BIG_TOOLS], _IO: [f"mcp__{_IO}__{n}" for n in _IO_TOOLS]}
-    seen: dict[str, Any] = {}
+    seen: dict[str, Offer] = {}
     connected: list[str] = []  # the servers the CLI listed connected as the turn started
 
     async def steps(c: Conversation) -> None:
@@ -128,11 +146,11 @@ async def sdk_tools_deferred_by_default(h: Harness) -> dict[str, Any]:
 
 
 @sdk_tools_deferred_by_default.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, Offer]) -> dict[str, Check]:
     def deferred(case: str) -> Check:
         p = seen[case]["placement"]
         return check(
-            bool(p) and all(c["loaded"] == 0 and c["absent"] == 0 for c in p.values()),
+            bool(p) and all(c["loaded"] == 0 and c["absent"] == 0 for c in (p or {}).values()),
             f"{case}: {p} (ToolSearch offered {seen[case]['ToolSearch offered']}; connected before the turn "
             f"{seen[case]['connected before the turn']})",
         )
@@ -153,18 +171,22 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
 _OFF = "ENABLE_TOOL_SEARCH=false"
 _ALL_LOADED = {_BIG: {"loaded": 12, "deferred": 0, "absent": 0}, _IO: {"loaded": 3, "deferred": 0, "absent": 0}}
 _ALL_DEFERRED = {_BIG: {"loaded": 0, "deferred": 12, "absent": 0}, _IO: {"loaded": 0, "deferred": 3, "absent": 0}}
-sdk_tools_deferred_by_default.differs_on(
-    {
-        case: {
-            "connected before the turn": [_BIG, _IO],
-            "placement": _ALL_DEFERRED if case == _OFF else _ALL_LOADED,
-            "ToolSearch offered": False,
-            "tool betas": [],
-            **({"after ToolSearch": {f"{_SEARCHED} ran": False}} if not env else {}),
-        }
-        for case, env in _TOOL_SEARCH_ENVS.items()
+
+
+def _wrong_offer(case: str, env: dict[str, str]) -> Offer:
+    """A counterexample's case: loaded where the claim says deferred, deferred where loaded."""
+    offer: Offer = {
+        "connected before the turn": [_BIG, _IO],
+        "placement": _ALL_DEFERRED if case == _OFF else _ALL_LOADED,
+        "ToolSearch offered": False,
+        "tool betas": [],
     }
-)
+    if not env:
+        offer["after ToolSearch"] = {f"{_SEARCHED} ran": False}
+    return offer
+
+
+sdk_tools_deferred_by_default.differs_on({case: _wrong_offer(case, env) for case, env in _TOOL_SEARCH_ENVS.items()})
 
 # --- mcp.output-and-description-caps ----------------------------------------------------
 
@@ -186,7 +208,35 @@ def _said(text: str, limit: int = 80) -> str:
     return line if len(line) <= limit else line[:limit] + "..."
 
 
-def _result(run: CliRun, name: str, full: str) -> dict[str, Any]:
+# What the model got back for one scripted call (_result).
+Came = TypedDict(
+    "Came",
+    {
+        "came back": bool,
+        "whole": bool,
+        "shorter": bool,
+        "notice": bool,
+        "timed out": bool,
+        "is_error": bool,
+        "head": str,
+    },
+)
+# One session of the caps probe (_caps_session): each call's result, the long description's length.
+CapsRun = TypedDict(
+    "CapsRun",
+    {
+        "big": Came,
+        "medium": Came,
+        "slow": Came,
+        "description length": int | None,
+        "connected before the turn": list[str],
+        "error": str | None,
+    },
+)
+CapsSeen = TypedDict("CapsSeen", {"defaults": CapsRun, "limits set": CapsRun})
+
+
+def _result(run: CliRun, name: str, full: str) -> Came:
     """What the model got back for one scripted call: whole, cut, with a notice, an error."""
     block = next((r.tool_result(_IDS[name]) for r in run.on(MAIN) if r.tool_result(_IDS[name])), None)
     text = result_text(block)
@@ -211,7 +261,7 @@ def _description_length(run: CliRun) -> int | None:
     return None
 
 
-async def _caps_session(h: Harness, env: dict[str, str]) -> dict[str, Any]:
+async def _caps_session(h: Harness, env: dict[str, str]) -> CapsRun:
     import claude_agent_sdk as sdk
 
     stdio = stdio_mcp_server(
@@ -282,11 +332,11 @@ async def _caps_session(h: Harness, env: dict[str, str]) -> dict[str, Any]:
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.env",
     timeout=200,
 )
-async def output_and_description_caps(h: Harness) -> dict[str, Any]:
+async def output_and_description_caps(h: Harness) -> CapsSeen:
     return {"defaults": await _caps_session(h, {}), "limits set": await _caps_session(h, _LIMITS)}
 
 
-def _shown(r: dict[str, Any]) -> str:
+def _shown(r: Came) -> str:
     return (
         f"whole {r['whole']}, shorter {r['shorter']}, notice {r['notice']}, is_error {r['is_error']}, "
         f"begins {r['head']!r}"
@@ -294,7 +344,7 @@ def _shown(r: dict[str, Any]) -> str:
 
 
 @output_and_description_caps.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: CapsSeen) -> dict[str, Check]:
     d, s = seen["defaults"], seen["limits set"]
     capped = s["medium"]
     wide, narrow = d["description length"], s["description length"]
@@ -322,7 +372,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-def _came(whole: bool, notice: bool = False, timed_out: bool = False) -> dict[str, Any]:
+def _came(whole: bool, notice: bool = False, timed_out: bool = False) -> Came:
     return {
         "came back": True,
         "whole": whole,
@@ -416,14 +466,39 @@ def _mcp_result(answer: dict[str, Any] | None) -> Any:
     return reply.get("result", {"error": reply.get("error")})
 
 
-def _call_seen(answer: dict[str, Any] | None) -> dict[str, Any]:
+class _Reply(TypedDict):
+    texts: list[Any]
+    isError: Any
+
+
+class CallSeen(_Reply, total=False):
+    reply: Any  # the JSON-RPC result or error, only when it had no content
+
+
+def _call_seen(answer: dict[str, Any] | None) -> CallSeen:
     result = _mcp_result(answer)
     content = result.get("content") if isinstance(result, dict) else None
-    return {
+    seen: CallSeen = {
         "texts": [b.get("text") for b in content or [] if isinstance(b, dict)],
         "isError": result.get("isError") if isinstance(result, dict) else None,
-        **({} if content is not None else {"reply": result}),
     }
+    if content is None:
+        seen["reply"] = result
+    return seen
+
+
+# "listed": each tools/list entry's name, description and inputSchema (or the reply when
+# there were no tools); "handler calls": {"tool", "args"} per call, in order.
+ListedSeen = TypedDict(
+    "ListedSeen",
+    {
+        "listed": Any,
+        "handler calls": list[dict[str, Any]],
+        "echo reply": CallSeen,
+        "count reply": CallSeen,
+        "error": str | None,
+    },
+)
 
 
 @behaviour(
@@ -453,7 +528,7 @@ def _call_seen(answer: dict[str, Any] | None) -> dict[str, Any]:
     },
     sdk_ref="claude_agent_sdk.tool",
 )
-async def tool_decorator_listed_and_called(h: Harness) -> dict[str, Any]:
+async def tool_decorator_listed_and_called(h: Harness) -> ListedSeen:
     calls: list[dict[str, Any]] = []
     # a client keeps the CLI's stdin open for the answers (old SDKs close it early after a string prompt)
     run = await h.wire("hi", scenario=_scenario(), client=True, mcp_servers={_TOOL_SERVER: _server(calls)})
@@ -474,7 +549,7 @@ async def tool_decorator_listed_and_called(h: Harness) -> dict[str, Any]:
 
 
 @tool_decorator_listed_and_called.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: ListedSeen) -> dict[str, Check]:
     listed = seen["listed"]
     by_name = {t["name"]: t for t in listed} if isinstance(listed, list) else {}
     echo, count = by_name.get("echo", {}), by_name.get("count", {})
