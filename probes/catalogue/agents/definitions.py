@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 import types
-from typing import Any
+from typing import Any, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
 from sdkprobe.catalogue.agents.support import (
     PRESET,
+    BashRun,
     agent_call,
     agent_result,
     bash_run,
@@ -38,6 +39,17 @@ def _tool_fields() -> list[str]:
     return sorted(f.name for f in dataclasses.fields(AgentDefinition) if "tools" in f.name.lower())
 
 
+NoAllowSeen = TypedDict(
+    "NoAllowSeen",
+    {
+        "tool_fields": list[str],
+        "allowedTools=": str,  # "accepted" or "TypeError"
+        "top-level allowed_tools=[Bash]": BashRun,
+        "no allow rule": BashRun,
+    },
+)
+
+
 @behaviour(
     id="agents.no-allowed-tools-field",
     claim=(
@@ -53,7 +65,7 @@ def _tool_fields() -> list[str]:
     sdk_ref="claude_agent_sdk.types.AgentDefinition",
     timeout=90,
 )
-async def no_allowed_tools_field(h: Harness) -> dict[str, Any]:
+async def no_allowed_tools_field(h: Harness) -> NoAllowSeen:
     from claude_agent_sdk import AgentDefinition
 
     try:
@@ -75,7 +87,7 @@ async def no_allowed_tools_field(h: Harness) -> dict[str, Any]:
 
 
 @no_allowed_tools_field.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: NoAllowSeen) -> dict[str, Check]:
     allowed, control = seen["top-level allowed_tools=[Bash]"], seen["no allow rule"]
     approved = allowed["bash_ran"] and "Bash" not in allowed["can_use_tool_asked"]
     prompted = "Bash" in control["can_use_tool_asked"] or not control["bash_ran"]
@@ -118,6 +130,12 @@ no_allowed_tools_field.differs_on(  # the Bash call was the main conversation's,
 )
 
 
+InitializeSeen = TypedDict(
+    "InitializeSeen",
+    {"initialize.agents": Any, "--agents": str | None, "argv_mentions_definition": bool},
+)
+
+
 @behaviour(
     id="agents.definitions-sent-in-initialize",
     claim=(
@@ -132,7 +150,7 @@ no_allowed_tools_field.differs_on(  # the Bash call was the main conversation's,
     sdk_ref="claude_agent_sdk._internal.query.Query.initialize",
     pins={"not-sent-as-flag": ("option:agents",), "sent-in-initialize": ("option:agents",)},
 )
-async def definitions_sent_in_initialize(h: Harness) -> dict[str, Any]:
+async def definitions_sent_in_initialize(h: Harness) -> InitializeSeen:
     prompt = "You review code (definition marker 8812)."
     run = await h.wire(agents={"reviewer": {"description": "reviews", "prompt": prompt, "tools": ["Read"]}})
     return {
@@ -143,7 +161,7 @@ async def definitions_sent_in_initialize(h: Harness) -> dict[str, Any]:
 
 
 @definitions_sent_in_initialize.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: InitializeSeen) -> dict[str, Check]:
     sent = (seen["initialize.agents"] or {}).get("reviewer") or {}
     return {
         "not-sent-as-flag": check(
@@ -169,6 +187,14 @@ _WRITTEN: dict[str, tuple[str, Any]] = {
 }
 
 
+class SentAs(TypedDict, total=False):
+    """What became of one way of writing a definition (_send): raised, or sent and warned of."""
+
+    raised: str  # where it raised; alone when it did
+    sent: Any  # the definition as the CLI got it; written when nothing raised
+    warnings: int  # how many warnings spoke of it; written with sent
+
+
 @behaviour(
     id="agents.definition-fields-unvalidated",
     claim=(
@@ -183,10 +209,11 @@ _WRITTEN: dict[str, tuple[str, Any]] = {
     requires=("option:agents",),
     sdk_ref="claude_agent_sdk._internal.client.InternalClient.process_query",
 )
-async def definition_fields_unvalidated(h: Harness) -> dict[str, Any]:
+async def definition_fields_unvalidated(h: Harness) -> dict[str, dict[str, SentAs]]:
     from claude_agent_sdk import AgentDefinition
 
-    seen: dict[str, Any] = {}
+    # case -> route ("keyword", "mapping", and for an unknown key "attribute", "subclass field") -> its fate
+    seen: dict[str, dict[str, SentAs]] = {}
     for case, (key, value) in _WRITTEN.items():
         known = key in {f.name for f in dataclasses.fields(AgentDefinition)}
         routes: dict[str, Any] = {
@@ -210,7 +237,7 @@ def _with_attribute(cls: Any, key: str, value: Any) -> Any:
     return agent
 
 
-async def _send(h: Harness, make: Any, key: str) -> dict[str, Any]:
+async def _send(h: Harness, make: Any, key: str) -> SentAs:
     """What became of one way of writing a definition: raised where, or what was sent and
     how many warnings spoke of it (old SDKs also warn of unclosed streams on every run)."""
     try:
@@ -225,7 +252,7 @@ async def _send(h: Harness, make: Any, key: str) -> dict[str, Any]:
 
 
 @definition_fields_unvalidated.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: dict[str, dict[str, SentAs]]) -> dict[str, Check]:
     checks = {}
     for case, (key, value) in _WRITTEN.items():
         written = {"description": "d", "prompt": "p", key: value}
@@ -237,7 +264,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     return checks
 
 
-def _fate(route: str, v: dict[str, Any], key: str) -> str:
+def _fate(route: str, v: SentAs, key: str) -> str:
     if "raised" in v:
         return f"{route}: {v['raised']}"
     sent = v.get("sent") or {}
@@ -253,6 +280,9 @@ definition_fields_unvalidated.differs_on(
 )
 
 
+PresetTopSeen = TypedDict("PresetTopSeen", {"--tools": str | None, "agent x tools sent": Any})
+
+
 @behaviour(
     id="agents.tools-preset-translated-only-top-level",
     claim=(
@@ -266,7 +296,7 @@ definition_fields_unvalidated.differs_on(
     requires=("option:tools", "option:agents"),
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport._build_command",
 )
-async def tools_preset_translated_only_top_level(h: Harness) -> dict[str, Any]:
+async def tools_preset_translated_only_top_level(h: Harness) -> PresetTopSeen:
     run = await h.wire(tools=PRESET, agents={"x": {"description": "d", "prompt": "p", "tools": PRESET}})
     return {
         "--tools": run.flag("--tools"),
@@ -275,7 +305,7 @@ async def tools_preset_translated_only_top_level(h: Harness) -> dict[str, Any]:
 
 
 @tools_preset_translated_only_top_level.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: PresetTopSeen) -> dict[str, Check]:
     agent = seen["agent x tools sent"]
     return {
         "top-level-preset-sent-as-default": check(seen["--tools"] == "default", f"--tools was {seen['--tools']!r}"),
@@ -284,6 +314,23 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
 
 
 tools_preset_translated_only_top_level.differs_on({"--tools": None, "agent x tools sent": "default"})
+
+
+class PresetAgentRun(TypedDict):
+    listed: bool  # "p" among init's agents
+    subagent_offered: list[str] | None  # None: no subagent request
+    agent_tool_error: str | None
+    task_errors: list[str]
+
+
+UnknownFieldSeen = TypedDict(
+    "UnknownFieldSeen",
+    {
+        "allowedTools=[Bash] in the definition": BashRun,
+        "same definition without it": BashRun,
+        "tools=<preset> in the definition": PresetAgentRun,  # recorded, not judged
+    },
+)
 
 
 @behaviour(
@@ -299,17 +346,15 @@ tools_preset_translated_only_top_level.differs_on({"--tools": None, "agent x too
     requires=("option:tools", "option:agents", "option:can_use_tool"),
     timeout=90,
 )
-async def unknown_fields_ignored_by_cli(h: Harness) -> dict[str, Any]:
+async def unknown_fields_ignored_by_cli(h: Harness) -> UnknownFieldSeen:
     from claude_agent_sdk import AgentDefinition
 
     # Only a dataclass subclass gets an extra field past the SDK (see definition-fields-unvalidated).
     with_field = subclassed(AgentDefinition, "allowedTools", ["Bash"])
     with_field.description, with_field.prompt, with_field.tools = "runs commands", "You run commands.", ["Bash"]
     plain = AgentDefinition(description="runs commands", prompt="You run commands.", tools=["Bash"])
-    seen: dict[str, Any] = {
-        "allowedTools=[Bash] in the definition": await subagent_runs_bash(h, with_field, "with-field.txt"),
-        "same definition without it": await subagent_runs_bash(h, plain, "without-field.txt"),
-    }
+    with_run = await subagent_runs_bash(h, with_field, "with-field.txt")
+    plain_run = await subagent_runs_bash(h, plain, "without-field.txt")
     # Recorded, not judged: what the CLI makes of the preset object as an agent's tools.
     preset = await h.cli(
         "delegate",
@@ -318,20 +363,23 @@ async def unknown_fields_ignored_by_cli(h: Harness) -> dict[str, Any]:
         agents={"p": AgentDefinition(description="preset tools", prompt="You help.", tools=PRESET)},  # type: ignore[arg-type]
     )
     block, sub = agent_result(preset), preset.on(SUBAGENT)
-    seen["tools=<preset> in the definition"] = {
-        "listed": "p" in (preset.init.get("agents") or []),
-        "subagent_offered": sorted(sub[0].offered_tools) if sub else None,
-        "agent_tool_error": first_sentence(result_text(block)) if block and block.get("is_error") else None,
-        "task_errors": sorted({first_sentence(text) for _, text in task_texts(preset) if "p done" not in text}),
+    return {
+        "allowedTools=[Bash] in the definition": with_run,
+        "same definition without it": plain_run,
+        "tools=<preset> in the definition": {
+            "listed": "p" in (preset.init.get("agents") or []),
+            "subagent_offered": sorted(sub[0].offered_tools) if sub else None,
+            "agent_tool_error": first_sentence(result_text(block)) if block and block.get("is_error") else None,
+            "task_errors": sorted({first_sentence(text) for _, text in task_texts(preset) if "p done" not in text}),
+        },
     }
-    return seen
 
 
 @unknown_fields_ignored_by_cli.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: UnknownFieldSeen) -> dict[str, Check]:
     extra, plain = seen["allowedTools=[Bash] in the definition"], seen["same definition without it"]
 
-    def outcome(v: dict[str, Any]) -> str:
+    def outcome(v: BashRun) -> str:
         return f"can_use_tool asked for {v['can_use_tool_asked']}, Bash ran {v['bash_ran']}"
 
     return {
@@ -375,6 +423,27 @@ const typed: AgentDefinition = { description: 1, prompt: "p" };
 _MISUSE_LINES = {"allowedTools": 2, "tools preset": 3, "typed": 4}
 
 
+class _Raised(TypedDict):
+    raised: str | None  # "TypeError", or None: accepted
+
+
+class Raised(_Raised, total=False):
+    suggests: bool  # the error names disallowedTools; written when it raised
+
+
+# tsc's verdict on a TypeScript SDK, the Python analogues on the Python SDK: one or the other
+MisuseSeen = TypedDict(
+    "MisuseSeen",
+    {
+        "tsc --strict": dict[str, list[dict[str, Any]]],  # a key of _MISUSE_LINES -> tsc's diagnostics on its line
+        "AgentDefinition(allowedTools=...)": Raised,
+        "AgentDefinition.tools declared as": str,
+        "AgentDefinition(tools=<preset>) at runtime": str,  # "accepted" or "TypeError"
+    },
+    total=False,
+)
+
+
 @behaviour(
     id="agents.ts-compiler-catches-misuse",
     claim=(
@@ -396,7 +465,7 @@ _MISUSE_LINES = {"allowedTools": 2, "tools preset": 3, "typed": 4}
     # the Python analogues stand in for the compiler's verdict; they never decide the claim
     controls=("python-rejects-allowed-tools", "python-types-reject-preset-on-agent-tools"),
 )
-async def ts_compiler_catches_misuse(h: Harness) -> dict[str, Any]:
+async def ts_compiler_catches_misuse(h: Harness) -> MisuseSeen:
     # On a TypeScript SDK the compiler itself is asked (h.type_check); on the Python SDK no
     # compiler runs, so the tsc sub-checks stay not-applicable and only the Python analogues
     # are observed, as controls: the verdict is not-applicable unless one of them differs.
@@ -409,7 +478,7 @@ async def ts_compiler_catches_misuse(h: Harness) -> dict[str, Any]:
         return {"tsc --strict": {name: [d for d in said if d["line"] == at] for name, at in _MISUSE_LINES.items()}}
     from claude_agent_sdk import AgentDefinition
 
-    seen: dict[str, Any] = {}
+    seen: MisuseSeen = {}
     try:
         AgentDefinition(description="d", prompt="p", allowedTools=["Bash"])  # type: ignore[call-arg]
         seen["AgentDefinition(allowedTools=...)"] = {"raised": None}
@@ -427,7 +496,7 @@ async def ts_compiler_catches_misuse(h: Harness) -> dict[str, Any]:
 
 
 @ts_compiler_catches_misuse.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: MisuseSeen) -> dict[str, Check]:
     if "tsc --strict" in seen:
         said = seen["tsc --strict"]
         analogue = undecidable("the Python analogue; the TypeScript SDK is under test and its compiler was asked")
@@ -444,14 +513,14 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             "python-rejects-allowed-tools": analogue,
             "python-types-reject-preset-on-agent-tools": analogue,
         }
-    allowed, declared = seen["AgentDefinition(allowedTools=...)"], seen["AgentDefinition.tools declared as"]
+    raised, declared = seen["AgentDefinition(allowedTools=...)"], seen["AgentDefinition.tools declared as"]
     no_tsc = undecidable("a TypeScript compiler check; nothing runs tsc against the Python SDK")
     admits_preset = any(word in declared for word in ("dict", "Dict", "Mapping", "Preset", "Any", "object"))
     return {
         "tsc-rejects-allowed-tools": no_tsc,
         "tsc-rejects-preset-on-agent-tools": no_tsc,
         "python-rejects-allowed-tools": check(
-            allowed["raised"] == "TypeError", "AgentDefinition(allowedTools=['Bash']) was accepted"
+            raised["raised"] == "TypeError", "AgentDefinition(allowedTools=['Bash']) was accepted"
         ),
         "python-types-reject-preset-on-agent-tools": check(
             not admits_preset, f"AgentDefinition.tools is declared {declared!r}, which admits the preset object"
@@ -504,6 +573,14 @@ def _agent_fields() -> set[str]:
     return {f.name for f in dataclasses.fields(AgentDefinition)}
 
 
+class FieldsSentSeen(TypedDict):
+    fields: list[str]  # the _FIELDS this SDK's AgentDefinition has
+    via: str  # "initialize" or "--agents"
+    full: dict[str, Any] | None  # the agent given every field, as sent
+    bare: dict[str, Any] | None  # the agent given description and prompt only
+    error: str | None
+
+
 @behaviour(
     id="agents.definition-fields-sent",
     claim=(
@@ -520,7 +597,7 @@ def _agent_fields() -> set[str]:
     pins={name: (f"agent:{field}",) for name, (field, _, _) in _FIELDS.items()},
     sdk_ref="claude_agent_sdk.types.AgentDefinition",
 )
-async def definition_fields_sent(h: Harness) -> dict[str, Any]:
+async def definition_fields_sent(h: Harness) -> FieldsSentSeen:
     from claude_agent_sdk import AgentDefinition
 
     fields = _agent_fields()
@@ -539,7 +616,7 @@ async def definition_fields_sent(h: Harness) -> dict[str, Any]:
 
 
 @definition_fields_sent.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: FieldsSentSeen) -> dict[str, Check]:
     full, bare = seen["full"], seen["bare"]
     where = f"(sent in {seen['via']}" + (f"; error {seen['error']})" if seen["error"] else ")")
     checks: dict[str, Check] = {}

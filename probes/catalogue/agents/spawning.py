@@ -3,7 +3,7 @@ spawned, and the caps on nesting and concurrency."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
 from sdkprobe.catalogue.agents.support import (
@@ -29,6 +29,13 @@ from sdkprobe.harness import (
 from sdkprobe.harness import tool_use_offered as offered
 
 
+class GeneralSeen(TypedDict):
+    agent_tool_result: str | None  # the agent tool's error, if it gave one
+    subagent_requests: int
+    session_offers: list[str]  # the main conversation's first offer
+    subagent_offered: list[str] | None  # None: no subagent request
+
+
 @behaviour(
     id="agents.general-purpose-always-spawnable",
     claim=(
@@ -43,7 +50,7 @@ from sdkprobe.harness import tool_use_offered as offered
     timeout=90,
     pins={"inherits-session-tools": ("option:tools",)},
 )
-async def general_purpose_always_spawnable(h: Harness) -> dict[str, Any]:
+async def general_purpose_always_spawnable(h: Harness) -> GeneralSeen:
     run = await h.cli(
         "delegate",
         script=Script(main=[reply(agent_call("general-purpose")), "main done"], subagent=["general done"]),
@@ -61,7 +68,7 @@ async def general_purpose_always_spawnable(h: Harness) -> dict[str, Any]:
 
 
 @general_purpose_always_spawnable.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: GeneralSeen) -> dict[str, Check]:
     session = [t for t in seen["session_offers"] if t not in AGENT_TOOL]
     got = seen["subagent_offered"]
     missing = [t for t in session if got is None or t not in got]
@@ -87,6 +94,12 @@ general_purpose_always_spawnable.differs_on(
 )
 
 
+class InputShapeSeen(TypedDict):
+    api_name: str | None  # the agent tool's name as offered (Agent or Task); None: not offered
+    properties: list[str]
+    required: list[str]
+
+
 @behaviour(
     id="agents.agent-tool-input-shape",
     claim="The agent tool (Agent, formerly Task) takes description, prompt and subagent_type as its input.",
@@ -96,7 +109,7 @@ general_purpose_always_spawnable.differs_on(
     checks=("has-description-prompt-subagent-type",),
     requires=("option:tools",),
 )
-async def agent_tool_input_shape(h: Harness) -> dict[str, Any]:
+async def agent_tool_input_shape(h: Harness) -> InputShapeSeen:
     run = await h.cli("hi", script=["ok"], tools=["Task"])
     first = run.first(MAIN)
     name = next((n for n in AGENT_TOOL if first and n in first.tool_names), None)
@@ -109,7 +122,7 @@ async def agent_tool_input_shape(h: Harness) -> dict[str, Any]:
 
 
 @agent_tool_input_shape.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: InputShapeSeen) -> dict[str, Check]:
     missing = [p for p in ("description", "prompt", "subagent_type") if p not in seen["properties"]]
     return {
         "has-description-prompt-subagent-type": check(
@@ -140,7 +153,18 @@ async def _foreground(hook_input: Any, tool_use_id: str | None, context: Any) ->
     }
 
 
-def _launch(run: CliRun) -> dict[str, Any]:
+class Launch(TypedDict):
+    tool_result_has_report: bool
+    tool_result_error: bool
+    tool_result_starts: str | None  # None: the agent call got no tool_result
+    report_reached_host_in: list[str]  # _kind of each message that carried the report
+
+
+class LaunchRun(Launch):
+    parent_turn_ended_before_the_report: bool
+
+
+def _launch(run: CliRun) -> Launch:
     """How the agent call came back (its tool_result), and in which of the messages the
     host read the subagent's report reached it."""
     block = agent_result(run)
@@ -166,6 +190,18 @@ def _kind(m: Any) -> str:
     return name
 
 
+BackgroundSeen = TypedDict(
+    "BackgroundSeen",
+    {
+        "background=False sent as": Any,  # the definition's background as sent, or "absent"
+        "default": LaunchRun,
+        "background=False": LaunchRun,
+        "hook sets run_in_background=False": LaunchRun,
+        "default, query() read to its end": Launch,
+    },
+)
+
+
 @behaviour(
     id="agents.background-by-default",
     claim=(
@@ -189,10 +225,10 @@ def _kind(m: Any) -> str:
         "definition-background-false-no-change": ("agent:background",),
     },
 )
-async def background_by_default(h: Harness) -> dict[str, Any]:
+async def background_by_default(h: Harness) -> BackgroundSeen:
     from claude_agent_sdk import HookMatcher
 
-    seen = {}
+    seen: dict[str, Any] = {}
     variants: dict[str, tuple[str, dict[str, Any]]] = {
         "default": ("general-purpose", {}),
         "background=False": (
@@ -251,7 +287,7 @@ async def background_by_default(h: Harness) -> dict[str, Any]:
         timeout=90,
     )
     seen["default, query() read to its end"] = _launch(run)
-    return seen
+    return cast("BackgroundSeen", seen)  # built step by step, three of its keys from variants at run time
 
 
 _PARENT_CEILING = 20.0  # seconds: reached only by a parent turn that waits for the held subagent
@@ -276,19 +312,19 @@ def _is_result(m: Any) -> bool:
 
 
 @background_by_default.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: BackgroundSeen) -> dict[str, Check]:
     default, defined, hooked = seen["default"], seen["background=False"], seen["hook sets run_in_background=False"]
 
-    def mode(v: dict[str, Any]) -> str:
+    def mode(v: Launch) -> str:
         if v["tool_result_error"]:
             return f"an error ({v['tool_result_starts']!r})"
         return "foreground (the report in the tool_result)" if v["tool_result_has_report"] else "background"
 
     leaked = {
-        host: [k for k in seen[variant]["report_reached_host_in"] if k != "task message"]
-        for host, variant in (
-            ("a client stopping at its first result", "default"),
-            ("query() read to its end", "default, query() read to its end"),
+        host: [k for k in launch["report_reached_host_in"] if k != "task message"]
+        for host, launch in (
+            ("a client stopping at its first result", seen["default"]),
+            ("query() read to its end", seen["default, query() read to its end"]),
         )
     }
     lost = "; ".join(f"{host} got it in {', '.join(kinds)}" for host, kinds in leaked.items() if kinds)
@@ -313,19 +349,19 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-_FOREGROUND = {
+_FOREGROUND: Launch = {
     "tool_result_has_report": True,
     "tool_result_error": False,
     "tool_result_starts": MARKER,
     "report_reached_host_in": ["UserMessage with the tool_result"],
 }
-_BACKGROUND = {
+_BACKGROUND: Launch = {
     "tool_result_has_report": False,
     "tool_result_error": False,
     "tool_result_starts": "Async agent launched successfully.",
     "report_reached_host_in": [],
 }
-_BACKGROUND_RUN = {**_BACKGROUND, "parent_turn_ended_before_the_report": True}
+_BACKGROUND_RUN: LaunchRun = {**_BACKGROUND, "parent_turn_ended_before_the_report": True}
 # AgentDefinition.background no longer sent: the CLI runs the agent as by default, which alone looks the same
 background_by_default.differs_on(
     {
@@ -370,7 +406,28 @@ def _started(run: CliRun, prompts: list[str]) -> list[str]:
     return [p for p in prompts if run.first(SUBAGENT, carrying=p) is not None]
 
 
-async def _concurrency(h: Harness) -> dict[str, Any]:
+ConcurrencySeen = TypedDict(
+    "ConcurrencySeen",
+    {
+        "started": list[str],  # the worker prompts that opened a subagent's conversation
+        "refused": list[str],  # the worker prompts whose tool_result says refused
+        "refused texts": list[str],
+        "results came back": list[str],  # the worker prompts whose call got a tool_result
+        "error": str | None,
+    },
+)
+NestRun = TypedDict(
+    "NestRun",
+    {
+        "subagent ran": bool,
+        "subagent offered the agent tool": bool,
+        "nested subagent ran": bool,
+        "error": str | None,
+    },
+)
+
+
+async def _concurrency(h: Harness) -> ConcurrencySeen:
     """Four background spawns in one message, each subagent sleeping, with a cap of two."""
     calls = [
         offered(
@@ -406,7 +463,7 @@ def _refusal(result: dict[str, Any]) -> bool:
     return bool(result["is_error"]) or any(w in low for w in _REFUSAL)
 
 
-async def _nesting(h: Harness, depth: str) -> dict[str, Any]:
+async def _nesting(h: Harness, depth: str) -> NestRun:
     """A subagent whose script spawns another, under a depth cap of `depth`."""
     run = await h.cli(
         "delegate",
@@ -433,6 +490,9 @@ def _definition(description: str) -> Any:
     return sdk.AgentDefinition(description=description, prompt="Do what you are asked.")
 
 
+CapsSeen = TypedDict("CapsSeen", {"concurrency 2": ConcurrencySeen, "depth 1": NestRun, "depth 2": NestRun})
+
+
 @behaviour(
     id="agents.nesting-and-concurrency-caps",
     claim=(
@@ -449,7 +509,7 @@ def _definition(description: str) -> Any:
     sdk_ref="claude_agent_sdk.types.AgentDefinition",
     timeout=240,
 )
-async def nesting_and_concurrency_caps(h: Harness) -> dict[str, Any]:
+async def nesting_and_concurrency_caps(h: Harness) -> CapsSeen:
     return {
         "concurrency 2": await _concurrency(h),
         "depth 1": await _nesting(h, "1"),
@@ -458,11 +518,11 @@ async def nesting_and_concurrency_caps(h: Harness) -> dict[str, Any]:
 
 
 @nesting_and_concurrency_caps.decide
-def _(seen: dict[str, Any]) -> dict[str, Check]:
+def _(seen: CapsSeen) -> dict[str, Check]:
     c, one, two = seen["concurrency 2"], seen["depth 1"], seen["depth 2"]
     unstarted = [p for p in c["results came back"] if p not in c["started"]]
 
-    def nested(s: dict[str, Any]) -> str:
+    def nested(s: NestRun) -> str:
         return (
             f"the subagent ran: {s['subagent ran']}, was offered the agent tool: "
             f"{s['subagent offered the agent tool']}, "
@@ -492,7 +552,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
     }
 
 
-def _nest(offered_tool: bool, nested: bool) -> dict[str, Any]:
+def _nest(offered_tool: bool, nested: bool) -> NestRun:
     return {
         "subagent ran": True,
         "subagent offered the agent tool": offered_tool,

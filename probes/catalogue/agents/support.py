@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from typing import Any
+from typing import Any, TypedDict
 
 from sdkprobe.harness import (
     AGENT_TOOL,
@@ -83,9 +83,19 @@ def streamed(prompt: str) -> list[dict[str, Any]]:
     return [{"type": "user", "message": {"role": "user", "content": prompt}, "parent_tool_use_id": None}]
 
 
-async def subagent_runs_bash(
-    h: Harness, agent: Any, mark: str, *, origin: bool = False, **options: Any
-) -> dict[str, Any]:
+class BashRunAlways(TypedDict):
+    runner_listed: bool  # the runner named among init's agents
+    error: str | None
+    subagent_requests: int
+    can_use_tool_asked: list[str]  # the tools can_use_tool was asked about
+    bash_ran: bool
+
+
+class BashRun(BashRunAlways, total=False):
+    bash_result_came_back_on: list[str]  # routes; written only with origin=True
+
+
+async def subagent_runs_bash(h: Harness, agent: Any, mark: str, *, origin: bool = False, **options: Any) -> BashRun:
     """Spawn `agent` (as type `runner`), have it call Bash to create `mark` in the cwd, and
     say whether can_use_tool (recording, allowing) was asked and whether the command ran;
     with `origin`, also on which routes the double saw the Bash call's tool_result come
@@ -99,7 +109,7 @@ async def subagent_runs_bash(
         agents={"runner": agent},
         **options,
     )
-    seen = {
+    seen: BashRun = {
         "runner_listed": "runner" in (run.init.get("agents") or []),
         "error": run.error,
         "subagent_requests": len(run.on(SUBAGENT)),
@@ -111,7 +121,7 @@ async def subagent_runs_bash(
     return seen
 
 
-def bash_run(asked: list[str], ran: bool, routes: tuple[str, ...] = (SUBAGENT,)) -> dict[str, Any]:
+def bash_run(asked: list[str], ran: bool, routes: tuple[str, ...] = (SUBAGENT,)) -> BashRun:
     """What `subagent_runs_bash(..., origin=True)` observes of a listed runner that got its
     two requests, for a counterexample: whom can_use_tool was asked about, whether Bash ran,
     on which routes its tool_result came back."""
