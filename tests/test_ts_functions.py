@@ -83,9 +83,7 @@ def test_a_requirement_on_a_session_function_asks_whether_the_release_exports_it
         unmet("api", "rename_session", release)
         == "@anthropic-ai/claude-agent-sdk 0.0.0-fake exports no renameSession()"
     )
-    assert "exports no counterpart of project_key_for_directory" in str(
-        unmet("api", "project_key_for_directory", release)
-    )
+    assert "has no counterpart of project_key_for_directory" in str(unmet("api", "project_key_for_directory", release))
     assert "does not relay the session summary fold yet" in str(unmet("api", "fold_session_summary", release))
 
 

@@ -11,6 +11,7 @@ not-applicable.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import functools
 import logging
 import os
@@ -75,6 +76,18 @@ def session_functions() -> Any:
     release its own functions called through Node. A function the SDK lacks is absent
     (`getattr(..., name, None)` is None)."""
     return under_test.current().session_functions()
+
+
+def message_fields(message: Any) -> dict[str, Any]:
+    """A yielded message's (or content block's) fields by name, whichever SDK yielded it: a
+    dataclass's fields, or what a message read from JSON gives as its fields (`as_fields`:
+    every field as yielded, with the names the harness reads one level down)."""
+    if dataclasses.is_dataclass(message) and not isinstance(message, type):
+        return {f.name: getattr(message, f.name) for f in dataclasses.fields(message)}
+    as_fields = getattr(message, "as_fields", None)
+    if callable(as_fields):
+        return dict(as_fields())
+    return dict(vars(message)) if hasattr(message, "__dict__") else {}
 
 
 def lacks(requirement: str) -> str | None:

@@ -11,8 +11,8 @@
 //    "error": true              a class deriving from Error}
 // and FIELD being {"optional", "method", "kinds", "literals"?, "members"?}: "kinds" the sorted kinds of
 // value it takes ("string", "number", "boolean", "array", "object", "function", "null"; "any" for
-// any, unknown or a type parameter), "members" the object types it is (a union of them, or one
-// named type; one level deep).
+// any, unknown or a type parameter), "members" the object types it is (a union of them, its
+// other members aside, or one named type; one level deep).
 // The compiler, not a tokenizer, resolves what the file writes: `export *`, re-exports,
 // intersections, Omit/Pick/Partial, interfaces extending others. Properties the default
 // library declares (an AsyncGenerator's next/return/throw) and symbol-keyed ones are left
@@ -84,7 +84,7 @@ function field(symbol, depth) {
   if (values) out.literals = values;
   const parts = present(type);
   const named = parts.length > 1 || (parts.length === 1 && nameOf(parts[0]) !== null);
-  if (depth > 0 && named && parts.every(objectish)) out.members = members(parts, depth - 1);
+  if (depth > 0 && named && parts.some(objectish)) out.members = members(parts, depth - 1);
   return out;
 }
 

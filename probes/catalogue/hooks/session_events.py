@@ -24,6 +24,7 @@ from sdkprobe.harness import (
     StdinRecording,
     config_dir_env,
     reply,
+    session_functions,
     tool_use,
     tool_use_offered,
     typed_keys,
@@ -615,10 +616,9 @@ def _told(texts: list[str], field: str) -> bool:
 
 
 def _titles(h: Harness) -> list[str] | None:
-    """The custom titles list_sessions gives for sessions in the probe's cwd (None: this SDK cannot tell)."""
-    import claude_agent_sdk as sdk
-
-    list_sessions = getattr(sdk, "list_sessions", None)
+    """The custom titles the SDK's own list_sessions gives for sessions in the probe's cwd (None: this SDK
+    cannot tell)."""
+    list_sessions = getattr(session_functions(), "list_sessions", None)
     if list_sessions is None:
         return None
     with config_dir_env(h.config_dir):

@@ -7,13 +7,14 @@ import asyncio
 from typing import Any, Literal, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check
-from sdkprobe.catalogue.messages.support import delta_type, fields_of, kind_of, strings
+from sdkprobe.catalogue.messages.support import delta_type, kind_of, strings
 from sdkprobe.harness import (
     MAIN,
     CliRun,
     Conversation,
     Harness,
     Script,
+    message_fields,
     reply,
     result_text,
     tool_use,
@@ -74,7 +75,9 @@ async def interrupt_ede_diagnostic(h: Harness) -> EdeSeen:
     return {
         "result": None if result is None else {"subtype": result.subtype, "is_error": result.is_error},
         "cli sent": sorted({f"result.{k}: {t}" for line in raw_results for k, t in _ede_lines(line)}),
-        "sdk yielded": sorted({f"{kind_of(m)}.{k}: {t}" for m in run.messages for k, t in _ede_lines(fields_of(m))}),
+        "sdk yielded": sorted(
+            {f"{kind_of(m)}.{k}: {t}" for m in run.messages for k, t in _ede_lines(message_fields(m))}
+        ),
         "error": run.error_line,
     }
 

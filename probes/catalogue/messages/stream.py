@@ -9,7 +9,7 @@ import re
 from typing import Any, Literal, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check
-from sdkprobe.catalogue.messages.support import delta_type, fields_of, kind_of, strings
+from sdkprobe.catalogue.messages.support import delta_type, kind_of, strings
 from sdkprobe.harness import (
     MAIN,
     Conversation,
@@ -17,6 +17,7 @@ from sdkprobe.harness import (
     ProbeTimeout,
     Scenario,
     Script,
+    message_fields,
     reply,
     thinking,
     tool_use,
@@ -60,7 +61,7 @@ SlashSeen = TypedDict(
 async def unknown_slash_command(h: Harness) -> SlashSeen:
     run = await h.cli(f"/{_COMMAND}")
     system: list[SystemSeen] = [
-        {"subtype": getattr(m, "subtype", None), "text": _mentioning(fields_of(m).get("data"))}
+        {"subtype": getattr(m, "subtype", None), "text": _mentioning(message_fields(m).get("data"))}
         for m in run.of_type("SystemMessage")
         if getattr(m, "subtype", None) != "init"
     ]
@@ -175,7 +176,7 @@ async def prompt_suggestions_after_result(h: Harness) -> SuggestionSeen:
             if isinstance(line, dict) and line.get("type") == "prompt_suggestion"
         ],
         "sdk yielded with the suggestion": sorted(
-            {kind_of(m) for m in run.messages if any(_SUGGESTION in s for s in strings(fields_of(m)))}
+            {kind_of(m) for m in run.messages if any(_SUGGESTION in s for s in strings(message_fields(m)))}
         ),
         "model requests": len(run.on(MAIN)),
         "error": run.error_line,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 
@@ -16,12 +15,6 @@ def delta_type(m: Any) -> str | None:
     if not isinstance(event, dict) or event.get("type") != "content_block_delta":
         return None
     return str((event.get("delta") or {}).get("type"))
-
-
-def fields_of(m: Any) -> dict[str, Any]:
-    if dataclasses.is_dataclass(m) and not isinstance(m, type):
-        return {f.name: getattr(m, f.name) for f in dataclasses.fields(m)}
-    return dict(vars(m)) if hasattr(m, "__dict__") else {}
 
 
 def strings(value: Any) -> list[str]:

@@ -11,6 +11,7 @@ from sdkprobe.harness import (
     Harness,
     Scenario,
     Script,
+    lacks,
     reply,
     result_text,
     tool_use,
@@ -109,6 +110,7 @@ class Answer(TypedDict):
 
 
 class WireContractSeen(TypedDict):
+    context_class: bool  # whether the SDK fills a context class of its own (TypeScript passes plain options)
     contexts: dict[str, dict[str, Any]]  # a key of _CASES -> _seen_context (its fields vary by SDK)
     answers: dict[str, Answer | None]  # a key of _CASES -> the SDK's answer; None: unanswered
     error: str | None
@@ -199,7 +201,8 @@ def _answering(contexts: dict[str, Any]) -> Any:
     claim=(
         "Each field of the CLI's can_use_tool request reaches the callback's ToolPermissionContext as its "
         "attribute (tool_use_id, agent_id, blocked_path, decision_reason, title, display_name, description; "
-        "permission_suggestions as PermissionUpdate objects in `suggestions`), absent ones None or empty; "
+        "permission_suggestions as PermissionUpdate objects in `suggestions`, or as the CLI sent them on an SDK "
+        "with no context class of its own), absent ones None or empty; "
         "PermissionResultAllow.updated_permissions is sent as updatedPermissions, each PermissionUpdate in the "
         "CLI's shape (type, destination, rules as toolName/ruleContent with behavior, mode, directories; a rule "
         "with no rule_content without ruleContent, no destination as 'session'; one unsendable update sends "
@@ -271,7 +274,12 @@ async def permission_callback_wire_contract(h: Harness) -> WireContractSeen:
             if answer is None
             else {"subtype": answer.get("subtype"), "response": answer.get("response"), "error": answer.get("error")}
         )
-    return {"contexts": contexts, "answers": answers, "error": wire.error_line}
+    return {
+        "context_class": lacks("api:ToolPermissionContext") is None,
+        "contexts": contexts,
+        "answers": answers,
+        "error": wire.error_line,
+    }
 
 
 def _expected_suggestion(wire: dict[str, Any]) -> dict[str, Any]:
@@ -337,13 +345,17 @@ def _update_sent(seen: WireContractSeen, index: int) -> Check:
 def _(seen: WireContractSeen) -> dict[str, Check]:
     contexts = seen["contexts"]
     full, bare = contexts.get("full"), contexts.get("bare")
-    expected = [_expected_suggestion(u) for u in _UPDATES]
+    expected = (
+        [_expected_suggestion(u) for u in _UPDATES]
+        if seen["context_class"]
+        else [{"class": "dict", "value": u} for u in _UPDATES]
+    )
     checks = {f"context-{name.replace('_', '-')}": _context_field(seen, name) for name in _STRING_FIELDS}
     got = None if full is None else full["suggestions"]
     checks["context-suggestions-parsed"] = check(
         got == expected,
         f"the six permission_suggestions arrived as {[s['class'] for s in got or []]}"
-        + ("" if got == expected or any(s["class"] != "PermissionUpdate" for s in got or []) else f": {got!r}"),
+        + ("" if got == expected or any(s["class"] != expected[0]["class"] for s in got or []) else f": {got!r}"),
     )
     if bare is None:
         checks["context-absent-fields-empty"] = check(False, "the callback was not asked for the bare request")
@@ -402,6 +414,7 @@ _ALL_FIELDS = sorted(["signal", "suggestions", *_STRING_FIELDS])
 # in snake_case or with ruleContent null, the unsendable update sent half, a deny sent as allow.
 permission_callback_wire_contract.differs_on(
     {
+        "context_class": True,
         "contexts": {
             "full": {
                 "fields": _ALL_FIELDS,
@@ -444,7 +457,12 @@ permission_callback_wire_contract.differs_on(
 )
 # Unanswered requests (the callback never asked) make every check differ too, with no context seen.
 permission_callback_wire_contract.differs_on(
-    {"contexts": {}, "answers": dict.fromkeys(_CASES), "error": "ProbeTimeout: the SDK never answered"}
+    {
+        "context_class": False,
+        "contexts": {},
+        "answers": dict.fromkeys(_CASES),
+        "error": "ProbeTimeout: the SDK never answered",
+    }
 )
 
 

@@ -13,6 +13,7 @@ from sdkprobe.harness import (
     ProbeTimeout,
     Scenario,
     WireRun,
+    lacks,
     typed_keys,
 )
 
@@ -452,22 +453,14 @@ def _init_options(options: dict[str, Any]) -> dict[str, Any]:
 
 def _lacks(need: tuple[str, str] | None) -> str | None:
     """Why this SDK cannot make a run (it lacks the option, field or key), or None."""
-    import dataclasses
-
-    import claude_agent_sdk
-
     if need is None:
         return None
     kind, name = need
     if kind == "option":
         return None if name in option_names() else f"ClaudeAgentOptions of this SDK has no field {name!r}"
     owner, key = name.split(".")
-    if kind == "field":
-        cls = getattr(claude_agent_sdk, owner, None)
-        known = {f.name for f in dataclasses.fields(cls)} if dataclasses.is_dataclass(cls) else set()
-    else:
-        known = set(typed_keys(owner) or ())
-    return None if key in known else f"{owner} of this SDK has no {key!r}"
+    has = lacks(f"field:{name}") is None if kind == "field" else key in (typed_keys(owner) or ())
+    return None if has else f"{owner} of this SDK has no {key!r}"
 
 
 @behaviour(

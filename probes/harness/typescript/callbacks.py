@@ -3,11 +3,12 @@
 The TypeScript SDK calls `canUseTool(toolName, input, options)`, a hook callback
 `(input, toolUseID, {signal})` and a sessionStore's methods; the driver relays each call's
 JSON here. A probe's callback is the same function it gives the Python SDK (its store the
-same object), so its arguments are built as the Python API spells them (a
-ToolPermissionContext, a HookContext, a SessionKey) and its answer is written back as the
-TypeScript SDK expects it (`{behavior: 'allow', updatedInput}`, a hook output whose
-`async_`/`continue_` are the JSON keys `async`/`continue`). Nothing is added or defaulted:
-an answer the probe leaves out is left out.
+same object). What the TypeScript SDK passed reaches it under the harness's names and
+nothing more: canUseTool's options as a `PermissionContext` whose fields are snake_cased
+(`blockedPath` -> `blocked_path`) and whose suggestions are the JSON objects the SDK gave,
+never parsed by the Python SDK. Its answer is written back as a TypeScript caller writes
+one (`{behavior: 'allow', updatedInput}`, a hook output's `async_`/`continue_` as the keys
+`async`/`continue`). Nothing is added or defaulted: an answer the probe leaves out is left out.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from sdkprobe.harness.typescript.names import camel, snake
 
 Answer = Callable[[list[Any]], Awaitable[Any]]  # a callback's JSON args -> its JSON answer
 
-# TypeScript's name for each field of the context canUseTool gets -> the Python SDK's.
+# TypeScript's name for each field of canUseTool's options -> the harness's.
 _CONTEXT = {
     "suggestions": "suggestions",
     "blockedPath": "blocked_path",
@@ -34,27 +35,31 @@ _CONTEXT = {
 }
 
 
+@dataclasses.dataclass
+class PermissionContext:
+    """canUseTool's options as the TypeScript SDK passed them: a field it left out is None,
+    its suggestions the objects it gave (the CLI's PermissionUpdate JSON)."""
+
+    suggestions: list[Any] = dataclasses.field(default_factory=list)
+    blocked_path: str | None = None
+    decision_reason: str | None = None
+    tool_use_id: str | None = None
+    agent_id: str | None = None
+    title: str | None = None
+    display_name: str | None = None
+    description: str | None = None
+
+
 def can_use_tool(fn: Any) -> Answer:
     async def answer(args: list[Any]) -> Any:
         tool_name, tool_input, given = args[0], args[1], (args[2] if len(args) > 2 else None) or {}
-        result = await fn(tool_name, tool_input, _permission_context(given))
+        context = PermissionContext(**{py: given[ts] for ts, py in _CONTEXT.items() if ts in given})
+        if context.suggestions is None:
+            context.suggestions = []
+        result = await fn(tool_name, tool_input, context)
         return permission_result(result)
 
     return answer
-
-
-def _permission_context(given: dict[str, Any]) -> Any:
-    import claude_agent_sdk as sdk
-
-    known = {f.name for f in dataclasses.fields(sdk.ToolPermissionContext)}
-    kwargs: dict[str, Any] = {}
-    for ts_name, py_name in _CONTEXT.items():
-        if ts_name in given and py_name in known:
-            kwargs[py_name] = given[ts_name]
-    if "suggestions" in kwargs:
-        from_dict = getattr(sdk.PermissionUpdate, "from_dict", None)
-        kwargs["suggestions"] = [from_dict(s) if from_dict else s for s in kwargs["suggestions"] or []]
-    return sdk.ToolPermissionContext(**kwargs)
 
 
 def permission_result(result: Any) -> Any:
@@ -108,11 +113,15 @@ def hook(fn: Any) -> Answer:
     return answer
 
 
+# A hook output's keys a probe spells as Python must -> the JSON keys a TypeScript caller writes.
+OUTPUT_KEYS = {"async_": "async", "continue_": "continue"}
+
+
 def hook_output(output: Any) -> Any:
     """The Python spellings `async_` and `continue_` as their JSON keys."""
     if not isinstance(output, dict):
         return output
-    return {{"async_": "async", "continue_": "continue"}.get(k, k): v for k, v in output.items()}
+    return {OUTPUT_KEYS.get(k, k): v for k, v in output.items()}
 
 
 # A SessionStore's methods: the TypeScript SDK's name -> the Python SDK's.

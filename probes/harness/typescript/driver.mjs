@@ -3,7 +3,8 @@
 //
 // Python -> driver (stdin), the first line:
 //   {"start": {"sdk": "/abs/sdk.mjs", "options": {...}, "prompt": "text" | null, "env": {...}, "cwd": "/dir"}}
-//   options are the TypeScript SDK's own; a value {"$callback": NAME} becomes a function
+//   options are the TypeScript SDK's own; a value {"$undefined": true} is undefined (a key the
+//   caller wrote as undefined); a value {"$callback": NAME} becomes a function
 //   that asks Python (canUseTool, a hook, a sessionStore method, stderr), an mcpServers entry
 //   {"type": "sdk", "$tools": [...]} an in-process server whose tools ask Python. prompt null: the prompt is
 //   a stream fed by the lines below.
@@ -69,10 +70,12 @@ const CALLBACKS = {
 };
 
 function revive(value) {
-  // {"$callback": NAME, "kind": K} anywhere in the options becomes the function that asks Python.
+  // {"$callback": NAME, "kind": K} anywhere in the options becomes the function that asks Python;
+  // {"$undefined": true} a key the caller wrote with the value undefined.
   if (Array.isArray(value)) return value.map(revive);
   if (value && typeof value === "object") {
     if (typeof value.$callback === "string") return CALLBACKS[value.kind || "canUseTool"](value.$callback);
+    if (value.$undefined === true) return undefined;
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, revive(v)]));
   }
   return value;

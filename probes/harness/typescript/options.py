@@ -14,8 +14,12 @@ SDK the host's environment with the session's variables over it (real_cli), as a
 TypeScript host adds variables (`{...process.env, ...more}`).
 
 Values are otherwise passed as they are: both SDKs take the same JSON shapes for tools,
-system prompts, MCP server configs, plugins, sandbox and output formats, since both hand
-them to the same CLI.
+MCP server configs, plugins, sandbox and output formats, since both hand them to the same
+CLI; a preset or custom system prompt's keys are camelCased (exclude_dynamic_sections is
+TypeScript's excludeDynamicSections). A field a probe leaves None in a dataclass it gives
+(a HookMatcher's matcher, an AgentDefinition's model) reaches the TypeScript SDK as a key
+written `undefined`: whether the SDK then sends it, leaves it out or sends null is its own
+doing, observed on the wire.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from typing import Any
 
 from sdkprobe.harness.typescript import callbacks
 from sdkprobe.harness.typescript.callbacks import Answer
-from sdkprobe.harness.typescript.names import camel
+from sdkprobe.harness.typescript.names import camel, snake
 
 Notify = Callable[[list[Any]], None]
 
@@ -47,7 +51,7 @@ TABLE: dict[str, Row] = {
     "tools": Row("tools"),
     "allowed_tools": Row("allowedTools"),
     "disallowed_tools": Row("disallowedTools"),
-    "system_prompt": Row("systemPrompt"),
+    "system_prompt": Row("systemPrompt", "system-prompt"),
     "mcp_servers": Row("mcpServers", "mcp-servers"),
     "strict_mcp_config": Row("strictMcpConfig"),
     "permission_mode": Row("permissionMode"),
@@ -97,6 +101,29 @@ TABLE: dict[str, Row] = {
 }
 
 
+# Types probes name that a release declares inline, not under that name: the Options field
+# holding them and the `type` of the member that is this one.
+_INLINE_TYPES = {"SystemPromptPreset": ("systemPrompt", "preset"), "SystemPromptCustom": ("systemPrompt", "custom")}
+
+
+def declared_keys(declarations: Any, name: str) -> list[str] | None:
+    """The keys a release's declarations give the type probes call `name` (a hook output or
+    input, a system prompt's form), spelt as a probe writes them for the Python SDK: a hook
+    output's `continue`/`async` as `continue_`/`async_`, a system prompt's keys snake_cased
+    (this module camelCases them back). None when the release declares no such type."""
+    inline = _INLINE_TYPES.get(name)
+    if inline is None:
+        fields = declarations.fields(name)
+        python = {ts: py for py, ts in callbacks.OUTPUT_KEYS.items()}
+        return None if fields is None else [python.get(k, k) for k in fields]
+    field, form = inline
+    members = ((declarations.fields("Options") or {}).get(field) or {}).get("members") or []
+    for member in members:
+        if form in ((member["fields"].get("type") or {}).get("literals") or ()):
+            return [snake(k) for k in member["fields"]]
+    return None
+
+
 def missing(names: set[str] | list[str], declared: tuple[str, ...]) -> list[str]:
     """Why each of these Python options cannot reach the TypeScript release whose
     `Options` declares `declared`, one clause each; empty when all can."""
@@ -130,8 +157,8 @@ class Translated:
 
 
 def translate(options: dict[str, Any]) -> Translated:
-    """The TypeScript `Options` for these Python-named options (None values left out, as a
-    TypeScript caller leaves a key out)."""
+    """The TypeScript `Options` for these Python-named options (an option left None is left
+    out, as a TypeScript caller leaves out an option it does not set)."""
     out = Translated({}, {}, {})
     for name, value in options.items():
         row = TABLE[name]
@@ -173,9 +200,8 @@ def _hooks(value: Any, out: Translated, name: str) -> Any:
         for i, matcher in enumerate(matchers):
             entry: dict[str, Any] = {"hooks": []}
             for field in dataclasses.fields(matcher):  # matcher, timeout, on_failure -> onFailure, ...
-                value = getattr(matcher, field.name)
-                if field.name != "hooks" and value is not None:
-                    entry[camel(field.name)] = _plain(value)
+                if field.name != "hooks":
+                    entry[camel(field.name)] = _plain_value(getattr(matcher, field.name))
             for j, fn in enumerate(matcher.hooks):
                 key = f"hook:{event}:{i}:{j}"
                 out.answers[key] = callbacks.hook(fn)
@@ -202,10 +228,8 @@ def _agents(value: Any, out: Translated, name: str) -> Any:
 
 def _definition(d: Any) -> dict[str, Any]:
     """An AgentDefinition as a TypeScript caller writes one: its fields (already camelCase
-    in the Python SDK) without the ones left None; a mapping as it is."""
-    if isinstance(d, dict):
-        return {str(k): _plain(v) for k, v in d.items()}
-    return {k: _plain(v) for k, v in vars(d).items() if v is not None}
+    in the Python SDK), one left None as a key written undefined; a mapping as it is."""
+    return _plain(d) if isinstance(d, dict) else _plain_fields(d)
 
 
 def _thinking(value: Any, out: Translated, name: str) -> Any:
@@ -228,12 +252,34 @@ def _mcp_servers(value: Any, out: Translated, name: str) -> Any:
     return servers
 
 
+def _system_prompt(value: Any, out: Translated, name: str) -> Any:
+    """A preset or custom prompt's keys as TypeScript spells them (exclude_dynamic_sections ->
+    excludeDynamicSections); a string or a list as it is."""
+    if not isinstance(value, dict):
+        return _plain(value)
+    return {camel(str(k)): _plain(v) for k, v in value.items()}
+
+
+# A value a probe left None inside an object it gives (a dataclass field): the key written
+# with the value undefined, which the driver revives as such. What the SDK then sends is its own.
+UNDEFINED = {"$undefined": True}
+
+
+def _plain_fields(value: Any) -> dict[str, Any]:
+    return {k: _plain_value(v) for k, v in vars(value).items()}
+
+
+def _plain_value(value: Any) -> Any:
+    """A dataclass field's value as the driver gets it: None as undefined."""
+    return UNDEFINED if value is None else _plain(value)
+
+
 def _plain(value: Any) -> Any:
-    """A JSON-ready copy: paths as strings, dataclasses as dicts."""
+    """A JSON-ready copy: paths as strings, dataclasses as dicts (a None field undefined)."""
     if isinstance(value, os.PathLike):
         return os.fspath(value)
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return {k: _plain(v) for k, v in vars(value).items() if v is not None}
+        return _plain_fields(value)
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
@@ -251,5 +297,6 @@ _SHAPES: dict[str, Callable[[Any, Translated, str], Any]] = {
     "agents": _agents,
     "session-store": _session_store,
     "thinking": _thinking,
+    "system-prompt": _system_prompt,
     "mcp-servers": _mcp_servers,
 }

@@ -15,7 +15,10 @@ from typing import Any
 
 from sdkprobe.harness.typescript.client import METHODS, STREAM
 from sdkprobe.harness.typescript.functions import TABLE as FUNCTIONS
+from sdkprobe.harness.typescript.names import camel
 
+# Python types whose TypeScript counterpart has another name (fields: the same, camelCased).
+_TYPES = {"HookMatcher": "HookCallbackMatcher"}
 # Python API names whose TypeScript counterpart the probes reach through the harness.
 _SAME = {
     "AgentDefinition": ("type", "AgentDefinition"),
@@ -37,8 +40,18 @@ _NOT_RELAYED = {
     "list_sessions_from_store": "listSessions() over a store",
     "get_session_info_from_store": "getSessionInfo() over a store",
 }
-# Python functions the TypeScript SDK has no counterpart of.
-_NO_COUNTERPART = {"project_key_for_directory"}
+# Python API the TypeScript SDK has no counterpart of -> what it has instead.
+_NO_COUNTERPART = {
+    "project_key_for_directory": "it exports no function naming a directory's project key",
+    "Message": (
+        "its messages are the CLI's JSON typed by SDKMessage's declarations, not classes a parser fills "
+        "(messages.every-declared-member-yielded checks them)"
+    ),
+    "ToolPermissionContext": (
+        "canUseTool gets a plain options object, its suggestions the CLI's PermissionUpdate JSON, "
+        "not a context class the SDK fills"
+    ),
+}
 
 
 def unmet(kind: str, name: str, release: Any) -> str | None:
@@ -49,10 +62,11 @@ def unmet(kind: str, name: str, release: Any) -> str | None:
         cls, field = name.split(".")
         if cls == "ResultMessage":
             return None  # messages are the CLI's, passed through whole: the field is there when the CLI sends it
-        fields = release.type_fields(cls)
+        ts_cls = _TYPES.get(cls, cls)
+        fields = release.type_fields(ts_cls)
         if fields is None:
-            return f"{sdk} declares no type {cls}"
-        return None if field in fields else f"{cls} in {sdk} has no field {field!r}"
+            return f"{sdk} declares no type {ts_cls}"
+        return None if field in fields or camel(field) in fields else f"{ts_cls} in {sdk} has no field {field!r}"
     if kind == "api":
         head, _, method = name.partition(".")
         if head == "ClaudeSDKClient" and method:
@@ -66,7 +80,7 @@ def unmet(kind: str, name: str, release: Any) -> str | None:
             ts_name = FUNCTIONS[name].ts_name
             return None if ts_name in release.exports() else f"{sdk} exports no {ts_name}()"
         if name in _NO_COUNTERPART:
-            return f"{sdk} exports no counterpart of {name}"
+            return f"{sdk} has no counterpart of {name}: {_NO_COUNTERPART[name]}"
         if name in _NOT_RELAYED:
             return f"sdkprobe's TypeScript driver does not relay {_NOT_RELAYED[name]} yet ({name})"
         same = _SAME.get(name)

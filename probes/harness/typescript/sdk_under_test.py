@@ -61,12 +61,9 @@ class TypeScriptSdk(SdkUnderTest):
     # --- what it declares -----------------------------------------------------------------
 
     def typed_keys(self, name: str) -> list[str] | None:
-        """As the Python SDK's TypedDict declares them: sub-checks still decide on them."""
-        import claude_agent_sdk
-
-        from sdkprobe.harness.python_sdk import PythonSdk
-
-        return PythonSdk(claude_agent_sdk).typed_keys(name)
+        """The keys the release declares for the type probes call `name`, spelt as probes
+        write them (table.declared_keys); None when it declares no such type."""
+        return table.declared_keys(self.release.declarations(), name)
 
     def hook_inputs(self) -> dict[str, list[str]]:
         """HOOK_EVENTS's members, each with BaseHookInput's fields and its own input's, as the
