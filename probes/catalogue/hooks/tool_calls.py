@@ -328,18 +328,10 @@ class ParallelSeen(TypedDict):
     tier="cli",
     checks=("denied-call-gets-error-with-reason", "parallel-call-answered", "conversation-continues"),
     requires=("option:hooks", "api:HookMatcher"),
+    # a deny (or its reason) that never reaches the CLI shows on the denied call alone: the
+    # parallel call and the turn's end are the same whether the Bash call was denied or ran
     pins={
         "denied-call-gets-error-with-reason": (
-            "hook-event:PreToolUse",
-            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
-            "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
-        ),
-        "parallel-call-answered": (
-            "hook-event:PreToolUse",
-            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
-            "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
-        ),
-        "conversation-continues": (
             "hook-event:PreToolUse",
             "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
             "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
@@ -395,6 +387,23 @@ def _(seen: ParallelSeen) -> dict[str, Check]:
     }
 
 
+_ANSWERED: Outcome = {"is_error": False, "has_reason": False, "has_content": True}
+pretooluse_deny_returns_tool_result.differs_on(
+    {  # the hook's deny no longer reaching the CLI: the Bash call runs beside the Read
+        "denied": {"is_error": False, "has_reason": False, "has_content": True},
+        "parallel": _ANSWERED,
+        "main_request_statuses": [200, 200],
+        "result": {"subtype": "success", "is_error": False},
+    }
+)
+pretooluse_deny_returns_tool_result.differs_on(
+    {  # the deny's reason no longer reaching the CLI: denied with the CLI's own words
+        "denied": {"is_error": True, "has_reason": False, "has_content": False},
+        "parallel": _ANSWERED,
+        "main_request_statuses": [200, 200],
+        "result": {"subtype": "success", "is_error": False},
+    }
+)
 pretooluse_deny_returns_tool_result.differs_on(
     {
         "denied": None,
@@ -916,10 +925,8 @@ BypassSeen = TypedDict(
         "api:PermissionResultDeny",
     ),
     pins={
-        "hook-called-for-every-call": (
-            "hook-event:PreToolUse",
-            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
-        ),
+        # the callback is called whatever it answers: its decision is the other sub-checks'
+        "hook-called-for-every-call": ("hook-event:PreToolUse",),
         "deny-blocks-tool": ("hook-event:PreToolUse", "hook-output:PreToolUseHookSpecificOutput.permissionDecision"),
         "ask-reaches-can-use-tool": (
             "hook-event:PreToolUse",
@@ -975,6 +982,15 @@ def _(seen: BypassSeen) -> dict[str, Check]:
     }
 
 
+pretooluse_in_bypass_mode.differs_on(
+    {  # permissionDecision no longer reaching the CLI: every call asked of the hook, every call run unasked
+        "hook saw": sorted(_BYPASS_DECISIONS),
+        "can_use_tool saw": [],
+        "files": dict.fromkeys(_BYPASS_DECISIONS, True),
+        "permission mode": "bypassPermissions",
+        "error": None,
+    }
+)
 pretooluse_in_bypass_mode.differs_on(
     {
         "hook saw": [],

@@ -236,20 +236,18 @@ class UpdatesSeen(TypedDict):
             "permission-update:rules",
             "permission:PermissionResultAllow",
         ),
+        # the rules of an addRules are not in a setMode or addDirectories update: only the two rule
+        # sub-checks see them lost
         "set-mode-changes-mode": (
             "permission:PermissionResultAllow.updated_permissions",
-            "permission-update:type=addRules",
             "permission-update:type=setMode",
             "permission-update:destination",
-            "permission-update:rules",
             "permission:PermissionResultAllow",
         ),
         "add-directories-widens-access": (
             "permission:PermissionResultAllow.updated_permissions",
-            "permission-update:type=addRules",
             "permission-update:type=addDirectories",
             "permission-update:destination",
-            "permission-update:rules",
             "permission:PermissionResultAllow",
         ),
         "local-settings-rule-persisted": (
@@ -342,6 +340,32 @@ updated_permissions_applied.differs_on(
         "steps": {step: {"asked": True, "ran": True} for step in _UPDATE_STEPS},
         "local_settings": None,
         "error": None,
+    }
+)
+
+_UPDATES_KEPT: UpdatesSeen = {  # as 2.1.332 applies every update
+    "init_permission_mode": "default",
+    "steps": {step: {"asked": "again" not in step, "ran": True} for step in _UPDATE_STEPS},
+    "local_settings": {"permissions": {"allow": ["Bash(touch l1)"]}},
+    "error": None,
+}
+updated_permissions_applied.differs_on(
+    {  # an addRules update's rules lost on the way: an empty rule set allows nothing and is saved as none
+        **_UPDATES_KEPT,
+        "steps": {**_UPDATES_KEPT["steps"], "session rule again": {"asked": True, "ran": True}},
+        "local_settings": {"permissions": {"allow": []}},
+    }
+)
+updated_permissions_applied.differs_on(
+    {  # a setMode update no longer applied: the next Write is asked again
+        **_UPDATES_KEPT,
+        "steps": {**_UPDATES_KEPT["steps"], "set mode again": {"asked": True, "ran": True}},
+    }
+)
+updated_permissions_applied.differs_on(
+    {  # an addDirectories update no longer applied: the next Write outside the cwd is asked again
+        **_UPDATES_KEPT,
+        "steps": {**_UPDATES_KEPT["steps"], "add directory again": {"asked": True, "ran": True}},
     }
 )
 
