@@ -427,12 +427,9 @@ def _ended(run: CliRun) -> RootRun:
     tier="cli",
     checks=(*_ROOT_CHECKS.values(), _NOT_ROOT_CHECK),
     requires=("option:permission_mode", "option:env"),
-    pins={
-        "bypass-refused-as-root": ("option:permission_mode",),
-        "sandbox-declared-bypass-runs": ("option:permission_mode",),
-        "other-mode-runs-as-root": ("option:permission_mode",),
-        "bypass-runs-when-not-root": ("option:permission_mode",),
-    },
+    # a mode that never reaches the CLI leaves a default-mode session, refused by nobody: only the
+    # refusal sub-check sees it (the runs that should run, run either way)
+    pins={"bypass-refused-as-root": ("option:permission_mode",)},
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
 )
 async def bypass_refused_as_root(h: Harness) -> RootSeen:
@@ -490,7 +487,8 @@ def _root_run(error: str | None, names_root: bool, result: str | None) -> RootRu
 
 _RAN = _root_run(None, False, "success")
 bypass_refused_as_root.differs_on(
-    {  # a CLI that takes bypass mode as root: the refusal gone (and, with it, the sandbox escape)
+    {  # a CLI that takes bypass mode as root: the refusal gone (and, with it, the sandbox escape); so
+        # too when permission_mode no longer reaches the CLI, and a default-mode session runs
         "as_root": True,
         "runs": {"bypass": _RAN, "bypass, IS_SANDBOX=1": _RAN, "acceptEdits": _RAN},
     }
