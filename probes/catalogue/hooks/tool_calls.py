@@ -570,25 +570,14 @@ UpdatedInputSeen = TypedDict(
         "hook-updated-input-without-decision-runs",
     ),
     requires=("option:hooks", "option:can_use_tool", "api:HookMatcher", "api:PermissionResultAllow"),
+    # the hook's updatedInput is seen in the hook's runs, can_use_tool's updated_input in its own;
+    # the hook's allow lost, run A is run C, which rewrites all the same (allow is pinned by
+    # perms.ask-rule-beats-hook-allow, where only the allow runs the call)
     pins={
-        "hook-allow-updated-input-runs": (
-            "hook-output:PreToolUseHookSpecificOutput.updatedInput",
-            "permission:PermissionResultAllow.updated_input",
-            "value:HookPermissionDecision=allow",
-        ),
-        "posttooluse-sees-updated-input": (
-            "hook-output:PreToolUseHookSpecificOutput.updatedInput",
-            "permission:PermissionResultAllow.updated_input",
-        ),
-        "can-use-tool-updated-input-runs": (
-            "hook-output:PreToolUseHookSpecificOutput.updatedInput",
-            "permission:PermissionResultAllow.updated_input",
-            "option:can_use_tool",
-        ),
-        "hook-updated-input-without-decision-runs": (
-            "hook-output:PreToolUseHookSpecificOutput.updatedInput",
-            "permission:PermissionResultAllow.updated_input",
-        ),
+        "hook-allow-updated-input-runs": ("hook-output:PreToolUseHookSpecificOutput.updatedInput",),
+        "posttooluse-sees-updated-input": ("hook-output:PreToolUseHookSpecificOutput.updatedInput",),
+        "can-use-tool-updated-input-runs": ("permission:PermissionResultAllow.updated_input", "option:can_use_tool"),
+        "hook-updated-input-without-decision-runs": ("hook-output:PreToolUseHookSpecificOutput.updatedInput",),
     },
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
 )
@@ -695,6 +684,21 @@ _ORIGINAL_RAN: Rewritten = {
     "posttooluse_saw": "ORIGINAL",
     "can_use_tool_asked": False,
 }
+_REWRITTEN_RAN: Rewritten = {**_ORIGINAL_RAN, "ran": "REWRITTEN", "posttooluse_saw": "REWRITTEN"}
+pretooluse_updated_input_applied.differs_on(
+    {  # the hook's updatedInput no longer reaching the CLI: the hook's runs run the original
+        "A: hook allow + updatedInput": _ORIGINAL_RAN,
+        "B: can_use_tool updated_input": {**_REWRITTEN_RAN, "can_use_tool_asked": True},
+        "C: hook updatedInput without a decision": _ORIGINAL_RAN,
+    }
+)
+pretooluse_updated_input_applied.differs_on(
+    {  # can_use_tool's updated_input no longer reaching the CLI: its run runs the original
+        "A: hook allow + updatedInput": _REWRITTEN_RAN,
+        "B: can_use_tool updated_input": {**_ORIGINAL_RAN, "can_use_tool_asked": True},
+        "C: hook updatedInput without a decision": _REWRITTEN_RAN,
+    }
+)
 pretooluse_updated_input_applied.differs_on(
     {
         "A: hook allow + updatedInput": _ORIGINAL_RAN,

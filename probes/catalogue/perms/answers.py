@@ -756,7 +756,8 @@ ParallelSeen = TypedDict("ParallelSeen", {"interrupt=True": ParallelRun, "interr
     controls=("plain-deny-siblings-run-turn-goes-on",),
     requires=("option:can_use_tool", "api:PermissionResultDeny"),
     pins={
-        "interrupting-deny-denied-tool-not-run": ("permission:PermissionResultDeny.interrupt",),
+        # interrupt lost, the deny still keeps its own call from running: that is the deny's
+        "interrupting-deny-denied-tool-not-run": ("permission:PermissionResultDeny",),
         "interrupting-deny-stops-sibling-calls": ("permission:PermissionResultDeny.interrupt",),
         "interrupting-deny-ends-turn": ("permission:PermissionResultDeny.interrupt",),
     },

@@ -1233,8 +1233,8 @@ class LiveModeSeen(TypedDict):
     tier="cli",
     checks=("default-turn-asks", "accept-edits-turn-not-asked", "plan-turn-not-run", "returns-none"),
     requires=("option:can_use_tool", "api:ClaudeSDKClient.set_permission_mode"),
+    # the first turn runs before any set_permission_mode: it pins nothing of it
     pins={
-        "default-turn-asks": ("client:set_permission_mode",),
         "accept-edits-turn-not-asked": ("client:set_permission_mode",),
         "plan-turn-not-run": ("client:set_permission_mode",),
         "returns-none": ("client:set_permission_mode",),
@@ -1295,6 +1295,19 @@ def _(seen: LiveModeSeen) -> dict[str, Check]:
     }
 
 
+set_permission_mode_live.differs_on(
+    {  # set_permission_mode no longer sending its request: it returns, and every turn asks as the first
+        "init_permission_mode": "default",
+        "turns": {
+            "default": {"asked": True, "written": True},
+            "acceptEdits": {"asked": True, "written": True},
+            "plan": {"asked": True, "written": True},
+        },
+        "returned": {"acceptEdits": None, "plan": None},
+        "plan_turn_told_plan_mode": False,
+        "error": None,
+    }
+)
 set_permission_mode_live.differs_on(
     {  # the mode changed on the CLI side only for a new session: every turn stayed in default
         "init_permission_mode": "default",

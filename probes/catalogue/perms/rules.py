@@ -406,10 +406,13 @@ class RuledSeen(TypedDict):
     tier="cli",
     checks=_RULE_CHECKS,
     requires=("option:can_use_tool", "option:hooks", "option:settings", "api:HookMatcher"),
+    # the hook's allow lost, the rules decide as they would with no hook: only the unruled call,
+    # which only the allow runs unasked, sees it
     pins={
-        "ask-rule-reaches-callback": ("hook-output:PreToolUseHookSpecificOutput.permissionDecision",),
-        "deny-rule-beats-hook-allow": ("hook-output:PreToolUseHookSpecificOutput.permissionDecision",),
-        "hook-allow-runs-unruled": ("hook-output:PreToolUseHookSpecificOutput.permissionDecision",),
+        "hook-allow-runs-unruled": (
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
+            "value:HookPermissionDecision=allow",
+        )
     },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.can_use_tool",
 )
@@ -466,6 +469,17 @@ ask_rule_beats_hook_allow.differs_on(
         "calls": {
             "ask": {"asked": False, "exists": True, "result": {"is_error": False, "text": ""}},
             "deny": {"asked": False, "exists": True, "result": {"is_error": False, "text": ""}},
+            "unruled": {"asked": True, "exists": False, "result": {"is_error": True, "text": HOST_DENY}},
+        },
+        "hook_calls": 3,
+        "error": None,
+    }
+)
+ask_rule_beats_hook_allow.differs_on(
+    {  # the hook's permissionDecision no longer reaching the CLI: the unruled call goes to can_use_tool too
+        "calls": {
+            "ask": {"asked": True, "exists": False, "result": {"is_error": True, "text": HOST_DENY}},
+            "deny": {"asked": False, "exists": False, "result": {"is_error": True, "text": "denied"}},
             "unruled": {"asked": True, "exists": False, "result": {"is_error": True, "text": HOST_DENY}},
         },
         "hook_calls": 3,
