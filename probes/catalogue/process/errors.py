@@ -42,7 +42,7 @@ Carried = TypedDict(
     requires=("option:stderr",),
     pins={
         "typed-error-with-exit-code": ("error:ProcessError",),
-        "stderr-carried-without-callback": ("error:ProcessError", "option:stderr"),
+        "stderr-carried-without-callback": ("error:ProcessError",),  # no stderr option in this run
         "stderr-carried-with-callback": ("error:ProcessError", "option:stderr"),
     },
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.read_messages",
@@ -102,6 +102,20 @@ process_error_carries_stderr.differs_on(
             "callback lines with it": 1,
         }
         for variant in ("no stderr callback", "stderr callback")
+    }
+)
+_CARRIED: Carried = {
+    "raised": "ProcessError",
+    "is ProcessError": True,
+    "exit_code": 7,
+    "stderr attribute": None,
+    "diagnostic in the exception": True,
+    "callback lines with it": 0,
+}
+process_error_carries_stderr.differs_on(
+    {  # the stderr option taking the CLI's stderr away from the error: with a callback the error carries none
+        "no stderr callback": _CARRIED,
+        "stderr callback": {**_CARRIED, "diagnostic in the exception": False, "callback lines with it": 1},
     }
 )
 
