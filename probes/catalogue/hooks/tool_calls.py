@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict, cast
 
 from sdkprobe.behaviour import Check, behaviour, check, leave_uncovered, undecidable
 from sdkprobe.catalogue.hooks.support import SUBAGENT_PROMPT, bash_call, hook_calls, request_text
@@ -387,22 +387,17 @@ def _(seen: ParallelSeen) -> dict[str, Check]:
     }
 
 
-_ANSWERED: Outcome = {"is_error": False, "has_reason": False, "has_content": True}
+_RAN: Outcome = {"is_error": False, "has_reason": False, "has_content": True}
+_BOTH_ANSWERED: ParallelSeen = {
+    "denied": _RAN,  # the hook's deny no longer reaching the CLI: the Bash call runs beside the Read
+    "parallel": _RAN,
+    "main_request_statuses": [200, 200],
+    "result": {"subtype": "success", "is_error": False},
+}
+pretooluse_deny_returns_tool_result.differs_on(_BOTH_ANSWERED)
+# the deny's reason no longer reaching the CLI: denied with the CLI's own words
 pretooluse_deny_returns_tool_result.differs_on(
-    {  # the hook's deny no longer reaching the CLI: the Bash call runs beside the Read
-        "denied": {"is_error": False, "has_reason": False, "has_content": True},
-        "parallel": _ANSWERED,
-        "main_request_statuses": [200, 200],
-        "result": {"subtype": "success", "is_error": False},
-    }
-)
-pretooluse_deny_returns_tool_result.differs_on(
-    {  # the deny's reason no longer reaching the CLI: denied with the CLI's own words
-        "denied": {"is_error": True, "has_reason": False, "has_content": False},
-        "parallel": _ANSWERED,
-        "main_request_statuses": [200, 200],
-        "result": {"subtype": "success", "is_error": False},
-    }
+    {**_BOTH_ANSWERED, "denied": {"is_error": True, "has_reason": False, "has_content": False}}
 )
 pretooluse_deny_returns_tool_result.differs_on(
     {
@@ -570,9 +565,7 @@ UpdatedInputSeen = TypedDict(
         "hook-updated-input-without-decision-runs",
     ),
     requires=("option:hooks", "option:can_use_tool", "api:HookMatcher", "api:PermissionResultAllow"),
-    # the hook's updatedInput is seen in the hook's runs, can_use_tool's updated_input in its own;
-    # the hook's allow lost, run A is run C, which rewrites all the same (allow is pinned by
-    # perms.ask-rule-beats-hook-allow, where only the allow runs the call)
+    # each rewrite seen in its own runs; without its allow run A is run C (allow: perms.ask-rule-beats-hook-allow)
     pins={
         "hook-allow-updated-input-runs": ("hook-output:PreToolUseHookSpecificOutput.updatedInput",),
         "posttooluse-sees-updated-input": ("hook-output:PreToolUseHookSpecificOutput.updatedInput",),
@@ -685,27 +678,12 @@ _ORIGINAL_RAN: Rewritten = {
     "can_use_tool_asked": False,
 }
 _REWRITTEN_RAN: Rewritten = {**_ORIGINAL_RAN, "ran": "REWRITTEN", "posttooluse_saw": "REWRITTEN"}
-pretooluse_updated_input_applied.differs_on(
-    {  # the hook's updatedInput no longer reaching the CLI: the hook's runs run the original
-        "A: hook allow + updatedInput": _ORIGINAL_RAN,
-        "B: can_use_tool updated_input": {**_REWRITTEN_RAN, "can_use_tool_asked": True},
-        "C: hook updatedInput without a decision": _ORIGINAL_RAN,
-    }
-)
-pretooluse_updated_input_applied.differs_on(
-    {  # can_use_tool's updated_input no longer reaching the CLI: its run runs the original
-        "A: hook allow + updatedInput": _REWRITTEN_RAN,
-        "B: can_use_tool updated_input": {**_ORIGINAL_RAN, "can_use_tool_asked": True},
-        "C: hook updatedInput without a decision": _REWRITTEN_RAN,
-    }
-)
-pretooluse_updated_input_applied.differs_on(
-    {
-        "A: hook allow + updatedInput": _ORIGINAL_RAN,
-        "B: can_use_tool updated_input": _ORIGINAL_RAN,
-        "C: hook updatedInput without a decision": _ORIGINAL_RAN,
-    }
-)
+_ASKED_RAN = {**_REWRITTEN_RAN, "can_use_tool_asked": True}
+_RUNS = ("A: hook allow + updatedInput", "B: can_use_tool updated_input", "C: hook updatedInput without a decision")
+# the hook's updatedInput, then can_use_tool's updated_input, no longer reaching the CLI; then neither applied
+for _a, _b in ((_ORIGINAL_RAN, _ASKED_RAN), (_REWRITTEN_RAN, {**_ORIGINAL_RAN, "can_use_tool_asked": True})):
+    pretooluse_updated_input_applied.differs_on(cast(UpdatedInputSeen, dict(zip(_RUNS, (_a, _b, _a), strict=True))))
+pretooluse_updated_input_applied.differs_on(cast(UpdatedInputSeen, dict.fromkeys(_RUNS, _ORIGINAL_RAN)))
 
 
 def _ask_for(name: str) -> Any:
