@@ -242,11 +242,12 @@ def _family(model: str | None) -> str | None:
     requires=("option:agents", "option:model", "option:tools", "field:AgentDefinition.model"),
     sdk_ref="claude_agent_sdk.types.AgentDefinition.model",
     timeout=120,
+    # the definition's model is seen where agent b runs; the session's model where agent a
+    # inherits it (the agent call's own model is the tool input, sent by the model, not the SDK)
     pins={
-        "session-model-inherited": ("agent:model", "option:model"),
-        "definition-model-used": ("agent:model", "option:model"),
-        "definition-model-beats-env": ("agent:model", "option:model"),
-        "call-model-beats-env": ("agent:model", "option:model"),
+        "session-model-inherited": ("option:model",),
+        "definition-model-used": ("agent:model",),
+        "definition-model-beats-env": ("agent:model",),
     },
 )
 async def subagent_model_resolution(h: Harness) -> dict[str, dict[str, str | None]]:
@@ -300,6 +301,36 @@ def _(seen: dict[str, dict[str, str | None]]) -> dict[str, Check]:
 # every subagent on the env's model, whatever the definition or the call said (cc#91160) ...
 subagent_model_resolution.differs_on(
     {env_case: {"main": "session", **dict.fromkeys(_SPAWNS, "opus")} for env_case in _ENVS}
+)
+_RESOLVED: dict[str, dict[str, str | None]] = {  # as 2.1.332 resolves them
+    "no env": {
+        "main": "session",
+        "a (no model)": "session",
+        "b (model=haiku)": "haiku",
+        "a, the call asks for haiku": "haiku",
+    },
+    "CLAUDE_CODE_SUBAGENT_MODEL=opus": {
+        "main": "session",
+        "a (no model)": "opus",
+        "b (model=haiku)": "haiku",
+        "a, the call asks for haiku": "haiku",
+    },
+    "... and CLAUDE_CODE_SUBAGENT_MODEL_FORCE=1": {"main": "session", **dict.fromkeys(_SPAWNS, "opus")},
+}
+# AgentDefinition.model no longer sent: agent b runs as agent a does
+subagent_model_resolution.differs_on(
+    {
+        "no env": {**_RESOLVED["no env"], "b (model=haiku)": "session"},
+        "CLAUDE_CODE_SUBAGENT_MODEL=opus": {**_RESOLVED["CLAUDE_CODE_SUBAGENT_MODEL=opus"], "b (model=haiku)": "opus"},
+        "... and CLAUDE_CODE_SUBAGENT_MODEL_FORCE=1": _RESOLVED["... and CLAUDE_CODE_SUBAGENT_MODEL_FORCE=1"],
+    }
+)
+# the model option no longer reaching the CLI: the session, and the agent that inherits it, on the CLI's default
+subagent_model_resolution.differs_on(
+    {
+        env_case: {**models, "main": "opus", **({"a (no model)": "opus"} if env_case == "no env" else {})}
+        for env_case, models in _RESOLVED.items()
+    }
 )
 # ... or every subagent on the session's model, the env and the definition ignored (py#123)
 subagent_model_resolution.differs_on(

@@ -24,7 +24,6 @@ from sdkprobe.harness import (
     Script,
     reply,
     result_text,
-    tool_use,
 )
 from sdkprobe.harness import tool_use_offered as offered
 
@@ -392,10 +391,6 @@ _RUNNER, _LEAF = "RUNNER-TASK", "LEAF-TASK"  # the spawned subagent's prompt, an
 _REFUSAL = ("limit", "maximum", "concurren", "too many", "cannot", "not allowed", "refused", "denied")
 
 
-def _sleep(seconds: int) -> dict[str, Any]:
-    return tool_use("Bash", {"command": f"sleep {seconds}", "description": "wait"})
-
-
 def _said(text: str, limit: int = 120) -> str:
     line = " ".join(text.split())
     return line if len(line) <= limit else line[:limit] + "..."
@@ -428,19 +423,45 @@ NestRun = TypedDict(
 
 
 async def _concurrency(h: Harness) -> ConcurrencySeen:
-    """Four background spawns in one message, each subagent sleeping, with a cap of two."""
+    """Four background spawns in one message, with a cap of two, decided by order: each
+    subagent that starts is held at its first model answer (it stays running), so none
+    ends and frees a place. Once the main conversation's turn has its four tool_results
+    (or its result), the probe waits for as many held subagents as spawns the CLI did not
+    refuse; then every subagent that started did so while the others were still running.
+    The ceiling on that wait is one only a launched subagent that never starts reaches."""
     calls = [
         offered(
             AGENT_TOOL, {"description": "work", "prompt": p, "subagent_type": "worker", "run_in_background": True}, i
         )
         for p, i in zip(_WORKERS, _WORKER_IDS, strict=True)
     ]
-    run = await h.cli(
-        "start four workers",
-        # the main conversation waits a while, so that the workers that started ask the model
-        script=Script(main=[reply(*calls), reply(_sleep(8)), "main done"], subagent=[reply(_sleep(3))] * 4),
+
+    async def spawn_four(c: Conversation) -> None:
+        await c.send("start four workers")
+        answered: dict[str, dict[str, Any]] = {}
+
+        def spawns_answered(m: Any) -> bool:
+            content = getattr(m, "content", None)
+            for block in content if isinstance(content, list) else []:
+                if getattr(block, "tool_use_id", None) in _WORKER_IDS:
+                    answered[block.tool_use_id] = {
+                        "is_error": bool(getattr(block, "is_error", False)),
+                        "text": result_text({"content": getattr(block, "content", None)}),
+                    }
+            return len(answered) == len(_WORKER_IDS) or type(m).__name__ == "ResultMessage"
+
+        await c.until(spawns_answered)
+        launched = sum(1 for r in answered.values() if not _refusal(r))
+        if launched:
+            try:
+                await c.held(launched, timeout=_START_CEILING)
+            except RuntimeError:  # a launched subagent never started: the run's record says which
+                c.mark("ceiling")
+
+    run = await h.converse(
+        spawn_four,
+        script=Script(main=[reply(*calls), "main done"], subagent=[reply("worker done", hold_after=1)] * 4),
         agents={"worker": _definition("works for a while")},
-        allowed_tools=["Bash"],
         env={_CONCURRENT: "2"},
         timeout=90,
     )
@@ -456,6 +477,9 @@ async def _concurrency(h: Harness) -> ConcurrencySeen:
         "results came back": sorted(p for p, r in results.items() if r is not None),
         "error": run.error_line,
     }
+
+
+_START_CEILING = 60.0  # seconds: reached only by a subagent the CLI launched that never starts
 
 
 def _refusal(result: dict[str, Any]) -> bool:
@@ -505,7 +529,7 @@ CapsSeen = TypedDict("CapsSeen", {"concurrency 2": ConcurrencySeen, "depth 1": N
     source=("cc#84974", "report"),
     tier="cli",
     checks=("concurrency-cap-holds", "refused-spawn-told", "depth-one-no-nesting", "depth-two-nests"),
-    requires=("option:agents", "option:env", "option:allowed_tools", "api:AgentDefinition"),
+    requires=("option:agents", "option:env", "api:AgentDefinition"),
     sdk_ref="claude_agent_sdk.types.AgentDefinition",
     timeout=240,
 )

@@ -253,10 +253,12 @@ SwitchSeen = TypedDict(
     tier="cli",
     checks=(_MID_TURN, _ACCEPTED, _RESET),
     requires=("api:ClaudeSDKClient.set_model", "option:model", "option:allowed_tools", "option:hooks"),
+    # the model option only names the first model, which no sub-check reads: set_model is what
+    # each of them decides on
     pins={
-        "next-request-of-turn-names-new-model": ("option:model",),
-        "set-model-returns-accepted": ("client:set_model", "option:model"),
-        "set-model-none-leaves-new-model": ("client:set_model", "option:model"),
+        "next-request-of-turn-names-new-model": ("client:set_model",),
+        "set-model-returns-accepted": ("client:set_model",),
+        "set-model-none-leaves-new-model": ("client:set_model",),
     },
     sdk_ref="claude_agent_sdk.client.ClaudeSDKClient.set_model",
     timeout=120,
@@ -353,6 +355,8 @@ def _switch_seen(models: list[str | None], calls: list[str | None] | None = None
 
 # the switch waits for the turn's end; set_model(None) ignored, and the call raising
 set_model_mid_turn.differs_on(_switch_seen([_FIRST_MODEL, _FIRST_MODEL, _SWITCHED_MODEL]))
+# set_model no longer sending its request: it returns, and every request names the session's first model
+set_model_mid_turn.differs_on(_switch_seen([_FIRST_MODEL, _FIRST_MODEL, _FIRST_MODEL]))
 # set_model(None) reverting to the session's first model, not to the default
 set_model_mid_turn.differs_on(_switch_seen([_FIRST_MODEL, _SWITCHED_MODEL, _FIRST_MODEL]))
 set_model_mid_turn.differs_on(

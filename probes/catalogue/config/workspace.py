@@ -271,7 +271,7 @@ def _described(path: Any, name: str) -> None:
     pins={
         "read-in-added-dir-not-asked": ("option:add_dirs",),
         "write-in-added-dir-accepted": ("option:add_dirs",),
-        "claude-md-not-loaded-by-default": ("option:add_dirs",),
+        # (not by claude-md-not-loaded-by-default: a directory never added loads no CLAUDE.md either)
         "claude-md-loaded-with-variable": ("option:add_dirs",),
         "skills-loaded": ("option:add_dirs",),
     },
@@ -370,7 +370,7 @@ def _ad_run(env: dict[str, str], written: bool, claude_md: bool, skill: bool) ->
     }
 
 
-# the write asked about and nothing loaded; CLAUDE.md loaded without the variable
+# the write asked about and nothing loaded (add_dirs no longer reaching the CLI); CLAUDE.md loaded without the variable
 add_dirs_loading.differs_on(
     {"default": _ad_run({}, False, False, False), "with the variable": _ad_run({_AD_ENV: "1"}, False, False, False)}
 )

@@ -273,20 +273,16 @@ SafetySeen = TypedDict(
     controls=("allowed-call-runs",),
     requires=("option:hooks", "api:HookMatcher"),
     pins={
+        # the deny's reason is seen only in what the model is told, and the stop answers no decision
         "denied-call-does-not-run": (
             "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
-            "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
             "value:HookPermissionDecision=deny",
         ),
         "model-sees-deny-reason": (
             "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
             "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
         ),
-        "continue-false-stops": (
-            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
-            "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
-            "hook-output:SyncHookJSONOutput.continue_",
-        ),
+        "continue-false-stops": ("hook-output:SyncHookJSONOutput.continue_",),
     },
     sdk_ref="claude_agent_sdk._internal.query._convert_hook_output_for_cli",
     security="a hook's deny or stop ignored would let a tool run, or a session go on, that the host's hook refused",
@@ -344,6 +340,26 @@ def _(seen: SafetySeen) -> dict[str, Check]:
     }
 
 
+_SAFE: SafetySeen = {  # as 2.1.332 honours both (the stopping call's own tool runs)
+    "files": {"allowed.txt": True, "denied.txt": False, "stopped.txt": True},
+    "denied tool_result": {"is_error": True, "has reason": True},
+    "model requests": 3,
+    "asked after stop": False,
+    "result": {"subtype": "success", "is_error": False},
+    "error": None,
+}
+# permissionDecisionReason no longer reaching the CLI: denied with the CLI's own words
+safety_outputs_take_effect.differs_on({**_SAFE, "denied tool_result": {"is_error": True, "has reason": False}})
+# permissionDecision no longer reaching the CLI: the allowed_tools allow runs it, the stop still stops
+safety_outputs_take_effect.differs_on(
+    {
+        **_SAFE,
+        "files": {**_SAFE["files"], "denied.txt": True},
+        "denied tool_result": {"is_error": False, "has reason": False},
+    }
+)
+# continue_ no longer reaching the CLI: the session goes on past the stopping call
+safety_outputs_take_effect.differs_on({**_SAFE, "model requests": 4, "asked after stop": True})
 safety_outputs_take_effect.differs_on(
     {
         "files": {"allowed.txt": True, "denied.txt": True, "stopped.txt": True},

@@ -122,13 +122,8 @@ LifecycleSeen = TypedDict("LifecycleSeen", {"shapes": dict[str, Shape], "setting
     ),
     controls=("settings-hooks-run",),
     requires=("option:hooks", "option:settings", "api:HookMatcher", "api:ClaudeSDKClient"),
-    pins={
-        "start-called": ("hook-output:SessionStartHookSpecificOutput.additionalContext",),
-        "start-input-has-source": ("hook-output:SessionStartHookSpecificOutput.additionalContext",),
-        "end-called": ("hook-output:SessionStartHookSpecificOutput.additionalContext",),
-        "end-input-has-reason": ("hook-output:SessionStartHookSpecificOutput.additionalContext",),
-        "start-context-reaches-model": ("hook-output:SessionStartHookSpecificOutput.additionalContext",),
-    },
+    # whether the callbacks are called does not depend on what SessionStart answers
+    pins={"start-context-reaches-model": ("hook-output:SessionStartHookSpecificOutput.additionalContext",)},
     sdk_ref="claude_agent_sdk.types.SessionStartHookSpecificOutput",
     timeout=240,
 )
@@ -216,6 +211,12 @@ session_start_end_callbacks.differs_on(
     }
 )
 session_start_end_callbacks.differs_on(
+    {  # SessionStart's additionalContext no longer reaching the CLI: both called, the model never told
+        "shapes": {label: _shape(["startup"], ["other"], False) for label in _SHAPES},
+        "settings hooks": {"start ran": True, "end ran": True, "context in first request": True, "error": None},
+    }
+)
+session_start_end_callbacks.differs_on(
     {
         "shapes": {label: _shape([None], [None], True) for label in _SHAPES},
         "settings hooks": {"start ran": True, "end ran": True, "context in first request": True, "error": None},
@@ -280,14 +281,12 @@ StopSeen = TypedDict("StopSeen", {"variants": dict[str, StopRun], "declares addi
     ),
     requires=("option:hooks", "api:HookMatcher", "api:ClaudeSDKClient"),
     pins={
-        "callback-called": ("hook-output:SyncHookJSONOutput.decision",),
+        # a Stop callback is called whatever it answers: what it answers is the later sub-checks'
+        "callback-called": ("hook-event:Stop",),
         "block-takes-another-turn": ("hook-output:SyncHookJSONOutput.decision",),
         "reason-reaches-model": ("hook-output:SyncHookJSONOutput.decision", "hook-output:SyncHookJSONOutput.reason"),
         "second-stop-input-active": ("hook-event:Stop", "hook-output:SyncHookJSONOutput.decision"),
-        "additional-context-continues": (
-            "hook-output:SyncHookJSONOutput.decision",
-            "hook-output:StopHookSpecificOutput.additionalContext",
-        ),
+        "additional-context-continues": ("hook-output:StopHookSpecificOutput.additionalContext",),
     },
     sdk_ref="claude_agent_sdk.types.StopHookInput",
     timeout=200,
@@ -362,6 +361,16 @@ def _variant(actives: list[Any], requests: int, carry: list[str]) -> StopRun:
 stop_block_forces_continuation.differs_on(
     {
         "variants": {label: _variant([], 1, []) for label in _STOP_VARIANTS},
+        "declares additionalContext": True,
+    }
+)
+stop_block_forces_continuation.differs_on(
+    {  # decision no longer reaching the CLI: the block is an empty answer, the turn ends at the first stop
+        "variants": {
+            "block": _variant([False], 1, []),
+            "additionalContext": _variant([False, True], 2, [_STOP_CONTEXT_MARK]),
+            "block, continue_=False": _variant([False], 1, []),
+        },
         "declares additionalContext": True,
     }
 )

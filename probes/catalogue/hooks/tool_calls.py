@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, TypedDict, cast
 
 from sdkprobe.behaviour import Check, behaviour, check, leave_uncovered, undecidable
 from sdkprobe.catalogue.hooks.support import SUBAGENT_PROMPT, bash_call, hook_calls, request_text
@@ -328,18 +328,10 @@ class ParallelSeen(TypedDict):
     tier="cli",
     checks=("denied-call-gets-error-with-reason", "parallel-call-answered", "conversation-continues"),
     requires=("option:hooks", "api:HookMatcher"),
+    # a deny (or its reason) that never reaches the CLI shows on the denied call alone: the
+    # parallel call and the turn's end are the same whether the Bash call was denied or ran
     pins={
         "denied-call-gets-error-with-reason": (
-            "hook-event:PreToolUse",
-            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
-            "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
-        ),
-        "parallel-call-answered": (
-            "hook-event:PreToolUse",
-            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
-            "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
-        ),
-        "conversation-continues": (
             "hook-event:PreToolUse",
             "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
             "hook-output:PreToolUseHookSpecificOutput.permissionDecisionReason",
@@ -395,6 +387,18 @@ def _(seen: ParallelSeen) -> dict[str, Check]:
     }
 
 
+_RAN: Outcome = {"is_error": False, "has_reason": False, "has_content": True}
+_BOTH_ANSWERED: ParallelSeen = {
+    "denied": _RAN,  # the hook's deny no longer reaching the CLI: the Bash call runs beside the Read
+    "parallel": _RAN,
+    "main_request_statuses": [200, 200],
+    "result": {"subtype": "success", "is_error": False},
+}
+pretooluse_deny_returns_tool_result.differs_on(_BOTH_ANSWERED)
+# the deny's reason no longer reaching the CLI: denied with the CLI's own words
+pretooluse_deny_returns_tool_result.differs_on(
+    {**_BOTH_ANSWERED, "denied": {"is_error": True, "has_reason": False, "has_content": False}}
+)
 pretooluse_deny_returns_tool_result.differs_on(
     {
         "denied": None,
@@ -561,25 +565,12 @@ UpdatedInputSeen = TypedDict(
         "hook-updated-input-without-decision-runs",
     ),
     requires=("option:hooks", "option:can_use_tool", "api:HookMatcher", "api:PermissionResultAllow"),
+    # each rewrite seen in its own runs; without its allow run A is run C (allow: perms.ask-rule-beats-hook-allow)
     pins={
-        "hook-allow-updated-input-runs": (
-            "hook-output:PreToolUseHookSpecificOutput.updatedInput",
-            "permission:PermissionResultAllow.updated_input",
-            "value:HookPermissionDecision=allow",
-        ),
-        "posttooluse-sees-updated-input": (
-            "hook-output:PreToolUseHookSpecificOutput.updatedInput",
-            "permission:PermissionResultAllow.updated_input",
-        ),
-        "can-use-tool-updated-input-runs": (
-            "hook-output:PreToolUseHookSpecificOutput.updatedInput",
-            "permission:PermissionResultAllow.updated_input",
-            "option:can_use_tool",
-        ),
-        "hook-updated-input-without-decision-runs": (
-            "hook-output:PreToolUseHookSpecificOutput.updatedInput",
-            "permission:PermissionResultAllow.updated_input",
-        ),
+        "hook-allow-updated-input-runs": ("hook-output:PreToolUseHookSpecificOutput.updatedInput",),
+        "posttooluse-sees-updated-input": ("hook-output:PreToolUseHookSpecificOutput.updatedInput",),
+        "can-use-tool-updated-input-runs": ("permission:PermissionResultAllow.updated_input", "option:can_use_tool"),
+        "hook-updated-input-without-decision-runs": ("hook-output:PreToolUseHookSpecificOutput.updatedInput",),
     },
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
 )
@@ -686,13 +677,13 @@ _ORIGINAL_RAN: Rewritten = {
     "posttooluse_saw": "ORIGINAL",
     "can_use_tool_asked": False,
 }
-pretooluse_updated_input_applied.differs_on(
-    {
-        "A: hook allow + updatedInput": _ORIGINAL_RAN,
-        "B: can_use_tool updated_input": _ORIGINAL_RAN,
-        "C: hook updatedInput without a decision": _ORIGINAL_RAN,
-    }
-)
+_REWRITTEN_RAN: Rewritten = {**_ORIGINAL_RAN, "ran": "REWRITTEN", "posttooluse_saw": "REWRITTEN"}
+_ASKED_RAN = {**_REWRITTEN_RAN, "can_use_tool_asked": True}
+_RUNS = ("A: hook allow + updatedInput", "B: can_use_tool updated_input", "C: hook updatedInput without a decision")
+# the hook's updatedInput, then can_use_tool's updated_input, no longer reaching the CLI; then neither applied
+for _a, _b in ((_ORIGINAL_RAN, _ASKED_RAN), (_REWRITTEN_RAN, {**_ORIGINAL_RAN, "can_use_tool_asked": True})):
+    pretooluse_updated_input_applied.differs_on(cast(UpdatedInputSeen, dict(zip(_RUNS, (_a, _b, _a), strict=True))))
+pretooluse_updated_input_applied.differs_on(cast(UpdatedInputSeen, dict.fromkeys(_RUNS, _ORIGINAL_RAN)))
 
 
 def _ask_for(name: str) -> Any:
@@ -916,10 +907,8 @@ BypassSeen = TypedDict(
         "api:PermissionResultDeny",
     ),
     pins={
-        "hook-called-for-every-call": (
-            "hook-event:PreToolUse",
-            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
-        ),
+        # the callback is called whatever it answers: its decision is the other sub-checks'
+        "hook-called-for-every-call": ("hook-event:PreToolUse",),
         "deny-blocks-tool": ("hook-event:PreToolUse", "hook-output:PreToolUseHookSpecificOutput.permissionDecision"),
         "ask-reaches-can-use-tool": (
             "hook-event:PreToolUse",
@@ -975,6 +964,15 @@ def _(seen: BypassSeen) -> dict[str, Check]:
     }
 
 
+pretooluse_in_bypass_mode.differs_on(
+    {  # permissionDecision no longer reaching the CLI: every call asked of the hook, every call run unasked
+        "hook saw": sorted(_BYPASS_DECISIONS),
+        "can_use_tool saw": [],
+        "files": dict.fromkeys(_BYPASS_DECISIONS, True),
+        "permission mode": "bypassPermissions",
+        "error": None,
+    }
+)
 pretooluse_in_bypass_mode.differs_on(
     {
         "hook saw": [],

@@ -682,7 +682,7 @@ LinesSeen = TypedDict(
     source=("sdk-py", "claude_agent_sdk.types Message"),
     tier="wire",
     checks=(*_MESSAGES, *_BLOCKS),
-    requires=("api:Message",),  # the classes a parser fills; a TypeScript release has none
+    requires=("api:SystemMessage",),  # the classes a parser fills; a TypeScript release has none
     pins={name: (f"message:{cls}",) for name, (cls, *_) in {**_MESSAGES, **_BLOCKS}.items()},
     sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
 )

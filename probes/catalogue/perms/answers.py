@@ -540,31 +540,12 @@ class EffectSeen(TypedDict):
         "added-rule-not-asked-again",
     ),
     requires=("option:can_use_tool",),
+    # each answer's item pinned by the sub-check its own call decides (each call its own file)
     pins={
-        "deny-tool-not-run": (
-            "permission:PermissionResultDeny",
-            "permission:PermissionResultAllow.updated_permissions",
-            "permission-update:type=addRules",
-        ),
-        "deny-message-reaches-model": (
-            "permission:PermissionResultDeny",
-            "permission:PermissionResultDeny.message",
-            "permission:PermissionResultAllow.updated_permissions",
-            "permission-update:type=addRules",
-        ),
-        "deny-interrupt-ends-turn": (
-            "permission:PermissionResultDeny",
-            "permission:PermissionResultDeny.interrupt",
-            "permission:PermissionResultAllow.updated_permissions",
-            "permission-update:type=addRules",
-        ),
-        "updated-input-runs-instead": (
-            "permission:PermissionResultDeny",
-            "permission:PermissionResultAllow.updated_permissions",
-            "permission-update:type=addRules",
-        ),
+        "deny-tool-not-run": ("permission:PermissionResultDeny",),
+        "deny-message-reaches-model": ("permission:PermissionResultDeny", "permission:PermissionResultDeny.message"),
+        "deny-interrupt-ends-turn": ("permission:PermissionResultDeny", "permission:PermissionResultDeny.interrupt"),
         "added-rule-not-asked-again": (
-            "permission:PermissionResultDeny",
             "permission:PermissionResultAllow.updated_permissions",
             "permission-update:type=addRules",
         ),
@@ -658,6 +639,52 @@ permission_results_take_effect.differs_on(
     }
 )
 
+# As 2.1.332 answers every call: the base each regression below changes one answer of.
+_EFFECTS_KEPT: EffectSeen = {
+    "asked": ["ruled.txt", "denied.txt", "original.txt", "stopped.txt"],
+    "files": {
+        "ruled.txt": True,
+        "denied.txt": False,
+        "original.txt": False,
+        "stopped.txt": False,
+        "after.txt": False,
+        "rewritten.txt": True,
+    },
+    "tool_results": {
+        "toolu_rule1": {"is_error": False, "text": ""},
+        "toolu_rule2": {"is_error": False, "text": ""},
+        "toolu_deny": {"is_error": True, "text": _HOST_DENY},
+        "toolu_edit": {"is_error": False, "text": ""},
+        "toolu_stop": None,
+        "toolu_after": None,
+    },
+    "model_requests": 5,
+    "result": "error_during_execution",
+    "error": None,
+}
+# updated_permissions (its addRules) no longer sent: the identical second call is asked again
+permission_results_take_effect.differs_on({**_EFFECTS_KEPT, "asked": ["ruled.txt", *_EFFECTS_KEPT["asked"]]})
+# PermissionResultDeny.message no longer sent: the model gets the CLI's own words
+permission_results_take_effect.differs_on(
+    {
+        **_EFFECTS_KEPT,
+        "tool_results": {
+            **_EFFECTS_KEPT["tool_results"],
+            "toolu_deny": {"is_error": True, "text": "Permission denied"},
+        },
+    }
+)
+# PermissionResultDeny.interrupt no longer sent: the stop is a plain deny and the turn goes on
+permission_results_take_effect.differs_on(
+    {
+        **_EFFECTS_KEPT,
+        "asked": [*_EFFECTS_KEPT["asked"], "after.txt"],
+        "files": {**_EFFECTS_KEPT["files"], "after.txt": True},
+        "model_requests": 7,
+        "result": "success",
+    }
+)
+
 _FILES = ("a.txt", "b.txt", "c.txt")
 _AFTER = "the model was asked again after the denial"
 
@@ -747,7 +774,8 @@ ParallelSeen = TypedDict("ParallelSeen", {"interrupt=True": ParallelRun, "interr
     controls=("plain-deny-siblings-run-turn-goes-on",),
     requires=("option:can_use_tool", "api:PermissionResultDeny"),
     pins={
-        "interrupting-deny-denied-tool-not-run": ("permission:PermissionResultDeny.interrupt",),
+        # interrupt lost, the deny still keeps its own call from running: that is the deny's
+        "interrupting-deny-denied-tool-not-run": ("permission:PermissionResultDeny",),
         "interrupting-deny-stops-sibling-calls": ("permission:PermissionResultDeny.interrupt",),
         "interrupting-deny-ends-turn": ("permission:PermissionResultDeny.interrupt",),
     },

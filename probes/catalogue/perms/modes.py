@@ -434,14 +434,9 @@ async def _bypass_run(h: Harness, with_callback: bool) -> BypassRun:
         "no-callback-ask-rule-not-run",
     ),
     requires=("option:can_use_tool", "option:permission_mode", "option:settings", "option:env"),
-    pins={
-        "ask-rule-reaches-callback": ("option:permission_mode",),
-        "unruled-call-runs-unasked": ("option:permission_mode",),
-        "ask-user-question-reaches-callback": ("option:permission_mode",),
-        "exit-plan-mode-reaches-callback": ("option:permission_mode",),
-        "no-callback-ends-without-hang": ("option:permission_mode",),
-        "no-callback-ask-rule-not-run": ("option:permission_mode",),
-    },
+    # only the unruled call tells bypassPermissions from the default mode: the others are asked,
+    # refused or ended in the default mode too
+    pins={"unruled-call-runs-unasked": ("option:permission_mode",)},
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
     timeout=2 * _BYPASS_TIMEOUT + 60,
 )
@@ -507,6 +502,15 @@ bypass_still_asks.differs_on(
     }
 )
 bypass_still_asks.differs_on(
+    {  # permission_mode no longer reaching the CLI: a default-mode session asks about every call
+        "with callback": _bypass_seen(
+            ["touch a1", "touch o1", "AskUserQuestion", "ExitPlanMode"], {"a1": True, "o1": True}
+        )
+        | {"init_permission_mode": "default"},
+        "without callback": _bypass_seen([], {}) | {"init_permission_mode": "default"},
+    }
+)
+bypass_still_asks.differs_on(
     {  # py#1220: every call asked, and without a callback the session waits for an answer
         "with callback": _bypass_seen(["touch a1", "touch o1", "AskUserQuestion", "ExitPlanMode"], {"a1": True}),
         "without callback": _bypass_seen([], {}, ended=False),
@@ -558,12 +562,8 @@ class ProtectedSeen(TypedDict):
     tier="cli",
     checks=tuple(_PROTECTED_CHECKS.values()),
     requires=("option:can_use_tool", "option:permission_mode"),
-    pins={
-        "ordinary-file-written-unasked": ("option:permission_mode",),
-        "git-dir-write-asks": ("option:permission_mode",),
-        "claude-dir-write-asks": ("option:permission_mode",),
-        "husky-dir-write-asks": ("option:permission_mode",),
-    },
+    # only the ordinary Write tells acceptEdits from the default mode (which asks for every Write)
+    pins={"ordinary-file-written-unasked": ("option:permission_mode",)},
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
 )
 async def accept_edits_protected_paths(h: Harness) -> ProtectedSeen:
@@ -628,6 +628,13 @@ accept_edits_protected_paths.differs_on(
     {  # acceptEdits writes protected paths unasked, like any file
         "init_permission_mode": "acceptEdits",
         "writes": {target: _protected_seen(False, True) for target in _PROTECTED},
+        "error": None,
+    }
+)
+accept_edits_protected_paths.differs_on(
+    {  # permission_mode no longer reaching the CLI: a default-mode session asks for every Write
+        "init_permission_mode": "default",
+        "writes": {target: _protected_seen(True, False) for target in _PROTECTED},
         "error": None,
     }
 )
@@ -746,11 +753,11 @@ async def _plan_run(h: Harness, approve: bool) -> PlanRun:
         "approved-exit-leaves-plan-mode",
     ),
     requires=("option:can_use_tool", "option:permission_mode", "api:PermissionUpdate"),
+    # a session that never entered plan mode runs the first Write (the callback allows it) and
+    # reports its own mode at the second; an approved exit to acceptEdits looks the same either way
     pins={
         "plan-mode-blocks-write": ("option:permission_mode",),
-        "exit-plan-mode-reaches-callback": ("option:permission_mode",),
         "rejected-exit-keeps-plan-mode": ("option:permission_mode",),
-        "approved-exit-leaves-plan-mode": ("option:permission_mode",),
     },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
 )
@@ -861,6 +868,14 @@ plan_mode_exit_plan.differs_on(
     }
 )
 plan_mode_exit_plan.differs_on(
+    {  # permission_mode no longer reaching the CLI: a default-mode session, every Write asked and allowed
+        "rejected": _plan_seen(["before.txt", "after.txt"], True, True, modes=("default", "default"))
+        | {"asked": ["Write", "ExitPlanMode", "Write"], "init_permission_mode": "default"},
+        "approved": _plan_seen(["before.txt"], True, True, exited=True, modes=("default", "acceptEdits"))
+        | {"asked": ["Write", "ExitPlanMode"], "init_permission_mode": "default"},
+    }
+)
+plan_mode_exit_plan.differs_on(
     {  # cc#4251 and cc#40671: ExitPlanMode never asked, approval did not change the mode, the turn ended
         "rejected": _plan_seen([], False, False, went_on=False),
         "approved": _plan_seen([], False, False, went_on=False),
@@ -943,11 +958,14 @@ class FsSeen(TypedDict):
     tier="cli",
     checks=tuple(_FS_CHECKS.values()),
     requires=("option:can_use_tool", "option:permission_mode"),
+    # permission_mode not reaching the CLI is seen by the one sub-check that asks whether the
+    # session was in acceptEdits (the mode that auto-accepted the in-cwd set, cc#45474); in the
+    # default mode every command is asked, so the others hold on what ran either way
     pins={
         "cwd-filesystem-commands-asked": ("option:permission_mode", "option:can_use_tool"),
-        "prefixed-and-wrapped-commands-asked": ("option:permission_mode", "option:can_use_tool"),
-        "outside-cwd-command-asked": ("option:permission_mode", "option:can_use_tool"),
-        "other-command-asked": ("option:permission_mode", "option:can_use_tool"),
+        "prefixed-and-wrapped-commands-asked": ("option:can_use_tool",),
+        "outside-cwd-command-asked": ("option:can_use_tool",),
+        "other-command-asked": ("option:can_use_tool",),
     },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
 )
@@ -983,9 +1001,6 @@ async def accept_edits_fs_bash(h: Harness) -> FsSeen:
 @accept_edits_fs_bash.decide
 def _(seen: FsSeen) -> dict[str, Check]:
     mode = seen["init_permission_mode"]
-    if mode != "acceptEdits":  # permission_mode did not reach the CLI: the claim's mode never applied
-        why = check(False, f"the CLI did not start in acceptEdits (init permissionMode {mode!r}; {seen['error']!r})")
-        return dict.fromkeys(_FS_CHECKS.values(), why)
     steps = seen["steps"]
     decided: dict[str, Check] = {}
     for group, name in _FS_CHECKS.items():
@@ -995,6 +1010,12 @@ def _(seen: FsSeen) -> dict[str, Check]:
         decided[name] = check(
             not unasked and not ran,
             f"of {members}: not asked {unasked or 'none'}, ran {ran or 'none'}",
+        )
+    if mode != "acceptEdits":
+        # permission_mode did not reach the CLI: the in-cwd set, the one acceptEdits auto-accepted, was
+        # asked only because the mode never applied (the other groups are asked in every mode but bypass)
+        decided[_FS_CHECKS["in-cwd"]] = check(
+            False, f"the CLI did not start in acceptEdits (init permissionMode {mode!r}; {seen['error']!r})"
         )
     return decided
 
@@ -1082,11 +1103,13 @@ class SettingsModeSeen(TypedDict):
     tier="cli",
     checks=("no-flag-when-unset", "settings-accept-edits-honored", "settings-dont-ask-honored", "explicit-option-wins"),
     requires=("option:can_use_tool", "option:permission_mode", "option:setting_sources"),
+    # permission_mode not sent: no flag for 'default', the settings' mode wins; setting_sources not
+    # sent: the project settings are never read, so their defaultMode never applies
     pins={
-        "no-flag-when-unset": ("option:permission_mode", "option:setting_sources"),
-        "settings-accept-edits-honored": ("option:permission_mode", "option:setting_sources"),
-        "settings-dont-ask-honored": ("option:permission_mode", "option:setting_sources"),
-        "explicit-option-wins": ("option:permission_mode", "option:setting_sources"),
+        "no-flag-when-unset": ("option:permission_mode",),
+        "settings-accept-edits-honored": ("option:setting_sources",),
+        "settings-dont-ask-honored": ("option:setting_sources",),
+        "explicit-option-wins": ("option:permission_mode",),
     },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
 )
@@ -1159,7 +1182,13 @@ settings_default_mode_honored.differs_on(
     }
 )
 settings_default_mode_honored.differs_on(
-    {  # the settings won over an explicit option
+    {  # setting_sources no longer reaching the CLI: the project settings unread, every run in the default mode
+        "argv": {"unset": [], "default": ["--permission-mode"]},
+        "runs": {label: {"init_permission_mode": "default", "asked": True, "written": True} for label in _MODE_RUNS},
+    }
+)
+settings_default_mode_honored.differs_on(
+    {  # the settings won over an explicit option: permission_mode no longer reaching the CLI
         "argv": {"unset": [], "default": []},
         "runs": {
             "settings acceptEdits": {"init_permission_mode": "acceptEdits", "asked": False, "written": True},
@@ -1204,8 +1233,8 @@ class LiveModeSeen(TypedDict):
     tier="cli",
     checks=("default-turn-asks", "accept-edits-turn-not-asked", "plan-turn-not-run", "returns-none"),
     requires=("option:can_use_tool", "api:ClaudeSDKClient.set_permission_mode"),
+    # the first turn runs before any set_permission_mode: it pins nothing of it
     pins={
-        "default-turn-asks": ("client:set_permission_mode",),
         "accept-edits-turn-not-asked": ("client:set_permission_mode",),
         "plan-turn-not-run": ("client:set_permission_mode",),
         "returns-none": ("client:set_permission_mode",),
@@ -1266,6 +1295,19 @@ def _(seen: LiveModeSeen) -> dict[str, Check]:
     }
 
 
+set_permission_mode_live.differs_on(
+    {  # set_permission_mode no longer sending its request: it returns, and every turn asks as the first
+        "init_permission_mode": "default",
+        "turns": {
+            "default": {"asked": True, "written": True},
+            "acceptEdits": {"asked": True, "written": True},
+            "plan": {"asked": True, "written": True},
+        },
+        "returned": {"acceptEdits": None, "plan": None},
+        "plan_turn_told_plan_mode": False,
+        "error": None,
+    }
+)
 set_permission_mode_live.differs_on(
     {  # the mode changed on the CLI side only for a new session: every turn stayed in default
         "init_permission_mode": "default",

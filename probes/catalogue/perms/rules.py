@@ -236,20 +236,18 @@ class UpdatesSeen(TypedDict):
             "permission-update:rules",
             "permission:PermissionResultAllow",
         ),
+        # the rules of an addRules are not in a setMode or addDirectories update: only the two rule
+        # sub-checks see them lost
         "set-mode-changes-mode": (
             "permission:PermissionResultAllow.updated_permissions",
-            "permission-update:type=addRules",
             "permission-update:type=setMode",
             "permission-update:destination",
-            "permission-update:rules",
             "permission:PermissionResultAllow",
         ),
         "add-directories-widens-access": (
             "permission:PermissionResultAllow.updated_permissions",
-            "permission-update:type=addRules",
             "permission-update:type=addDirectories",
             "permission-update:destination",
-            "permission-update:rules",
             "permission:PermissionResultAllow",
         ),
         "local-settings-rule-persisted": (
@@ -345,6 +343,32 @@ updated_permissions_applied.differs_on(
     }
 )
 
+_UPDATES_KEPT: UpdatesSeen = {  # as 2.1.332 applies every update
+    "init_permission_mode": "default",
+    "steps": {step: {"asked": "again" not in step, "ran": True} for step in _UPDATE_STEPS},
+    "local_settings": {"permissions": {"allow": ["Bash(touch l1)"]}},
+    "error": None,
+}
+updated_permissions_applied.differs_on(
+    {  # an addRules update's rules lost on the way: an empty rule set allows nothing and is saved as none
+        **_UPDATES_KEPT,
+        "steps": {**_UPDATES_KEPT["steps"], "session rule again": {"asked": True, "ran": True}},
+        "local_settings": {"permissions": {"allow": []}},
+    }
+)
+updated_permissions_applied.differs_on(
+    {  # a setMode update no longer applied: the next Write is asked again
+        **_UPDATES_KEPT,
+        "steps": {**_UPDATES_KEPT["steps"], "set mode again": {"asked": True, "ran": True}},
+    }
+)
+updated_permissions_applied.differs_on(
+    {  # an addDirectories update no longer applied: the next Write outside the cwd is asked again
+        **_UPDATES_KEPT,
+        "steps": {**_UPDATES_KEPT["steps"], "add directory again": {"asked": True, "ran": True}},
+    }
+)
+
 
 # --- perms.ask-rule-beats-hook-allow --------------------------------------------------------
 
@@ -382,10 +406,13 @@ class RuledSeen(TypedDict):
     tier="cli",
     checks=_RULE_CHECKS,
     requires=("option:can_use_tool", "option:hooks", "option:settings", "api:HookMatcher"),
+    # the hook's allow lost, the rules decide as they would with no hook: only the unruled call,
+    # which only the allow runs unasked, sees it
     pins={
-        "ask-rule-reaches-callback": ("hook-output:PreToolUseHookSpecificOutput.permissionDecision",),
-        "deny-rule-beats-hook-allow": ("hook-output:PreToolUseHookSpecificOutput.permissionDecision",),
-        "hook-allow-runs-unruled": ("hook-output:PreToolUseHookSpecificOutput.permissionDecision",),
+        "hook-allow-runs-unruled": (
+            "hook-output:PreToolUseHookSpecificOutput.permissionDecision",
+            "value:HookPermissionDecision=allow",
+        )
     },
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.can_use_tool",
 )
@@ -442,6 +469,17 @@ ask_rule_beats_hook_allow.differs_on(
         "calls": {
             "ask": {"asked": False, "exists": True, "result": {"is_error": False, "text": ""}},
             "deny": {"asked": False, "exists": True, "result": {"is_error": False, "text": ""}},
+            "unruled": {"asked": True, "exists": False, "result": {"is_error": True, "text": HOST_DENY}},
+        },
+        "hook_calls": 3,
+        "error": None,
+    }
+)
+ask_rule_beats_hook_allow.differs_on(
+    {  # the hook's permissionDecision no longer reaching the CLI: the unruled call goes to can_use_tool too
+        "calls": {
+            "ask": {"asked": True, "exists": False, "result": {"is_error": True, "text": HOST_DENY}},
+            "deny": {"asked": False, "exists": False, "result": {"is_error": True, "text": "denied"}},
             "unruled": {"asked": True, "exists": False, "result": {"is_error": True, "text": HOST_DENY}},
         },
         "hook_calls": 3,

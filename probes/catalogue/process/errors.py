@@ -42,7 +42,7 @@ Carried = TypedDict(
     requires=("option:stderr",),
     pins={
         "typed-error-with-exit-code": ("error:ProcessError",),
-        "stderr-carried-without-callback": ("error:ProcessError", "option:stderr"),
+        "stderr-carried-without-callback": ("error:ProcessError",),  # no stderr option in this run
         "stderr-carried-with-callback": ("error:ProcessError", "option:stderr"),
     },
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.read_messages",
@@ -102,6 +102,20 @@ process_error_carries_stderr.differs_on(
             "callback lines with it": 1,
         }
         for variant in ("no stderr callback", "stderr callback")
+    }
+)
+_CARRIED: Carried = {
+    "raised": "ProcessError",
+    "is ProcessError": True,
+    "exit_code": 7,
+    "stderr attribute": None,
+    "diagnostic in the exception": True,
+    "callback lines with it": 0,
+}
+process_error_carries_stderr.differs_on(
+    {  # the stderr option taking the CLI's stderr away from the error: with a callback the error carries none
+        "no stderr callback": _CARRIED,
+        "stderr callback": {**_CARRIED, "diagnostic in the exception": False, "callback lines with it": 1},
     }
 )
 
@@ -427,12 +441,9 @@ def _ended(run: CliRun) -> RootRun:
     tier="cli",
     checks=(*_ROOT_CHECKS.values(), _NOT_ROOT_CHECK),
     requires=("option:permission_mode", "option:env"),
-    pins={
-        "bypass-refused-as-root": ("option:permission_mode",),
-        "sandbox-declared-bypass-runs": ("option:permission_mode",),
-        "other-mode-runs-as-root": ("option:permission_mode",),
-        "bypass-runs-when-not-root": ("option:permission_mode",),
-    },
+    # a mode that never reaches the CLI leaves a default-mode session, refused by nobody: only the
+    # refusal sub-check sees it (the runs that should run, run either way)
+    pins={"bypass-refused-as-root": ("option:permission_mode",)},
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.permission_mode",
 )
 async def bypass_refused_as_root(h: Harness) -> RootSeen:
@@ -490,7 +501,8 @@ def _root_run(error: str | None, names_root: bool, result: str | None) -> RootRu
 
 _RAN = _root_run(None, False, "success")
 bypass_refused_as_root.differs_on(
-    {  # a CLI that takes bypass mode as root: the refusal gone (and, with it, the sandbox escape)
+    {  # a CLI that takes bypass mode as root: the refusal gone (and, with it, the sandbox escape); so
+        # too when permission_mode no longer reaches the CLI, and a default-mode session runs
         "as_root": True,
         "runs": {"bypass": _RAN, "bypass, IS_SANDBOX=1": _RAN, "acceptEdits": _RAN},
     }

@@ -653,10 +653,13 @@ _HANG_CEILING = 180.0  # seconds a budget run may take to end: one that ends doe
     tier="cli",
     checks=(*_BUDGET_RUNS, _EXCEPTION),
     requires=("option:max_budget_usd", "option:allowed_tools"),
+    # the budget is seen in how each run ends (the ResultMessage's subtype), the error class in
+    # what was raised: a run with no budget raises nothing to read, a ResultError that lost its
+    # subtype ends the runs the same way
     pins={
-        "main-thread-spend-ends-error-max-budget": ("option:max_budget_usd", "error:ResultError"),
-        "subagent-spend-ends-error-max-budget": ("option:max_budget_usd", "error:ResultError"),
-        "raised-error-names-subtype": ("option:max_budget_usd", "error:ResultError"),
+        "main-thread-spend-ends-error-max-budget": ("option:max_budget_usd",),
+        "subagent-spend-ends-error-max-budget": ("option:max_budget_usd",),
+        "raised-error-names-subtype": ("error:ResultError",),
     },
     sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
     timeout=len(_BUDGET_RUNS) * _HANG_CEILING + 60,
@@ -727,6 +730,23 @@ def _budget_run(where: str, subtype: str | None, error: str | None, hung: bool =
     }
 
 
+_GENERIC = "Exception: Claude Code returned an error result: Reached maximum budget ($0.01) (exit code: 1)"
+# ResultError no longer raised: the runs end as they should, the exception a plain one without the subtype
+max_budget_error_result.differs_on(
+    {
+        "main-thread-spend-ends-error-max-budget": {**_budget_run("main", _SUBTYPE, _GENERIC), "error subtype": None},
+        "subagent-spend-ends-error-max-budget": {**_budget_run("subagent", _SUBTYPE, _GENERIC), "error subtype": None},
+        "sdk has ResultError": True,
+    }
+)
+# max_budget_usd no longer reaching the CLI: both runs spend on to a success
+max_budget_error_result.differs_on(
+    {
+        "main-thread-spend-ends-error-max-budget": {**_budget_run("main", "success", None), "is_error": False},
+        "subagent-spend-ends-error-max-budget": {**_budget_run("subagent", "success", None), "is_error": False},
+        "sdk has ResultError": True,
+    }
+)
 # py#1273: the subagent's spend runs on and the parent never ends; the cap ignored on the main
 # thread, the exception saying only "error result"
 max_budget_error_result.differs_on(

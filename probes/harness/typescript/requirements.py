@@ -43,7 +43,7 @@ _NOT_RELAYED = {
 # Python API the TypeScript SDK has no counterpart of -> what it has instead.
 _NO_COUNTERPART = {
     "project_key_for_directory": "it exports no function naming a directory's project key",
-    "Message": (
+    "SystemMessage": (
         "its messages are the CLI's JSON typed by SDKMessage's declarations, not classes a parser fills "
         "(messages.every-declared-member-yielded checks them)"
     ),
