@@ -27,6 +27,12 @@ export function query({ prompt, options }) {
       seen[`${event} matcher`] = { ...matchers[0], hooks: matchers[0].hooks.length };
     }
     options.stderr?.("a line on stderr");
+    // options only the TypeScript SDK has, passed by their own names: a value, and a callback
+    if ("tsOnlyValue" in options) seen.tsOnlyValue = options.tsOnlyValue;
+    if (options.onTsOnlyAsk) {
+      const signal = new AbortController().signal;
+      seen.tsOnlyAnswer = await options.onTsOnlyAsk({ kind: "probe" }, { signal, requestId: "r1" });
+    }
     if (options.extraArgs?.["exit-code"]) {
       const child = spawn(process.execPath, ["-e", `process.exit(${options.extraArgs["exit-code"]})`]);
       await new Promise((resolve) => child.on("exit", resolve));

@@ -64,6 +64,8 @@ const CALLBACKS = {
   hook: (name) => (input, toolUseID, options) => ask(name, [input, toolUseID ?? null], options?.signal),
   // a sessionStore method: append(key, entries), load(key), listSessions(projectKey), ...
   store: (name) => (...args) => ask(name, args),
+  // a TypeScript-only option's callback (onElicitation, onUserDialog, ...): its arguments, its answer
+  call: (name) => (...args) => ask(name, args, args.find((a) => a?.signal instanceof AbortSignal)?.signal),
   // stderr(data): its return value is ignored by the SDK
   notify: (name) => (...args) => out({ notify: name, args }),
 };

@@ -16,11 +16,19 @@ TypeScript host adds variables (`{...process.env, ...more}`).
 Values are otherwise passed as they are: both SDKs take the same JSON shapes for tools,
 system prompts, MCP server configs, plugins, sandbox and output formats, since both hand
 them to the same CLI.
+
+An option only the TypeScript SDK has (`debugFile`, `persistSession`, ...) is passed by its
+TypeScript name: any name the release's `Options` declares that no row above takes is one
+(`ts_only`), its value passed as it is, a Python callable becoming a callback that asks it
+with the JSON arguments the SDK called it with (its return value the answer). The Python
+SDK has no such field, so a behaviour declaring `requires=("option:debugFile",)` is
+`not-applicable` there, and on a TypeScript release whose `Options` lacks it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -97,13 +105,31 @@ TABLE: dict[str, Row] = {
 }
 
 
+# The TypeScript names the rows take: passed by their Python names only, never by these.
+_TAKEN = frozenset(row.ts for row in TABLE.values() if row.ts)
+
+
+def ts_only(name: str, declared: tuple[str, ...]) -> bool:
+    """Whether `name` is an option only the TypeScript SDK has, which this release declares:
+    passed by its TypeScript name (no row takes it, and it is no Python option's name)."""
+    return name not in TABLE and name not in _TAKEN and name in declared
+
+
 def missing(names: set[str] | list[str], declared: tuple[str, ...]) -> list[str]:
-    """Why each of these Python options cannot reach the TypeScript release whose
-    `Options` declares `declared`, one clause each; empty when all can."""
+    """Why each of these options (by Python names, or a TypeScript-only option's own name)
+    cannot reach the TypeScript release whose `Options` declares `declared`, one clause
+    each; empty when all can."""
     why = []
     for name in sorted(names):
         row = TABLE.get(name)
-        if row is None:
+        if ts_only(name, declared):
+            continue
+        if row is None and name in _TAKEN:
+            py = next(py for py, r in TABLE.items() if r.ts == name)
+            why.append(f"{name!r} is passed by its Python name, {py!r}")
+        elif row is None and name != name.lower():  # camelCase: a TypeScript name
+            why.append(f"Options has no {name!r} (an option only the TypeScript SDK has)")
+        elif row is None:
             why.append(f"sdkprobe's option table has no TypeScript counterpart for {name!r}")
         elif row.ts is None:
             why.append(f"{name}: {row.why}")
@@ -113,8 +139,10 @@ def missing(names: set[str] | list[str], declared: tuple[str, ...]) -> list[str]
 
 
 def fields(declared: tuple[str, ...]) -> set[str]:
-    """The Python option names a release declaring `declared` can take."""
-    return {name for name, row in TABLE.items() if row.ts is not None and row.ts in declared}
+    """The option names a release declaring `declared` can take: Python names with a row, and
+    the TypeScript names of its options only the TypeScript SDK has."""
+    python = {name for name, row in TABLE.items() if row.ts is not None and row.ts in declared}
+    return python | {name for name in declared if ts_only(name, declared)}
 
 
 @dataclass
@@ -134,7 +162,7 @@ def translate(options: dict[str, Any]) -> Translated:
     TypeScript caller leaves a key out)."""
     out = Translated({}, {}, {})
     for name, value in options.items():
-        row = TABLE[name]
+        row = TABLE.get(name) or Row(name, "ts-only")  # not in the table: a TypeScript-only option (`fields`)
         if value is None or row.ts is None:
             continue
         out.options[row.ts] = _SHAPES[row.shape](value, out, name)
@@ -159,6 +187,23 @@ def _paths(value: Any, out: Translated, name: str) -> Any:
 def _notify(value: Any, out: Translated, name: str) -> Any:
     out.notifies[name] = lambda args: value(*args)
     return {"$callback": name, "kind": "notify"}
+
+
+def _ts_only(value: Any, out: Translated, name: str) -> Any:
+    """A TypeScript-only option's value: a callable becomes a callback asking it with the SDK's
+    JSON arguments (its return value the answer); anything else passes as it is."""
+    if callable(value):
+        out.answers[name] = _called(value)
+        return {"$callback": name, "kind": "call"}
+    return _plain(value)
+
+
+def _called(fn: Any) -> Answer:
+    async def answer(args: list[Any]) -> Any:
+        result = fn(*args)
+        return await result if inspect.isawaitable(result) else result
+
+    return answer
 
 
 def _can_use_tool(value: Any, out: Translated, name: str) -> Any:
@@ -252,4 +297,5 @@ _SHAPES: dict[str, Callable[[Any, Translated, str], Any]] = {
     "session-store": _session_store,
     "thinking": _thinking,
     "mcp-servers": _mcp_servers,
+    "ts-only": _ts_only,
 }
