@@ -180,6 +180,25 @@ def test_an_option_only_typescript_has_passes_by_its_own_name_and_a_callable_one
     assert asked == [({"kind": "probe"}, {"requestId": "r1"})]  # as the SDK called it, its AbortSignal left out
 
 
+def test_a_node_spawn_starts_the_command_the_sdk_hands_it_marked_and_tells_python() -> None:
+    from sdkprobe.harness import NodeSpawn
+
+    calls: list[dict[str, Any]] = []
+    got = seen(run(spawnClaudeCodeProcess=NodeSpawn(calls.append)))
+    assert got["spawnedMark"] == "spawnClaudeCodeProcess"  # the process the SDK got is the one the driver started
+    assert [(c["args"], c["env"]) for c in calls] == [
+        (["-e", "console.log(process.env.SDKPROBE_HOST_SPAWN)"], {"PATH": os.environ["PATH"]})
+    ]
+
+
+def test_a_node_abort_aborts_the_controller_the_sdk_holds_when_the_probe_says() -> None:
+    from sdkprobe.harness import NodeAbort
+
+    controller = NodeAbort()
+    controller.abort()  # before the run: the driver's ask is answered at once
+    assert seen(run(abortController=controller))["aborted"] is True
+
+
 def test_an_option_only_typescript_has_is_taken_by_its_name_only_where_the_release_declares_it() -> None:
     declared = ("allowedTools", "maxTurns", "debugFile")
     assert table.fields(declared) == {"allowed_tools", "max_turns", "debugFile"}  # maxTurns is max_turns' name

@@ -57,6 +57,7 @@ from sdkprobe.harness.model_double import (
     structured_output,
     tool_use_offered,
 )
+from sdkprobe.harness.node_values import NodeAbort, NodeSpawn
 from sdkprobe.harness.normalise import normalise
 from sdkprobe.harness.plugins import PluginFolder, plugin_folder
 from sdkprobe.harness.real_cli import CliRun
@@ -92,6 +93,8 @@ __all__ = [
     "HeldCallback",
     "HostRun",
     "McpTool",
+    "NodeAbort",
+    "NodeSpawn",
     "OptionMissing",
     "PluginFolder",
     "ProbeTimeout",

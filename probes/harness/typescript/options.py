@@ -34,6 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from sdkprobe.harness.node_values import NodeAbort, NodeSpawn
 from sdkprobe.harness.typescript import callbacks
 from sdkprobe.harness.typescript.callbacks import Answer
 from sdkprobe.harness.typescript.names import camel
@@ -190,8 +191,14 @@ def _notify(value: Any, out: Translated, name: str) -> Any:
 
 
 def _ts_only(value: Any, out: Translated, name: str) -> Any:
-    """A TypeScript-only option's value: a callable becomes a callback asking it with the SDK's
-    JSON arguments (its return value the answer); anything else passes as it is."""
+    """A TypeScript-only option's value: a NodeSpawn the driver's spawner; a callable a callback
+    asking it with the SDK's JSON arguments (its return value the answer); anything else as it is."""
+    if isinstance(value, NodeAbort):
+        out.answers[name] = value.wait
+        return {"$callback": name, "kind": "abort"}
+    if isinstance(value, NodeSpawn):
+        out.notifies[name] = lambda args: value.seen(*args)
+        return {"$callback": name, "kind": "spawn"}
     if callable(value):
         out.answers[name] = _called(value)
         return {"$callback": name, "kind": "call"}
