@@ -191,6 +191,20 @@ def test_a_node_spawn_starts_the_command_the_sdk_hands_it_marked_and_tells_pytho
     ]
 
 
+def test_a_callback_as_given_gets_the_json_the_sdk_called_it_with_not_the_python_types() -> None:
+    from sdkprobe.harness import AsGiven
+
+    asked: list[tuple[Any, ...]] = []
+
+    async def can_use_tool(*args: Any) -> Any:
+        asked.append(args)
+        return {"behavior": "allow", "updatedInput": args[1]}
+
+    got = seen(run(can_use_tool=AsGiven(can_use_tool)))
+    assert asked == [("Bash", {"command": "ls"}, {"toolUseID": "t1", "suggestions": []})]  # its AbortSignal left out
+    assert got["permission"] == {"behavior": "allow", "updatedInput": {"command": "ls"}}
+
+
 def test_a_node_abort_aborts_the_controller_the_sdk_holds_when_the_probe_says() -> None:
     from sdkprobe.harness import NodeAbort
 

@@ -1,6 +1,7 @@
-"""Values a probe gives for options only the TypeScript SDK has that no Python function can stand
-for, so the Node driver makes them (typescript/options.py hands them over): a spawner that must
-return the process at once, and an AbortController the probe aborts."""
+"""Values a probe gives for TypeScript options that no Python function in the Python SDK's terms can
+stand for, so the Node driver makes them or hands them over as they are (typescript/options.py): a
+spawner that must return the process at once, an AbortController the probe aborts, and a callback
+handed the SDK's own JSON arguments."""
 
 from __future__ import annotations
 
@@ -33,3 +34,13 @@ class NodeAbort:
     async def wait(self, args: list[Any]) -> None:
         """Returns once `abort()` was called: the driver's go-ahead to abort."""
         await self._aborted.wait()
+
+
+@dataclass(frozen=True)
+class AsGiven:
+    """A callback for any option, handed the arguments as the SDK under test gave them and answering
+    in its terms: on the TypeScript SDK the JSON its callback was called with (an AbortSignal left
+    out), not the Python SDK's types built from it. The Python SDK hands its callbacks its own
+    objects, so a run giving one there is not-applicable."""
+
+    fn: Callable[..., Any]

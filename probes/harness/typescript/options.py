@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sdkprobe.harness.node_values import NodeAbort, NodeSpawn
+from sdkprobe.harness.node_values import AsGiven, NodeAbort, NodeSpawn
 from sdkprobe.harness.typescript import callbacks
 from sdkprobe.harness.typescript.callbacks import Answer
 from sdkprobe.harness.typescript.names import camel
@@ -165,6 +165,10 @@ def translate(options: dict[str, Any]) -> Translated:
     for name, value in options.items():
         row = TABLE.get(name) or Row(name, "ts-only")  # not in the table: a TypeScript-only option (`fields`)
         if value is None or row.ts is None:
+            continue
+        if isinstance(value, AsGiven):  # any callback option, handed the SDK's JSON as it is
+            out.answers[name] = _called(value.fn)
+            out.options[row.ts] = {"$callback": name, "kind": "call"}
             continue
         out.options[row.ts] = _SHAPES[row.shape](value, out, name)
     return out
