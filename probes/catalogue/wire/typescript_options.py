@@ -1,5 +1,7 @@
-"""What the options only the TypeScript SDK takes send the CLI: which flag, initialize field or
-environment variable each becomes, and how the two delivery options route servers and plugins.
+"""What the options only the TypeScript SDK takes do on the wire: which flag, initialize field or
+environment variable each becomes, how the two delivery options route servers and plugins, how the
+host's dialog callbacks answer the CLI, and how a host's spawner and abortController take over the
+CLI's process.
 
 A probe passes each by its TypeScript name (`debugFile=...`); the Python SDK has none of them,
 so every behaviour here is not-applicable there, and a sub-check is not-applicable on a
@@ -69,7 +71,7 @@ _PLAN = "Probe plan workflow: list the files, then stop."
 _TITLE = "sdkprobe titled session"
 _ROOT = "<SPACE>/trusted-1"  # h.workdir("trusted"), as normalised
 
-# TypeScript option -> (the value a probe gives, what its doc comment says the CLI is told)
+# TypeScript option -> the value a probe gives (a path of the probe's own where None)
 _GIVEN: dict[str, Any] = {
     "agent": "probe-reviewer",
     "debug": True,
@@ -88,6 +90,7 @@ _GIVEN: dict[str, Any] = {
     "toolConfig": {"askUserQuestion": {"previewFormat": "html"}},
     "executableArgs": ["--probe-runtime-flag", "--smol"],
 }
+# TypeScript option -> what its doc comment says the CLI is told
 _SAID = {
     "agent": "'equivalent to the --agent CLI flag': --agent carries the name",
     "debug": "'equivalent to --debug CLI flag': --debug is given",
