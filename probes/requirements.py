@@ -4,7 +4,8 @@ A behaviour lists its needs as short strings; each is checked once, before the p
 runs, so an SDK that lacks one gives `not-applicable` with the reason instead of a crash
 somewhere inside the probe:
 
-    option:NAME        ClaudeAgentOptions has the field NAME
+    option:NAME        ClaudeAgentOptions has the field NAME (a camelCase NAME: the TypeScript
+                       SDK's Options declares this option only it has, `option:debugFile`)
     field:CLASS.NAME   the SDK dataclass CLASS has the field NAME (AgentDefinition.skills)
     api:DOTTED.NAME    claude_agent_sdk has this attribute (ClaudeSDKClient.interrupt)
     package:NAME       the Python package NAME can be imported (mcp)
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
 
 KINDS = ("option", "field", "api", "package", "cli")
 _FORMS = {
-    "option": re.compile(r"^option:([a-z_][a-z0-9_]*)$"),
+    "option": re.compile(r"^option:([A-Za-z_][A-Za-z0-9_]*)$"),  # camelCase: a TypeScript-only option
     "field": re.compile(r"^field:([A-Za-z_]\w*\.[a-z_]\w*)$"),
     "api": re.compile(r"^api:([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)$"),
     "package": re.compile(r"^package:([A-Za-z_][\w.-]*)$"),

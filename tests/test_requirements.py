@@ -35,6 +35,8 @@ def unmet(text, cli="2.1.100"):
     [
         ("option:tools", None),
         ("option:skills", "ClaudeAgentOptions in claude-agent-sdk 9.9.9 has no field 'skills'"),
+        # an option only the TypeScript SDK has, by its TypeScript name: the Python SDK lacks it
+        ("option:debugFile", "ClaudeAgentOptions in claude-agent-sdk 9.9.9 has no field 'debugFile'"),
         ("field:AgentDefinition.description", None),
         ("field:AgentDefinition.skills", "AgentDefinition in claude-agent-sdk 9.9.9 has no field 'skills'"),
         ("field:NoSuchClass.x", "NoSuchClass in claude-agent-sdk 9.9.9 has no field 'x'"),

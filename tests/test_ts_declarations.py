@@ -124,6 +124,29 @@ def test_a_hook_inputs_string_values_are_read_by_event_and_field():
     assert ts_surface.hook_input_values(values) == {"SessionEnd": {"reason": ["clear", "other"]}}
 
 
+def test_a_field_of_a_function_type_is_one_of_the_objects_it_is_handed():
+    """`field:CanUseTool.requestId` asks for a field of canUseTool's options: a release declaring it
+    has it, one whose options lack it (or that declares no CanUseTool) does not."""
+    from types import SimpleNamespace
+
+    from sdkprobe.harness.typescript.requirements import unmet
+
+    def release(d: Declarations) -> SimpleNamespace:
+        def type_fields(name: str) -> tuple[str, ...] | None:
+            found = d.fields(name)
+            return None if found is None else tuple(sorted(found))
+
+        return SimpleNamespace(version="9.9.9", type_fields=type_fields, declarations=lambda: d)
+
+    handed = {"kind": "type", "fields": {}, "parameters": [{"name": "options", "fields": {"requestId": PLAIN}}]}
+    has = release(Declarations({"CanUseTool": handed}))
+    assert unmet("field", "CanUseTool.requestId", has) is None
+    assert unmet("field", "CanUseTool.mcpServer", has) == (
+        "CanUseTool in @anthropic-ai/claude-agent-sdk 9.9.9 has no field 'mcpServer'"
+    )
+    assert "declares no type CanUseTool" in str(unmet("field", "CanUseTool.requestId", release(Declarations({}))))
+
+
 def test_a_release_declaring_nothing_known_has_an_empty_surface():
     assert ts_surface.names(Declarations({"Other": _entry(a=PLAIN)})) == []
 
@@ -140,6 +163,8 @@ def test_a_release_declaring_nothing_known_has_an_empty_surface():
         ("function:listSessions", "function:list_sessions"),
         ("function:createSdkMcpServer", "function:create_sdk_mcp_server"),
         ("hook-event:Interrupt", "hook-event:Interrupt"),
+        ("hook-matcher:matcher", "hook-matcher:matcher"),
+        ("hook-matcher:onFailure", "hook-matcher:on_failure"),  # HookCallbackMatcher's field, HookMatcher's snake_cased
         ("hook-output:SyncHookJSONOutput.continue", "hook-output:SyncHookJSONOutput.continue_"),
         (
             "hook-output:StopHookSpecificOutput.additionalContext",
@@ -348,7 +373,8 @@ def test_the_gate_notes_the_interrupt_hook_event_and_the_config_classification_3
         "note: 0.3.336 adds hook-input:Interrupt.reason: covered by hooks.every-listed-event-answered",
         "note: 0.3.336 adds hook-input:Interrupt.source: covered by hooks.every-listed-event-answered",
         "note: 0.3.336 adds hook-input:Interrupt.via: covered by hooks.every-listed-event-answered",
-        "note: 0.3.336 adds value:PermissionDecisionClassification=config: no behaviour covers it",
+        "note: 0.3.336 adds value:PermissionDecisionClassification=config: "
+        "covered by perms.ts-answer-classification-sent",
     ]
 
 
@@ -366,7 +392,7 @@ def test_surface_of_a_typescript_release_lists_its_items_with_coverage(cache, ca
     assert next(line for line in out.splitlines() if " hook-event:Interrupt " in line).split()[0] != "✗"
     assert next(line for line in out.splitlines() if " hook-input:Interrupt.source " in line).split()[0] != "✗"
     config = " value:PermissionDecisionClassification=config "
-    assert next(line for line in out.splitlines() if config in line).startswith("✗")
+    assert next(line for line in out.splitlines() if config in line).split()[0] != "✗"  # a TypeScript item pinned
     assert "overall            covered" in out
     assert main(["surface", "--sdk", "ts@0.3.336", "--json", "--uncovered"]) == 0
     data = json.loads(capsys.readouterr().out)

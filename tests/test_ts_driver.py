@@ -166,6 +166,63 @@ def test_missing_names_each_reason() -> None:
     ]
 
 
+def test_an_option_only_typescript_has_passes_by_its_own_name_and_a_callable_one_asks_python() -> None:
+    asked: list[tuple[Any, ...]] = []
+
+    async def on_ask(*args: Any) -> Any:
+        asked.append(args)
+        return {"answered": args[0]["kind"]}
+
+    got = seen(run(tsOnlyValue={"a": [1, "b"]}, onTsOnlyAsk=on_ask))
+    assert got["tsOnlyValue"] == {"a": [1, "b"]}
+    assert {"tsOnlyValue", "onTsOnlyAsk"} <= set(got["options"])
+    assert got["tsOnlyAnswer"] == {"answered": "probe"}
+    assert asked == [({"kind": "probe"}, {"requestId": "r1"})]  # as the SDK called it, its AbortSignal left out
+
+
+def test_a_node_spawn_starts_the_command_the_sdk_hands_it_marked_and_tells_python() -> None:
+    from sdkprobe.harness import NodeSpawn
+
+    calls: list[dict[str, Any]] = []
+    got = seen(run(spawnClaudeCodeProcess=NodeSpawn(calls.append)))
+    assert got["spawnedMark"] == "spawnClaudeCodeProcess"  # the process the SDK got is the one the driver started
+    assert [(c["args"], c["env"]) for c in calls] == [
+        (["-e", "console.log(process.env.SDKPROBE_HOST_SPAWN)"], {"PATH": os.environ["PATH"]})
+    ]
+
+
+def test_a_callback_as_given_gets_the_json_the_sdk_called_it_with_not_the_python_types() -> None:
+    from sdkprobe.harness import AsGiven
+
+    asked: list[tuple[Any, ...]] = []
+
+    async def can_use_tool(*args: Any) -> Any:
+        asked.append(args)
+        return {"behavior": "allow", "updatedInput": args[1]}
+
+    got = seen(run(can_use_tool=AsGiven(can_use_tool)))
+    assert asked == [("Bash", {"command": "ls"}, {"toolUseID": "t1", "suggestions": []})]  # its AbortSignal left out
+    assert got["permission"] == {"behavior": "allow", "updatedInput": {"command": "ls"}}
+
+
+def test_a_node_abort_aborts_the_controller_the_sdk_holds_when_the_probe_says() -> None:
+    from sdkprobe.harness import NodeAbort
+
+    controller = NodeAbort()
+    controller.abort()  # before the run: the driver's ask is answered at once
+    assert seen(run(abortController=controller))["aborted"] is True
+
+
+def test_an_option_only_typescript_has_is_taken_by_its_name_only_where_the_release_declares_it() -> None:
+    declared = ("allowedTools", "maxTurns", "debugFile")
+    assert table.fields(declared) == {"allowed_tools", "max_turns", "debugFile"}  # maxTurns is max_turns' name
+    assert table.missing({"debugFile", "maxTurns", "projectConfigRoot", "no_such_option"}, declared) == [
+        "'maxTurns' is passed by its Python name, 'max_turns'",
+        "sdkprobe's option table has no TypeScript counterpart for 'no_such_option'",
+        "Options has no 'projectConfigRoot' (an option only the TypeScript SDK has)",
+    ]
+
+
 def test_a_permission_update_is_written_as_given_not_checked() -> None:
     update = py_sdk.PermissionUpdate(type="setMode", destination="session")
     assert callbacks.permission_update(update) == {"type": "setMode", "destination": "session"}

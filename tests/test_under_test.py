@@ -94,3 +94,12 @@ def test_each_sdk_names_itself_and_says_whether_env_is_the_whole_environment() -
     assert (typescript.name, typescript.version) == ("@anthropic-ai/claude-agent-sdk", "0.0.0-fake")
     assert typescript.env_is_whole and not python.env_is_whole
     assert python.host_process_gap() is None and "TypeScript" in str(typescript.host_process_gap())
+
+
+def test_a_callback_as_given_is_not_applicable_on_the_python_sdk() -> None:
+    """It asks for the SDK's JSON; the Python SDK hands its callbacks its own objects."""
+    from sdkprobe.behaviour import NotApplicable
+    from sdkprobe.harness import AsGiven
+
+    with pytest.raises(NotApplicable, match="can_use_tool given as AsGiven"):
+        PythonSdk(claude_agent_sdk).build_options({"can_use_tool": AsGiven(print)})

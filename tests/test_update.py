@@ -136,7 +136,7 @@ def test_new_releases_are_recorded_listed_dated_noted_and_placed(workspace, tmp_
     assert "Published on npm 2026-12-02; bundles Claude Code CLI 2.1.335." in note
     assert "Compared with 0.3.334 (CLI 2.1.334)" in note
     assert f"`{BID}`: ❌ differs on 0.3.334 → ✅ holds on 0.3.335" in note
-    assert "- `value:PermissionDecisionClassification=config`: no behaviour covers it" in note
+    assert "- `value:PermissionDecisionClassification=config`: covered by `perms.ts-answer-classification-sent`" in note
     assert "Nothing moved between 0.3.333 and 0.3.334." in (ts / "notes" / "0.3.334.md").read_text()
     # printed, and the whole text in --note's file (a pull request's body)
     assert Path("note.md").read_text() == out and note in out

@@ -57,6 +57,7 @@ from sdkprobe.harness.model_double import (
     structured_output,
     tool_use_offered,
 )
+from sdkprobe.harness.node_values import AsGiven, NodeAbort, NodeSpawn
 from sdkprobe.harness.normalise import normalise
 from sdkprobe.harness.plugins import PluginFolder, plugin_folder
 from sdkprobe.harness.real_cli import CliRun
@@ -82,6 +83,7 @@ from sdkprobe.harness.wire import WireRun
 __all__ = [
     "AGENT_TOOL",
     "AUX",
+    "AsGiven",
     "COMPACT",
     "MAIN",
     "SUBAGENT",
@@ -93,6 +95,8 @@ __all__ = [
     "HeldCallback",
     "HostRun",
     "McpTool",
+    "NodeAbort",
+    "NodeSpawn",
     "OptionMissing",
     "PluginFolder",
     "ProbeTimeout",

@@ -59,6 +59,15 @@ class PythonSdk(SdkUnderTest):
 
     def build_options(self, options: dict[str, Any]) -> Any:
         """ClaudeAgentOptions; `agents` may be given as plain dicts, which become AgentDefinitions."""
+        from sdkprobe.behaviour import NotApplicable
+        from sdkprobe.harness.node_values import AsGiven
+
+        given = sorted(name for name, value in options.items() if isinstance(value, AsGiven))
+        if given:
+            raise NotApplicable(
+                f"{self.name} hands its callbacks its own objects, not the JSON it got ({', '.join(given)} "
+                "given as AsGiven)"
+            )
         agents = options.get("agents")
         if isinstance(agents, dict):
             definition = self.module.AgentDefinition

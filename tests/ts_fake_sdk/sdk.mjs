@@ -27,6 +27,26 @@ export function query({ prompt, options }) {
       seen[`${event} matcher`] = { ...matchers[0], hooks: matchers[0].hooks.length };
     }
     options.stderr?.("a line on stderr");
+    // options only the TypeScript SDK has, passed by their own names: a value, and a callback
+    if ("tsOnlyValue" in options) seen.tsOnlyValue = options.tsOnlyValue;
+    if (options.abortController) {
+      const signal = options.abortController.signal;
+      await new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", resolve)));
+      seen.aborted = signal.aborted;
+    }
+    if (options.spawnClaudeCodeProcess) {
+      const args = ["-e", "console.log(process.env.SDKPROBE_HOST_SPAWN)"];
+      const env = { PATH: process.env.PATH };
+      const child = options.spawnClaudeCodeProcess({ command: process.execPath, args, cwd: process.cwd(), env });
+      let text = "";
+      child.stdout.on("data", (d) => (text += d));
+      await new Promise((resolve) => child.on("exit", resolve));
+      seen.spawnedMark = text.trim();
+    }
+    if (options.onTsOnlyAsk) {
+      const signal = new AbortController().signal;
+      seen.tsOnlyAnswer = await options.onTsOnlyAsk({ kind: "probe" }, { signal, requestId: "r1" });
+    }
     if (options.extraArgs?.["exit-code"]) {
       const child = spawn(process.execPath, ["-e", `process.exit(${options.extraArgs["exit-code"]})`]);
       await new Promise((resolve) => child.on("exit", resolve));

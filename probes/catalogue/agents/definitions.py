@@ -25,6 +25,7 @@ from sdkprobe.harness import (
     SUBAGENT,
     Harness,
     Script,
+    lacks,
     reply,
     result_text,
 )
@@ -669,5 +670,81 @@ definition_fields_sent.differs_on(
         "full": None,
         "bare": None,
         "error": "x",
+    }
+)
+
+
+# --- agents.ts-definition-fields-sent ------------------------------------------------------
+
+# sub-check: (a field only the TypeScript SDK's AgentDefinition has, the value given)
+_TS_FIELDS: dict[str, tuple[str, Any]] = {
+    "auto-compact-window-sent": ("autoCompactWindow", 48000),
+    "critical-system-reminder-sent": ("criticalSystemReminder_EXPERIMENTAL", "Probe reminder: stay in docs/."),
+    "observer-sent": ("observer", "probe-observer"),
+    "observer-message-sent": ("observerMessage", "Probe postamble for the observer."),
+    "omit-claude-md-sent": ("omitClaudeMd", True),
+}
+_TS_BASE = {"description": "watched agent", "prompt": "You are watched."}
+
+
+class TsFieldsSeen(TypedDict):
+    lacking: dict[str, str]  # field -> why the release's AgentDefinition lacks it (not given then)
+    sent: dict[str, Any] | None  # the agent given every field the release declares, as the CLI got it
+    error: str | None
+
+
+@behaviour(
+    id="agents.ts-definition-fields-sent",
+    claim=(
+        "The TypeScript SDK's own AgentDefinition fields (autoCompactWindow, criticalSystemReminder_EXPERIMENTAL, "
+        "observer, observerMessage, omitClaudeMd) reach the CLI in the initialize request's agents under their "
+        "names, with the values given."
+    ),
+    summary="Each TypeScript-only AgentDefinition field reaches the CLI as given",
+    source=("sdk-ts", "AgentDefinition"),
+    tier="wire",
+    checks=tuple(_TS_FIELDS),
+    requires=("option:agents", "field:AgentDefinition.observer"),  # the Python SDK's has none of them
+    pins={name: (f"agent:{field}",) for name, (field, _) in _TS_FIELDS.items()},
+)
+async def ts_definition_fields_sent(h: Harness) -> TsFieldsSeen:
+    lacking: dict[str, str] = {}
+    given = dict(_TS_BASE)
+    for field, value in _TS_FIELDS.values():
+        why = lacks(f"field:AgentDefinition.{field}")
+        if why is None:
+            given[field] = value
+        else:
+            lacking[field] = why
+    run = await h.wire(agents={"watched": given})
+    return {"lacking": lacking, "sent": (sent_agents(run) or {}).get("watched"), "error": run.error_line}
+
+
+@ts_definition_fields_sent.decide
+def _(seen: TsFieldsSeen) -> dict[str, Check]:
+    sent = seen["sent"]
+    error = f" (the run raised {seen['error']})" if seen["error"] else ""
+    checks: dict[str, Check] = {}
+    for name, (field, value) in _TS_FIELDS.items():
+        if field in seen["lacking"]:
+            checks[name] = undecidable(seen["lacking"][field])
+            continue
+        got = "no agent" if sent is None else sent.get(field, "absent")
+        checks[name] = check(got == value and not error, f"{field}={value!r} reached the CLI as {got!r}{error}")
+    return checks
+
+
+_TS_ALL_SENT = {**_TS_BASE, **dict(_TS_FIELDS.values())}
+# a release whose definition schema strips the fields it does not know of (these, newer than its CLI table)
+ts_definition_fields_sent.differs_on({"lacking": {}, "sent": dict(_TS_BASE), "error": None})
+# a release that sends the observer fields snake_cased and omitClaudeMd only when false
+ts_definition_fields_sent.differs_on(
+    {
+        "lacking": {},
+        "sent": {
+            **{k: v for k, v in _TS_ALL_SENT.items() if k not in ("observer", "observerMessage", "omitClaudeMd")},
+            "observer_message": "Probe postamble for the observer.",
+        },
+        "error": None,
     }
 )

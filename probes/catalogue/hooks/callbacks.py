@@ -16,6 +16,7 @@ from sdkprobe.harness import (
     Scenario,
     Script,
     WireRun,
+    lacks,
     reply,
     typed_keys,
 )
@@ -729,6 +730,116 @@ output_reaches_cli_as_returned.differs_on(
 
 def _is_result(message: Any) -> bool:
     return type(message).__name__ == "ResultMessage"
+
+
+# --- hooks.ts-output-keys-reach-cli ----------------------------------------------------------
+
+# sub-check: (the TypeScript output type, its key only the TypeScript SDK declares, the value returned)
+_TS_OUTPUTS: dict[str, tuple[str, dict[str, Any]]] = {
+    "sync-terminal-sequence-sent": ("SyncHookJSONOutput", {"terminalSequence": "\u001b]0;probe title\u0007"}),
+    "post-tool-use-classifier-context-sent": (
+        "PostToolUseHookSpecificOutput",
+        {"hookSpecificOutput": {"hookEventName": "PostToolUse", "classifierContext": "the user asked for this"}},
+    ),
+    "pre-skill-shell-command-specific-output-sent": (
+        "PreSkillShellCommandHookSpecificOutput",
+        {
+            "hookSpecificOutput": {
+                "hookEventName": "PreSkillShellCommand",
+                "permissionDecision": "deny",
+                "permissionDecisionReason": "probe: no shell in skills",
+                "updatedInput": {"command": "echo probe-skill"},
+            }
+        },
+    ),
+    "setup-specific-output-sent": (
+        "SetupHookSpecificOutput",
+        {"hookSpecificOutput": {"hookEventName": "Setup", "additionalContext": "probe setup context"}},
+    ),
+}
+
+
+class TsOutputsSeen(TypedDict):
+    lacking: dict[str, str]  # sub-check -> why the release lacks its output type's key (not returned then)
+    answers: dict[str, Any]  # sub-check -> the hook_callback's control response
+    error: str | None
+
+
+@behaviour(
+    id="hooks.ts-output-keys-reach-cli",
+    claim=(
+        "The hook output keys only the TypeScript SDK declares reach the CLI in the hook_callback's control "
+        "response as the callback returned them: SyncHookJSONOutput.terminalSequence, PostToolUse's "
+        "classifierContext, PreSkillShellCommand's permissionDecision, permissionDecisionReason and updatedInput, "
+        "and Setup's additionalContext."
+    ),
+    summary="TypeScript-only hook output keys reach the CLI as the callback returned them",
+    source=("sdk-ts", "SyncHookJSONOutput, HookSpecificOutput"),
+    tier="wire",
+    checks=tuple(_TS_OUTPUTS),
+    requires=("option:hooks", "api:HookMatcher", "field:SyncHookJSONOutput.terminalSequence"),  # TypeScript's only
+    pins={
+        name: tuple(f"hook-output:{typed}.{k}" for k in value.get("hookSpecificOutput", value) if k != "hookEventName")
+        for name, (typed, value) in _TS_OUTPUTS.items()
+    },
+)
+async def ts_output_keys_reach_cli(h: Harness) -> TsOutputsSeen:
+    from claude_agent_sdk import HookMatcher
+
+    lacking: dict[str, str] = {}
+    cases: list[str] = []
+    for name, (typed, value) in _TS_OUTPUTS.items():
+        for key in value.get("hookSpecificOutput", value):
+            why = lacks(f"field:{typed}.{key}")
+            if why is not None:
+                lacking[name] = why
+                break
+        else:
+            cases.append(name)
+
+    async def callback(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
+        return _TS_OUTPUTS[cases[int(hook_input["tool_input"]["case"])]][1]  # as a TypeScript callback returns it
+
+    scenario = Scenario().wait_for_user().init()
+    for n in range(len(cases)):
+        hook_input = {**_BASE, "hook_event_name": "PreToolUse", "tool_name": "Bash", "tool_input": {"case": str(n)}}
+        scenario.request("hook_callback", callback_id="hook_0", input=hook_input, tool_use_id=f"toolu_ts_out_{n}")
+    wire = await h.wire(
+        "go", scenario=scenario.result(), client=True, hooks={"PreToolUse": [HookMatcher(hooks=[callback])]}
+    )
+    answers = {name: _answer(wire, n + 1) for n, name in enumerate(cases)}
+    return {"lacking": lacking, "answers": answers, "error": wire.error_line}
+
+
+@ts_output_keys_reach_cli.decide
+def _(seen: TsOutputsSeen) -> dict[str, Check]:
+    checks: dict[str, Check] = {}
+    error = f"; the run raised {seen['error']}" if seen["error"] else ""
+    for name, (_, value) in _TS_OUTPUTS.items():
+        if name in seen["lacking"]:
+            checks[name] = undecidable(seen["lacking"][name])
+            continue
+        got = seen["answers"].get(name)
+        checks[name] = check(got == value and not error, f"returned {value}, the CLI got {got}{error}")
+    return checks
+
+
+def _ts_outputs_answered(**changed: Any) -> TsOutputsSeen:
+    answers = {name: value for name, (_, value) in _TS_OUTPUTS.items()}
+    return {"lacking": {}, "answers": {**answers, **changed}, "error": None}
+
+
+# a release that filters the output through its own list of keys, older than these
+ts_output_keys_reach_cli.differs_on(
+    _ts_outputs_answered(
+        **{"sync-terminal-sequence-sent": {}},
+        **{
+            name: {"hookSpecificOutput": {"hookEventName": value["hookSpecificOutput"]["hookEventName"]}}
+            for name, (_, value) in _TS_OUTPUTS.items()
+            if "hookSpecificOutput" in value
+        },
+    )
+)
 
 
 # --- hooks.callback-timeout-semantics --------------------------------------------------------

@@ -843,3 +843,256 @@ deny_interrupt_stops_parallel.differs_on(
         "interrupt=False": _seen({"a.txt": True, "b.txt": True, "c.txt": True}, 2),
     }
 )
+
+
+# --- perms.ts-answer-classification-sent ---------------------------------------------------
+
+# case -> the answer can_use_tool gives, as a TypeScript host writes a PermissionResult
+_CLASSIFIED: dict[str, dict[str, Any]] = {
+    "allow-once": {"behavior": "allow", "decisionClassification": "user_temporary", "toolUseID": "toolu_c_once"},
+    "allow-always": {"behavior": "allow", "decisionClassification": "user_permanent", "toolUseID": "toolu_c_always"},
+    "allow-by-policy": {"behavior": "allow", "decisionClassification": "config", "toolUseID": "toolu_c_policy"},
+    "deny-by-user": {
+        "behavior": "deny",
+        "message": "the user said no",
+        "decisionClassification": "user_reject",
+        "toolUseID": "toolu_c_reject",
+    },
+    "deny-by-policy": {
+        "behavior": "deny",
+        "message": "policy says no",
+        "decisionClassification": "config",
+        "toolUseID": "toolu_c_deny_policy",
+    },
+}
+_ALLOW_CLASS, _DENY_CLASS = "allow-decision-classification-sent", "deny-decision-classification-sent"
+_ALLOW_ID, _DENY_ID = "allow-tool-use-id-sent", "deny-tool-use-id-sent"
+
+
+class ClassifiedSeen(TypedDict):
+    asked: list[str]  # the cases can_use_tool was asked for, in order
+    responses: dict[str, Any]  # case -> the control response the CLI got (None: unanswered)
+    error: str | None
+
+
+def _classified_request(case: str) -> dict[str, Any]:
+    # the request's own tool_use_id differs from the answer's toolUseID, so the one sent is the answer's
+    return {"tool_name": "Bash", "input": {"command": "true", "description": case}, "tool_use_id": f"toolu_req_{case}"}
+
+
+@behaviour(
+    id="perms.ts-answer-classification-sent",
+    claim=(
+        "A canUseTool answer's decisionClassification (user_temporary, user_permanent, config on an allow; "
+        "user_reject, config on a deny) reaches the CLI in the control response as given, beside the behavior; "
+        "the response's toolUseID names the call the request was about (the request's tool_use_id), so an "
+        "answer's own toolUseID cannot tie it to another call."
+    ),
+    summary="An answer's decisionClassification reaches the CLI; its toolUseID is the request's call",
+    source=("sdk-ts", "PermissionResult, PermissionDecisionClassification"),
+    tier="wire",
+    checks=(_ALLOW_CLASS, _DENY_CLASS, _ALLOW_ID, _DENY_ID),
+    requires=("option:can_use_tool", "field:PermissionResult.decisionClassification"),  # TypeScript's only
+    pins={
+        _ALLOW_CLASS: (
+            "permission:allow.decisionClassification",
+            "value:PermissionDecisionClassification=user_temporary",
+            "value:PermissionDecisionClassification=user_permanent",
+            "value:PermissionDecisionClassification=config",
+        ),
+        _DENY_CLASS: (
+            "permission:deny.decisionClassification",
+            "value:PermissionDecisionClassification=user_reject",
+            "value:PermissionDecisionClassification=config",
+        ),
+        _ALLOW_ID: ("permission:allow.toolUseID",),
+        _DENY_ID: ("permission:deny.toolUseID",),
+    },
+)
+async def ts_answer_classification_sent(h: Harness) -> ClassifiedSeen:
+    asked: list[str] = []
+
+    async def classify(name: str, tool_input: dict[str, Any], context: Any) -> Any:
+        case = str(tool_input.get("description"))
+        asked.append(case)
+        return _CLASSIFIED[case]  # a PermissionResult as TypeScript spells it, handed to the SDK as it is
+
+    scenario = Scenario().wait_for_user().init()
+    for case in _CLASSIFIED:
+        scenario = scenario.request("can_use_tool", **_classified_request(case))
+    wire = await h.wire("go", scenario=scenario.result(), client=True, can_use_tool=classify)
+    responses = {}
+    for n, case in enumerate(_CLASSIFIED, 1):
+        answer = wire.answers.get(f"fake_req_{n}")
+        responses[case] = None if answer is None else answer.get("response", {"error": answer.get("error")})
+    return {"asked": asked, "responses": responses, "error": wire.error_line}
+
+
+def _carried(seen: ClassifiedSeen, behavior: str, key: str) -> Check:
+    """Each `behavior` answer's response carries `key` as wanted: decisionClassification as the answer gave
+    it, toolUseID as the request's own tool_use_id (the answer gave another)."""
+    wrong = {}
+    for case, answer in _CLASSIFIED.items():
+        if answer["behavior"] != behavior:
+            continue
+        want = _classified_request(case)["tool_use_id"] if key == "toolUseID" else answer[key]
+        got = seen["responses"].get(case)
+        if not isinstance(got, dict) or got.get("behavior") != behavior or got.get(key) != want:
+            wrong[case] = got
+    error = f"; the run raised {seen['error']}" if seen["error"] else ""
+    wanted = "the request's tool_use_id" if key == "toolUseID" else f"the answer's {key}"
+    return check(
+        not wrong and not error, f"wanted {wanted}, the CLI got {wrong} (callback asked for {seen['asked']}){error}"
+    )
+
+
+@ts_answer_classification_sent.decide
+def _(seen: ClassifiedSeen) -> dict[str, Check]:
+    return {
+        _ALLOW_CLASS: _carried(seen, "allow", "decisionClassification"),
+        _DENY_CLASS: _carried(seen, "deny", "decisionClassification"),
+        _ALLOW_ID: _carried(seen, "allow", "toolUseID"),
+        _DENY_ID: _carried(seen, "deny", "toolUseID"),
+    }
+
+
+def _as_answered(drop: tuple[str, ...] = (), changed: dict[str, Any] | None = None) -> ClassifiedSeen:
+    """What 0.3.336 sends (the request's tool_use_id as toolUseID; updatedInput {} on an allow), with `drop`
+    keys left out and `changed` cases' responses replaced."""
+    responses = {
+        case: {
+            k: v for k, v in {**answer, "toolUseID": _classified_request(case)["tool_use_id"]}.items() if k not in drop
+        }
+        for case, answer in _CLASSIFIED.items()
+    }
+    return {"asked": list(_CLASSIFIED), "responses": {**responses, **(changed or {})}, "error": None}
+
+
+# a release whose answer builder copies behavior, updatedInput and message only
+ts_answer_classification_sent.differs_on(_as_answered(drop=("decisionClassification", "toolUseID")))
+# a release that sends each answer as the host wrote it (its own toolUseID), 'config' turned to user_reject on a deny
+ts_answer_classification_sent.differs_on(
+    _as_answered(
+        changed={
+            case: {**answer, **({"decisionClassification": "user_reject"} if answer["behavior"] == "deny" else {})}
+            for case, answer in _CLASSIFIED.items()
+        }
+    )
+)
+
+
+# --- perms.ts-callback-options-as-sent -------------------------------------------------------
+
+# the request's fields only the TypeScript SDK's canUseTool is handed -> what its options carry for them
+_ASK_FIELDS: dict[str, Any] = {
+    "default_to_no": True,
+    "suppress_always_allow_rule": True,
+    "mcp_server": {"name": "probe-mcp", "source": "project"},
+    "matched_ask_rule": {"source": "projectSettings", "tool_name": "Bash", "rule_content": "npm test"},
+}
+_OPTIONS_WANTED: dict[str, Any] = {
+    "defaultToNo": True,
+    "suppressAlwaysAllowRule": True,
+    "mcpServer": {"name": "probe-mcp", "source": "project"},
+    "matchedAskRule": {"source": "projectSettings", "toolName": "Bash", "ruleContent": "npm test"},
+    "requestId": "fake_req_1",  # the control request's own id, from its envelope
+}
+_OPTION_CHECKS = {
+    "default-to-no-handed": "defaultToNo",
+    "suppress-always-allow-rule-handed": "suppressAlwaysAllowRule",
+    "mcp-server-handed": "mcpServer",
+    "matched-ask-rule-handed": "matchedAskRule",
+    "request-id-handed": "requestId",
+}
+
+
+class HandedSeen(TypedDict):
+    lacking: dict[str, str]  # a key of canUseTool's options -> why the release does not declare it
+    handed: list[Any]  # canUseTool's third argument on each call, as the SDK gave it (its AbortSignal left out)
+    answer: Any  # the control response the CLI got
+    error: str | None
+
+
+@behaviour(
+    id="perms.ts-callback-options-as-sent",
+    claim=(
+        "canUseTool's third argument carries what the CLI's can_use_tool request says of the ask: default_to_no as "
+        "defaultToNo, suppress_always_allow_rule as suppressAlwaysAllowRule, mcp_server as mcpServer {name, source}, "
+        "matched_ask_rule as matchedAskRule {source, toolName, ruleContent}, and the control request's id as "
+        "requestId."
+    ),
+    summary="canUseTool is handed defaultToNo, matchedAskRule, mcpServer, requestId as sent",
+    source=("sdk-ts", "CanUseTool"),
+    tier="wire",
+    checks=tuple(_OPTION_CHECKS),
+    requires=("option:can_use_tool",),
+    pins={name: (f"permission:CanUseTool.options.{key}",) for name, key in _OPTION_CHECKS.items()},
+)
+async def ts_callback_options_as_sent(h: Harness) -> HandedSeen:
+    from sdkprobe.harness import AsGiven  # the SDK's own arguments: on the Python SDK, not-applicable
+
+    handed: list[Any] = []
+
+    async def can_use_tool(tool_name: Any, tool_input: Any, options: Any = None) -> Any:
+        handed.append(options)
+        return {"behavior": "allow", "updatedInput": tool_input}
+
+    request = {"tool_name": "Bash", "input": {"command": "npm test"}, "tool_use_id": "toolu_asked", **_ASK_FIELDS}
+    scenario = Scenario().wait_for_user().init().request("can_use_tool", **request).result()
+    wire = await h.wire("go", scenario=scenario, client=True, can_use_tool=AsGiven(can_use_tool))
+    answer = wire.answers.get("fake_req_1")
+    lacking = {key: why for key in _OPTIONS_WANTED if (why := lacks(f"field:CanUseTool.{key}")) is not None}
+    return {
+        "lacking": lacking,
+        "handed": handed,
+        "answer": None if answer is None else answer.get("response"),
+        "error": wire.error_line,
+    }
+
+
+@ts_callback_options_as_sent.decide
+def _(seen: HandedSeen) -> dict[str, Check]:
+    handed = seen["handed"]
+    options = handed[0] if len(handed) == 1 and isinstance(handed[0], dict) else None
+    error = f"; the run raised {seen['error']}" if seen["error"] else ""
+    checks: dict[str, Check] = {}
+    for name, key in _OPTION_CHECKS.items():
+        if key in seen["lacking"]:
+            checks[name] = undecidable(seen["lacking"][key])
+            continue
+        got = "no call" if options is None else options.get(key, "absent")
+        checks[name] = check(
+            got == _OPTIONS_WANTED[key] and not error,
+            f"the request sent {_OPTIONS_WANTED[key]!r}, canUseTool was handed {key}={got!r}"
+            + (f" (called {len(handed)} times)" if options is None else "")
+            + error,
+        )
+    return checks
+
+
+_HANDED = {"signal": None, "suggestions": None, "toolUseID": "toolu_asked", **_OPTIONS_WANTED}
+# a release whose callback options are built from an older list of request fields
+ts_callback_options_as_sent.differs_on(
+    {
+        "lacking": {},
+        "handed": [
+            {k: v for k, v in _HANDED.items() if k not in ("defaultToNo", "suppressAlwaysAllowRule", "mcpServer")}
+        ],
+        "answer": {"behavior": "allow", "toolUseID": "toolu_asked"},
+        "error": None,
+    }
+)
+# a release that passes the matched rule as the CLI spells it and leaves the request id out
+ts_callback_options_as_sent.differs_on(
+    {
+        "lacking": {},
+        "handed": [
+            {
+                **{k: v for k, v in _HANDED.items() if k != "requestId"},
+                "matchedAskRule": _ASK_FIELDS["matched_ask_rule"],
+            }
+        ],
+        "answer": {"behavior": "allow", "toolUseID": "toolu_asked"},
+        "error": None,
+    }
+)

@@ -494,9 +494,3 @@ leave_uncovered(
     "no update a probe answers with names cliArg (the destination of rules the CLI's own flags give); the "
     "four others are pinned by perms.permission-callback-wire-contract",
 )
-for _classification in ("user_temporary", "user_permanent", "user_reject", "config"):
-    leave_uncovered(
-        __name__,
-        f"value:PermissionDecisionClassification={_classification}",
-        "an allow or deny answer's decisionClassification: no behaviour answers can_use_tool with one yet",
-    )

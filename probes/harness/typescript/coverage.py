@@ -20,7 +20,7 @@ _OPTION = {row.ts: py for py, row in OPTIONS.items() if row.ts}
 _METHOD = {ts: py for py, ts in METHODS.items()}
 _FUNCTION = {f.ts_name: py for py, f in FUNCTIONS.items()} | {"createSdkMcpServer": "create_sdk_mcp_server"}
 # kinds whose names both SDKs spell alike
-_ALIKE = ("hook-event", "hook-matcher", "agent", "permission-update")
+_ALIKE = ("hook-event", "agent", "permission-update")
 _RESULTS = {"allow": "PermissionResultAllow", "deny": "PermissionResultDeny"}
 _KEYWORDS = ("continue", "async")  # hook output keys Python spells with a trailing _
 
@@ -46,6 +46,8 @@ def python_item(item: str) -> str | None:
         return f"permission:ToolPermissionContext.{_snake(key)}" if head.startswith("CanUseTool.") else None
     if kind == "permission-update" and not name.startswith("type="):
         return f"permission-update:{name.rpartition('.')[2]}"
+    if kind == "hook-matcher":  # a HookCallbackMatcher field is the HookMatcher field of its name snake_cased
+        return f"hook-matcher:{_snake(name)}"
     return item if kind in _ALIKE else None
 
 

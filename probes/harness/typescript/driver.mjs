@@ -65,6 +65,22 @@ const CALLBACKS = {
   hook: (name) => (input, toolUseID, options) => ask(name, [input, toolUseID ?? null], options?.signal),
   // a sessionStore method: append(key, entries), load(key), listSessions(projectKey), ...
   store: (name) => (...args) => ask(name, args),
+  // a TypeScript-only option's callback (onElicitation, onUserDialog, ...): its arguments, its answer
+  call: (name) => (...args) => ask(name, args, args.find((a) => a?.signal instanceof AbortSignal)?.signal),
+  // an abortController: aborted once Python answers the ask made as it is made (the probe's abort())
+  abort: (name) => {
+    const controller = new AbortController();
+    ask(name, []).then(() => controller.abort(), () => {});
+    return controller;
+  },
+  // spawnClaudeCodeProcess answered here, as a host would: the command started as the SDK gives it (args,
+  // cwd, environment; SDKPROBE_HOST_SPAWN=NAME set, so the CLI's environment shows whose spawn it was),
+  // and Python told what the SDK called it with
+  spawn: (name) => ({ command, args, cwd, env, signal }) => {
+    out({ notify: name, args: [{ command, args, cwd, env }] });
+    const stdio = ["pipe", "pipe", "pipe"];
+    return cp.spawn(command, args, { cwd, env: { ...env, SDKPROBE_HOST_SPAWN: name }, signal, stdio });
+  },
   // stderr(data): its return value is ignored by the SDK
   notify: (name) => (...args) => out({ notify: name, args }),
 };

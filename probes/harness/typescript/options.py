@@ -20,16 +20,25 @@ TypeScript's excludeDynamicSections). A field a probe leaves None in a dataclass
 (a HookMatcher's matcher, an AgentDefinition's model) reaches the TypeScript SDK as a key
 written `undefined`: whether the SDK then sends it, leaves it out or sends null is its own
 doing, observed on the wire.
+
+An option only the TypeScript SDK has (`debugFile`, `persistSession`, ...) is passed by its
+TypeScript name: any name the release's `Options` declares that no row above takes is one
+(`ts_only`), its value passed as it is, a Python callable becoming a callback that asks it
+with the JSON arguments the SDK called it with (its return value the answer). The Python
+SDK has no such field, so a behaviour declaring `requires=("option:debugFile",)` is
+`not-applicable` there, and on a TypeScript release whose `Options` lacks it.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from sdkprobe.harness.node_values import AsGiven, NodeAbort, NodeSpawn
 from sdkprobe.harness.typescript import callbacks
 from sdkprobe.harness.typescript.callbacks import Answer
 from sdkprobe.harness.typescript.names import camel, snake
@@ -124,13 +133,31 @@ def declared_keys(declarations: Any, name: str) -> list[str] | None:
     return None
 
 
+# The TypeScript names the rows take: passed by their Python names only, never by these.
+_TAKEN = frozenset(row.ts for row in TABLE.values() if row.ts)
+
+
+def ts_only(name: str, declared: tuple[str, ...]) -> bool:
+    """Whether `name` is an option only the TypeScript SDK has, which this release declares:
+    passed by its TypeScript name (no row takes it, and it is no Python option's name)."""
+    return name not in TABLE and name not in _TAKEN and name in declared
+
+
 def missing(names: set[str] | list[str], declared: tuple[str, ...]) -> list[str]:
-    """Why each of these Python options cannot reach the TypeScript release whose
-    `Options` declares `declared`, one clause each; empty when all can."""
+    """Why each of these options (by Python names, or a TypeScript-only option's own name)
+    cannot reach the TypeScript release whose `Options` declares `declared`, one clause
+    each; empty when all can."""
     why = []
     for name in sorted(names):
         row = TABLE.get(name)
-        if row is None:
+        if ts_only(name, declared):
+            continue
+        if row is None and name in _TAKEN:
+            py = next(py for py, r in TABLE.items() if r.ts == name)
+            why.append(f"{name!r} is passed by its Python name, {py!r}")
+        elif row is None and name != name.lower():  # camelCase: a TypeScript name
+            why.append(f"Options has no {name!r} (an option only the TypeScript SDK has)")
+        elif row is None:
             why.append(f"sdkprobe's option table has no TypeScript counterpart for {name!r}")
         elif row.ts is None:
             why.append(f"{name}: {row.why}")
@@ -140,8 +167,10 @@ def missing(names: set[str] | list[str], declared: tuple[str, ...]) -> list[str]
 
 
 def fields(declared: tuple[str, ...]) -> set[str]:
-    """The Python option names a release declaring `declared` can take."""
-    return {name for name, row in TABLE.items() if row.ts is not None and row.ts in declared}
+    """The option names a release declaring `declared` can take: Python names with a row, and
+    the TypeScript names of its options only the TypeScript SDK has."""
+    python = {name for name, row in TABLE.items() if row.ts is not None and row.ts in declared}
+    return python | {name for name in declared if ts_only(name, declared)}
 
 
 @dataclass
@@ -161,8 +190,12 @@ def translate(options: dict[str, Any]) -> Translated:
     out, as a TypeScript caller leaves out an option it does not set)."""
     out = Translated({}, {}, {})
     for name, value in options.items():
-        row = TABLE[name]
+        row = TABLE.get(name) or Row(name, "ts-only")  # not in the table: a TypeScript-only option (`fields`)
         if value is None or row.ts is None:
+            continue
+        if isinstance(value, AsGiven):  # any callback option, handed the SDK's JSON as it is
+            out.answers[name] = _called(value.fn)
+            out.options[row.ts] = {"$callback": name, "kind": "call"}
             continue
         out.options[row.ts] = _SHAPES[row.shape](value, out, name)
     return out
@@ -186,6 +219,29 @@ def _paths(value: Any, out: Translated, name: str) -> Any:
 def _notify(value: Any, out: Translated, name: str) -> Any:
     out.notifies[name] = lambda args: value(*args)
     return {"$callback": name, "kind": "notify"}
+
+
+def _ts_only(value: Any, out: Translated, name: str) -> Any:
+    """A TypeScript-only option's value: a NodeSpawn the driver's spawner; a callable a callback
+    asking it with the SDK's JSON arguments (its return value the answer); anything else as it is."""
+    if isinstance(value, NodeAbort):
+        out.answers[name] = value.wait
+        return {"$callback": name, "kind": "abort"}
+    if isinstance(value, NodeSpawn):
+        out.notifies[name] = lambda args: value.seen(*args)
+        return {"$callback": name, "kind": "spawn"}
+    if callable(value):
+        out.answers[name] = _called(value)
+        return {"$callback": name, "kind": "call"}
+    return _plain(value)
+
+
+def _called(fn: Any) -> Answer:
+    async def answer(args: list[Any]) -> Any:
+        result = fn(*args)
+        return await result if inspect.isawaitable(result) else result
+
+    return answer
 
 
 def _can_use_tool(value: Any, out: Translated, name: str) -> Any:
@@ -299,4 +355,5 @@ _SHAPES: dict[str, Callable[[Any, Translated, str], Any]] = {
     "thinking": _thinking,
     "system-prompt": _system_prompt,
     "mcp-servers": _mcp_servers,
+    "ts-only": _ts_only,
 }

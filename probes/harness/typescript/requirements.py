@@ -1,7 +1,8 @@
 """What a behaviour's declared requirements mean on a TypeScript release.
 
 Requirements are declared in the Python SDK's terms (`option:can_use_tool`,
-`api:ClaudeSDKClient.interrupt`, `field:AgentDefinition.maxTurns`); here each is answered for
+`api:ClaudeSDKClient.interrupt`, `field:AgentDefinition.maxTurns`; a function type's field is one
+of the objects it is handed, `field:CanUseTool.requestId`); here each is answered for
 the TypeScript release under test from what its `sdk.d.ts` declares, through the one
 client-method table and the one function table (an option through the option table, by
 TypeScriptSdk.missing_options). Where the TypeScript SDK has the API but sdkprobe's driver
@@ -66,6 +67,9 @@ def unmet(kind: str, name: str, release: Any) -> str | None:
         fields = release.type_fields(ts_cls)
         if fields is None:
             return f"{sdk} declares no type {ts_cls}"
+        if not fields:  # a function type (CanUseTool): the fields of the objects it is handed
+            parameters = (release.declarations().entry(ts_cls) or {}).get("parameters", [])
+            fields = tuple(key for parameter in parameters for key in parameter["fields"])
         return None if field in fields or camel(field) in fields else f"{ts_cls} in {sdk} has no field {field!r}"
     if kind == "api":
         head, _, method = name.partition(".")
