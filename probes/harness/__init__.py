@@ -76,6 +76,7 @@ from sdkprobe.harness.sdk import (
     session_functions,
     typed_keys,
 )
+from sdkprobe.harness.typescript.arguments import iterable as ts_iterable
 from sdkprobe.harness.wire import WireRun
 
 __all__ = [
@@ -135,6 +136,7 @@ __all__ = [
     "thinking",
     "tool_use",
     "tool_use_offered",
+    "ts_iterable",
     "typed_keys",
     "user_settings",
     "user_skill",

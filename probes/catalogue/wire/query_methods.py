@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.harness import Harness, Scenario, lacks
+from sdkprobe.harness import Harness, Scenario, lacks, ts_iterable
 
 # --- wire.query-control-methods-send-and-resolve ------------------------------------------------
 
@@ -581,3 +581,211 @@ query_initialize_answer_read_back.differs_on(
 query_initialize_answer_read_back.differs_on(
     _read_back_seen(accountInfo={"resolved": None, "error": "Error: Unsupported control request subtype"})
 )
+
+
+# --- wire.query-stream-input-and-close ------------------------------------------------------------
+
+_STREAMED = ("probe streamed one", "probe streamed two")
+_AFTER_CLOSE = "probe sent after close"
+
+
+def _user(text: str) -> dict[str, Any]:
+    return {"type": "user", "message": {"role": "user", "content": text}, "parent_tool_use_id": None}
+
+
+def _content(message: Any) -> Any:
+    return (message.get("message") or {}).get("content") if isinstance(message, dict) else None
+
+
+class ClosedSeen(TypedDict):
+    """What streamInput gave and which of its messages reached the CLI's stdin, in order; after
+    close(): whether every process the SDK spawned had ended (None: the run ended first), what the
+    SDK still yielded (each message's type), and whether a message sent then reached the CLI."""
+
+    stream_input: Returned
+    streamed: list[str]
+    processes_ended: bool | None
+    yielded_after_close: list[str]
+    reached_cli_after_close: bool
+    error: str | None
+
+
+@behaviour(
+    id="wire.query-stream-input-and-close",
+    claim=(
+        "Query.streamInput(stream) of the TypeScript SDK writes each user message of the stream to the CLI, in "
+        "order; close() terminates the CLI process and ends the query: after it no further message is received, "
+        "and a message sent after it does not reach the CLI."
+    ),
+    summary="streamInput writes each message to the CLI; close() ends the CLI and the messages",
+    source=("sdk-ts", "Query"),
+    tier="wire",
+    checks=("stream-input-writes-each-message", "close-ends-the-cli", "close-ends-the-messages"),
+    requires=("api:Query.streamInput", "api:Query.close"),
+    pins={
+        "stream-input-writes-each-message": ("query:streamInput",),
+        "close-ends-the-cli": ("query:close",),
+        "close-ends-the-messages": ("query:close",),
+    },
+)
+async def query_stream_input_and_close(h: Harness) -> ClosedSeen:
+    scenario = Scenario()
+    for text in _STREAMED:
+        scenario.wait_for(type="user", message={"content": text})
+    scenario.init().assistant("got both").result(result="got both")
+    scenario.wait_for(type="user", message={"content": _AFTER_CLOSE}).assistant("too late").result(result="late")
+    state: dict[str, Any] = {"after": [], "ended": None}
+    returned: dict[str, Returned] = {}
+
+    async def drive(client: Any, outcome: Any) -> None:
+        try:
+            returned["streamInput"] = {
+                "resolved": await client.query_method("streamInput", ts_iterable([_user(t) for t in _STREAMED])),
+                "error": None,
+            }
+        except Exception as exc:
+            returned["streamInput"] = {"resolved": None, "error": f"{type(exc).__name__}: {exc}"}
+        async for message in client.receive_response():
+            outcome.messages.append(message)
+        await client.query_method("close")
+        children = await client.processes_ended()
+        state["ended"] = bool(children) and all(c["returncode"] is not None for c in children)
+        await client.query(_AFTER_CLOSE)
+        async for message in client.receive_messages():
+            state["after"].append(type(message).__name__)
+
+    run = await h.wire(None, scenario=scenario, client=True, drive=drive)
+    texts = [_content(m) for m in run.user_messages]
+    return {
+        "stream_input": returned.get("streamInput", {"resolved": None, "error": "never called"}),
+        "streamed": [t for t in texts if t in _STREAMED],
+        "processes_ended": state["ended"],
+        "yielded_after_close": state["after"],
+        "reached_cli_after_close": _AFTER_CLOSE in texts,
+        "error": run.error_line,
+    }
+
+
+@query_stream_input_and_close.decide
+def _(seen: ClosedSeen) -> dict[str, Check]:
+    streamed, call = seen["streamed"], seen["stream_input"]
+    after, error = seen["yielded_after_close"], seen["error"]
+    return {
+        "stream-input-writes-each-message": check(
+            streamed == list(_STREAMED) and call["error"] is None,
+            f"streamInput of {list(_STREAMED)} gave {call['resolved']!r} (raised {call['error']}); "
+            f"the CLI read {streamed}",
+        ),
+        "close-ends-the-cli": check(
+            seen["processes_ended"] is True,
+            f"after close(), every process the SDK spawned had ended: {seen['processes_ended']}",
+        ),
+        "close-ends-the-messages": check(
+            not after and not seen["reached_cli_after_close"] and error is None,
+            f"after close() the SDK yielded {after}; a message sent then reached the CLI: "
+            f"{seen['reached_cli_after_close']}; the run raised {error}",
+        ),
+    }
+
+
+_CLOSED: ClosedSeen = {
+    "stream_input": {"resolved": None, "error": None},
+    "streamed": list(_STREAMED),
+    "processes_ended": True,
+    "yielded_after_close": [],
+    "reached_cli_after_close": False,
+    "error": None,
+}
+# a release whose streamInput writes only the first message of the stream
+query_stream_input_and_close.differs_on({**_CLOSED, "streamed": [_STREAMED[0]]})
+# a release whose close() leaves the CLI running (its stdin closed, the process never ended)
+query_stream_input_and_close.differs_on({**_CLOSED, "processes_ended": False})
+# a release whose close() only stops the SDK reading: the next prompt still goes out and is answered
+query_stream_input_and_close.differs_on(
+    {**_CLOSED, "yielded_after_close": ["AssistantMessage", "ResultMessage"], "reached_cli_after_close": True}
+)
+
+
+# --- wire.query-abort-rejects-with-abort-error ----------------------------------------------------
+
+
+class AbortedSeen(TypedDict):
+    """After the query's AbortController was aborted mid-turn: how the iteration ended (the error's
+    message, and the SDK's exported error class it is of), what it still yielded, and whether every
+    process the SDK spawned had ended then."""
+
+    error: str | None
+    error_class: str | None
+    yielded_after_abort: list[str]
+    processes_ended: bool | None
+
+
+@behaviour(
+    id="wire.query-abort-rejects-with-abort-error",
+    claim=(
+        "When the AbortController given to query() is aborted mid-turn, the query stops and cleans up: its "
+        "iteration rejects with the SDK's exported AbortError, and the CLI process ends."
+    ),
+    summary="An aborted query rejects with AbortError and its CLI ends",
+    source=("sdk-ts", "Options.abortController"),
+    tier="wire",
+    checks=("rejects-with-abort-error", "the-cli-ends"),
+    requires=("api:AbortError",),
+    pins={"rejects-with-abort-error": ("error:AbortError",)},
+)
+async def query_abort_rejects_with_abort_error(h: Harness) -> AbortedSeen:
+    scenario = Scenario().wait_for_user().init()  # then nothing: the turn stays open until the abort
+    state: dict[str, Any] = {"after": [], "ended": None, "error": None, "class": None}
+
+    async def drive(client: Any, outcome: Any) -> None:
+        await client.query("hi")
+        async for message in client.receive_messages():
+            outcome.messages.append(message)
+            break  # the init message: the turn runs
+        client.abort()
+        try:
+            async for message in client.receive_messages():
+                state["after"].append(type(message).__name__)
+        except Exception as exc:  # how the iteration ended: the finding
+            state["error"] = str(exc)  # its message: the class's own name is minified, and moves with each build
+            state["class"] = getattr(exc, "exported", None)
+        children = await client.processes_ended()
+        state["ended"] = bool(children) and all(c["returncode"] is not None for c in children)
+
+    await h.wire(None, scenario=scenario, client=True, drive=drive)
+    return {
+        "error": state["error"],
+        "error_class": state["class"],
+        "yielded_after_abort": state["after"],
+        "processes_ended": state["ended"],
+    }
+
+
+@query_abort_rejects_with_abort_error.decide
+def _(seen: AbortedSeen) -> dict[str, Check]:
+    return {
+        "rejects-with-abort-error": check(
+            seen["error_class"] == "AbortError",
+            f"after abort() the iteration ended with {seen['error']!r} (an error of the exported class "
+            f"{seen['error_class']}), "
+            f"having yielded {seen['yielded_after_abort']}",
+        ),
+        "the-cli-ends": check(
+            seen["processes_ended"] is True,
+            f"after abort(), every process the SDK spawned had ended: {seen['processes_ended']}",
+        ),
+    }
+
+
+_ABORTED: AbortedSeen = {
+    "error": "Operation aborted",
+    "error_class": "AbortError",
+    "yielded_after_abort": [],
+    "processes_ended": True,
+}
+# a release whose aborted query just ends its iteration, as if the turn had finished
+query_abort_rejects_with_abort_error.differs_on({**_ABORTED, "error": None, "error_class": None})
+# a release that rejects with a plain Error, which a host's `instanceof AbortError` no longer catches
+query_abort_rejects_with_abort_error.differs_on({**_ABORTED, "error": "Operation aborted", "error_class": None})
+# a release whose abort leaves the CLI running
+query_abort_rejects_with_abort_error.differs_on({**_ABORTED, "processes_ended": False})

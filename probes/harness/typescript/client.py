@@ -14,6 +14,7 @@ import asyncio
 from collections.abc import AsyncIterable, AsyncIterator, Callable
 from typing import Any
 
+from sdkprobe.harness.typescript.arguments import iterable as iterable
 from sdkprobe.harness.typescript.messages import neutral
 from sdkprobe.harness.typescript.names import camel
 from sdkprobe.harness.typescript.relay import Relay, TsError
@@ -42,11 +43,6 @@ CONTROLS: dict[str, tuple[str, Callable[[dict[str, Any]], list[Any]]]] = {
 def _fields(request: dict[str, Any]) -> dict[str, Any]:
     """A request's fields other than its subtype, as the method's options spell them (add_plugins -> addPlugins)."""
     return {camel(k): v for k, v in request.items() if k != "subtype"}
-
-
-def iterable(items: list[Any]) -> dict[str, Any]:
-    """An argument of `TsClient.query_method` that the method gets as an async iterable of `items`."""
-    return {"$iterable": list(items)}
 
 
 # The client's own stream methods, which the streaming prompt and the message stream serve.
