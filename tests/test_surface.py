@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import types
+from pathlib import Path
 from typing import Any
 
 import claude_agent_sdk
@@ -217,9 +218,7 @@ def test_a_requirement_names_the_items_it_names(requirement: str, items: tuple[s
 def test_every_item_a_declared_requirement_names_is_on_the_installed_surface():
     """No requirement maps to a name the SDK never had (a spelling rule gone wrong): the installed
     SDK's, or for a TypeScript-only claim (`api:AbortError`) a recorded TypeScript release's."""
-    from sdkprobe.pytest_plugin import reports_dir
-
-    recorded = sorted((reports_dir() / "ts").glob("*.json"))
+    recorded = sorted((Path(__file__).resolve().parent.parent / "reports" / "ts").glob("*.json"))
     known = set(names()) | {item for path in recorded for item in json.loads(path.read_text())["surface"]}
     named = {item for b in catalogue.load() for r in b.requirements for item in named_by(r)}
     assert named and named <= known, sorted(named - known)

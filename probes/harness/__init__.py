@@ -26,6 +26,7 @@ from sdkprobe.fake_cli.blocks import (
 )
 from sdkprobe.fake_cli.scenario import Scenario
 from sdkprobe.harness import cli_text, host_process, processes, real_cli, under_test, wire
+from sdkprobe.harness.arguments import iterable as ts_iterable
 from sdkprobe.harness.context_files import (
     auto_memory,
     claude_md,
@@ -76,7 +77,6 @@ from sdkprobe.harness.sdk import (
     session_functions,
     typed_keys,
 )
-from sdkprobe.harness.typescript.arguments import iterable as ts_iterable
 from sdkprobe.harness.wire import WireRun
 
 __all__ = [

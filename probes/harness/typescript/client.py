@@ -14,7 +14,7 @@ import asyncio
 from collections.abc import AsyncIterable, AsyncIterator, Callable
 from typing import Any
 
-from sdkprobe.harness.typescript.arguments import iterable as iterable
+from sdkprobe.harness.arguments import iterable as iterable
 from sdkprobe.harness.typescript.messages import neutral
 from sdkprobe.harness.typescript.names import camel
 from sdkprobe.harness.typescript.relay import Relay, TsError

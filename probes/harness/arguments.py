@@ -1,5 +1,6 @@
-"""How a probe writes an argument of a TypeScript Query method that JSON alone cannot carry
-(`TsClient.query_method`): the driver (driver.mjs) makes the value the method takes of it."""
+"""How a probe writes an argument of an SDK method that JSON alone cannot carry: a TypeScript
+Query method's (`TsClient.query_method`), which the Node driver (typescript/driver.mjs) makes
+into the value the method takes."""
 
 from __future__ import annotations
 
