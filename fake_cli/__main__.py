@@ -65,6 +65,7 @@ class Stdin:
         self.eof = False
         self._cond = threading.Condition()
         self._control = control
+        self._served: dict[str, int] = {}  # subtype -> requests answered from its "responses"
         self._out = out
         self._capture = capture
         threading.Thread(target=self._read, daemon=True).start()
@@ -94,6 +95,10 @@ class Stdin:
         body: dict[str, Any] = {"request_id": req.get("request_id")}
         if "error" in rule:
             body.update(subtype="error", error=rule["error"])
+        elif rule.get("responses"):
+            served = self._served.get(subtype, 0)
+            self._served[subtype] = served + 1
+            body.update(subtype="success", response=rule["responses"][min(served, len(rule["responses"]) - 1)])
         else:
             body.update(subtype="success", response=rule.get("response", {}))
         self._out.send({"type": "control_response", "response": body})

@@ -34,7 +34,8 @@ class Scenario:
     def __init__(self, cli_version: str = DEFAULT_CLI_VERSION) -> None:
         self.cli_version = cli_version
         self.steps: list[dict[str, Any]] = []
-        # subtype -> {"response": {...}} or {"error": "..."} or {"silent": True}
+        # subtype -> {"response": {...}} or {"responses": [{...}, ...]} (in turn, the last again)
+        # or {"error": "..."} or {"silent": True}
         self.control: dict[str, dict[str, Any]] = {
             "initialize": {"response": {"commands": [], "output_style": "default"}},
         }
@@ -43,6 +44,11 @@ class Scenario:
     # --- how SDK->CLI control requests are answered -------------------------
     def answer(self, subtype: str, response: dict[str, Any] | None = None) -> Scenario:
         self.control[subtype] = {"response": response or {}}
+        return self
+
+    def answer_each(self, subtype: str, *responses: dict[str, Any]) -> Scenario:
+        """Answer the requests of this subtype with `responses` in turn, the last one again after."""
+        self.control[subtype] = {"responses": [dict(r) for r in responses]}
         return self
 
     def fail(self, subtype: str, error: str) -> Scenario:

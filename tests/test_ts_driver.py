@@ -210,7 +210,8 @@ def test_a_node_abort_aborts_the_controller_the_sdk_holds_when_the_probe_says() 
 
     controller = NodeAbort()
     controller.abort()  # before the run: the driver's ask is answered at once
-    assert seen(run(abortController=controller))["aborted"] is True
+    # the fake waits for the abort when told to (the driver gives every query a controller of its own)
+    assert seen(run(abortController=controller, extra_args={"wait-for-abort": None}))["aborted"] is True
 
 
 def test_an_option_only_typescript_has_is_taken_by_its_name_only_where_the_release_declares_it() -> None:

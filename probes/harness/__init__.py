@@ -26,6 +26,7 @@ from sdkprobe.fake_cli.blocks import (
 )
 from sdkprobe.fake_cli.scenario import Scenario
 from sdkprobe.harness import cli_text, host_process, processes, real_cli, under_test, wire
+from sdkprobe.harness.arguments import iterable as ts_iterable
 from sdkprobe.harness.context_files import (
     auto_memory,
     claude_md,
@@ -141,6 +142,7 @@ __all__ = [
     "thinking",
     "tool_use",
     "tool_use_offered",
+    "ts_iterable",
     "typed_keys",
     "user_settings",
     "user_skill",

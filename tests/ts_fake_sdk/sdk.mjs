@@ -8,6 +8,11 @@ export function query({ prompt, options }) {
   async function* run() {
     yield { type: "system", subtype: "init", session_id: "s1", cwd: process.cwd(), tools: [] };
     if (options.model?.startsWith("throw:")) throw new TypeError(options.model.slice(6));
+    if (options.model === "wait-for-abort") {
+      const signal = options.abortController.signal;
+      await new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", resolve)));
+      throw new Aborted("aborted by its host");
+    }
     const seen = { options: Object.keys(options).sort(), env_mark: process.env.SDKPROBE_FAKE_MARK ?? null };
     if (typeof prompt === "string") seen.prompt = prompt;
     else {
@@ -29,7 +34,7 @@ export function query({ prompt, options }) {
     options.stderr?.("a line on stderr");
     // options only the TypeScript SDK has, passed by their own names: a value, and a callback
     if ("tsOnlyValue" in options) seen.tsOnlyValue = options.tsOnlyValue;
-    if (options.abortController) {
+    if (options.abortController && options.extraArgs?.["wait-for-abort"] !== undefined) {
       const signal = options.abortController.signal;
       await new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener("abort", resolve)));
       seen.aborted = signal.aborted;
@@ -74,8 +79,24 @@ export function query({ prompt, options }) {
   gen.interrupt = async () => { interrupted += 1; };
   gen.setModel = async (m) => ({ model: m });
   gen.reloadPlugins = async (opts) => ({ got: opts ?? null });
+  gen.echo = async (...args) => ({ args });
+  gen.refuse = async (why) => { throw new Error(why); };
+  gen.collect = async (items) => { const got = []; for await (const item of items) got.push(item); return got; };
   return gen;
 }
+
+// The SDK's AbortError under a name of its own, as a minified build has it.
+class Aborted extends Error {}
+export { Aborted as AbortError };
+
+// A class to make and call: what each call gives back tells the calls apart.
+export class Tally {
+  constructor(start = 0) { this.total = start; }
+  add(n) { if (typeof n !== "number") throw new TypeError("not a number"); this.total += n; }
+  async read() { return this.total; }
+}
+
+export function twice(x) { return x * 2; }
 
 export function tool(name, description, inputSchema, handler) {
   return { name, description, inputSchema, handler };

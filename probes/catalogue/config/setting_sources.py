@@ -673,17 +673,16 @@ for _scope in ("local", "user", "project"):
         f"value:ConfigScope={_scope}",
         "exported beside the other types, yet no field the SDK takes or yields is declared with it",
     )
-for _source in ("user", "project", "local", "flag", "managed"):
-    leave_uncovered(
-        __name__,
-        f"value:ResolvedSettingSource={_source}",
-        "only resolveSettings() (an @alpha function) reports it, as where a setting came from; no behaviour "
-        "calls resolveSettings() yet",
-    )
-for _origin in ("file", "helper", "hkcu", "hklm", "parent", "plist", "remote"):
+leave_uncovered(
+    __name__,
+    "value:ResolvedSettingSource=flag",
+    "resolveSettings() (an @alpha function) takes no flag settings, so it never names that source to a probe; "
+    "config.resolve-settings-merges-as-the-cli pins the other four",
+)
+for _origin in ("file", "helper", "hkcu", "hklm", "plist", "remote"):
     leave_uncovered(
         __name__,
         f"value:PolicySettingsOrigin={_origin}",
-        "where managed policy came from, as resolveSettings() (@alpha) reports it: needs managed settings from "
-        "the registry, a plist or a server, none of which a probe arranges offline",
+        "where managed policy came from, per resolveSettings() (@alpha): needs managed settings from the registry, "
+        "a plist, /etc or a server, none of which a probe arranges offline",
     )

@@ -52,6 +52,7 @@ from sdkprobe.harness import (
     Script,
     config_dir_env,
     reply,
+    session_functions,
     tool_use_offered,
 )
 
@@ -901,4 +902,114 @@ fold_summary_feeds_store_listing.differs_on(
         "listed last_modified": [1767323048000],
         "info from entries": _without({**_STORE_INFO, "tag": "urgent"}, "file_size"),
     }
+)
+
+
+# --- sessions.in-memory-store-keeps-what-was-appended ---------------------------------------------
+
+# ids no normalising rewrites (a UUID would read <UUID> in the report), so the decision compares them
+_STORED_SID = "probe-stored-session"
+_KEY = {"projectKey": "probe-project", "sessionId": _STORED_SID}
+_SUBKEY = {**_KEY, "subpath": f"subagents/agent-{AGENT}"}
+_ENTRIES = [{"type": "user", "uuid": "probe-u1", "marker": MARKER}, {"type": "assistant", "uuid": "probe-a1"}]
+_LATER = [{"type": "user", "uuid": "probe-u2"}]
+_SUB_ENTRIES = [{"type": "user", "uuid": "probe-su1", "isSidechain": True}]
+# (label, method, arguments): one instance, called in this order
+_STORE_CALLS: list[tuple[str, str, list[Any]]] = [
+    ("load before any append", "load", [_KEY]),
+    ("append", "append", [_KEY, _ENTRIES]),
+    ("append again", "append", [_KEY, _LATER]),
+    ("load", "load", [_KEY]),
+    ("append to a subpath", "append", [_SUBKEY, _SUB_ENTRIES]),
+    ("load the subpath", "load", [_SUBKEY]),
+    ("listSessions", "listSessions", ["probe-project"]),
+    ("listSubkeys", "listSubkeys", [{"projectKey": "probe-project", "sessionId": _STORED_SID}]),
+    ("delete", "delete", [_KEY]),
+    ("load after delete", "load", [_KEY]),
+]
+
+
+class KeptSeen(TypedDict):
+    """Each call's reply by its label: `{"value": V}`, `{"undefined": True}` or `{"error": ...}`
+    (listSessions' mtimes read as whether each is a number)."""
+
+    replies: dict[str, Any]
+
+
+def _listed(reply: Any) -> Any:
+    value = reply.get("value") if isinstance(reply, dict) else None
+    if not isinstance(value, list):
+        return reply
+    rows = [{**r, "mtime": isinstance(r.get("mtime"), (int, float))} if isinstance(r, dict) else r for r in value]
+    return {"value": rows}
+
+
+@behaviour(
+    id="sessions.in-memory-store-keeps-what-was-appended",
+    claim=(
+        "The TypeScript SDK's InMemorySessionStore, a SessionStore, gives back from load(key) every entry appended "
+        "under that key, in order (null before any), keeps a subpath's entries apart, lists the session with its "
+        "mtime and its subkeys, and after delete(key) loads null."
+    ),
+    summary="InMemorySessionStore loads what was appended, lists it, and forgets it on delete",
+    source=("sdk-ts", "InMemorySessionStore"),
+    tier="wire",
+    checks=("load-gives-what-was-appended", "lists-what-it-holds", "delete-forgets-it"),
+    requires=("api:InMemorySessionStore.getEntries",),
+    pins={
+        "load-gives-what-was-appended": ("class:InMemorySessionStore",),
+        "lists-what-it-holds": ("class:InMemorySessionStore",),
+        "delete-forgets-it": ("class:InMemorySessionStore",),
+    },
+)
+async def in_memory_store_keeps_what_was_appended(h: Harness) -> KeptSeen:
+    replies = session_functions().instance_calls(
+        "InMemorySessionStore", [(method, args) for _, method, args in _STORE_CALLS]
+    )
+    by_label = {label: reply for (label, _, _), reply in zip(_STORE_CALLS, replies, strict=True)}
+    by_label["listSessions"] = _listed(by_label.get("listSessions"))
+    return {"replies": by_label}
+
+
+@in_memory_store_keeps_what_was_appended.decide
+def _(seen: KeptSeen) -> dict[str, Check]:
+    r = seen["replies"]
+    loaded = [r.get("load before any append"), r.get("load"), r.get("load the subpath")]
+    listed = [r.get("listSessions"), r.get("listSubkeys")]
+    return {
+        "load-gives-what-was-appended": check(
+            loaded == [{"value": None}, {"value": [*_ENTRIES, *_LATER]}, {"value": _SUB_ENTRIES}],
+            f"load before, after two appends, of the subpath: {loaded}",
+        ),
+        "lists-what-it-holds": check(
+            listed == [{"value": [{"sessionId": _STORED_SID, "mtime": True}]}, {"value": [_SUBKEY["subpath"]]}],
+            f"listSessions, listSubkeys: {listed}",
+        ),
+        "delete-forgets-it": check(
+            r.get("load after delete") == {"value": None}, f"load after delete: {r.get('load after delete')}"
+        ),
+    }
+
+
+_KEPT: KeptSeen = {
+    "replies": {
+        "load before any append": {"value": None},
+        "append": {"undefined": True},
+        "append again": {"undefined": True},
+        "load": {"value": [*_ENTRIES, *_LATER]},
+        "append to a subpath": {"undefined": True},
+        "load the subpath": {"value": _SUB_ENTRIES},
+        "listSessions": {"value": [{"sessionId": _STORED_SID, "mtime": True}]},
+        "listSubkeys": {"value": [_SUBKEY["subpath"]]},
+        "delete": {"undefined": True},
+        "load after delete": {"value": None},
+    }
+}
+# a release whose append replaces what was there instead of adding to it
+in_memory_store_keeps_what_was_appended.differs_on({"replies": {**_KEPT["replies"], "load": {"value": _LATER}}})
+# a release that keys subpaths with the main transcript (a subagent's entries mixed in), so lists no subkey
+in_memory_store_keeps_what_was_appended.differs_on({"replies": {**_KEPT["replies"], "listSubkeys": {"value": []}}})
+# a release whose delete leaves the entries
+in_memory_store_keeps_what_was_appended.differs_on(
+    {"replies": {**_KEPT["replies"], "load after delete": {"value": [*_ENTRIES, *_LATER]}}}
 )

@@ -620,3 +620,106 @@ def _mutations_broken() -> MutationsSeen:
 
 
 transcript_mutations.differs_on(_mutations_broken())
+
+
+# --- sessions.archive-marks-and-unarchive-clears ---------------------------------------------------
+
+
+class ArchivedSeen(TypedDict):
+    """listSessions()' `archived` for the session after each step (None: not listed; a string: what a
+    call threw), whether the transcript's bytes were the same after archiving, and what archiving a
+    session no transcript has did."""
+
+    archived_after_archive: bool | str | None
+    transcript_unchanged: bool
+    archived_after_unarchive: bool | str | None
+    archive_unknown: str
+
+
+def _archived(functions: Any, where: str) -> bool | str | None:
+    try:
+        listed = functions.call_exported("listSessions", {"dir": where})
+    except Exception as exc:
+        return f"listSessions threw {type(exc).__name__}: {exc}"
+    mine = [s for s in listed or [] if isinstance(s, dict) and s.get("sessionId") == SID]
+    return bool(mine[0].get("archived")) if mine else None
+
+
+def _step(functions: Any, name: str, *args: Any) -> str | None:
+    try:
+        functions.call_exported(name, *args)
+    except Exception as exc:  # what the SDK threw
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+@behaviour(
+    id="sessions.archive-marks-and-unarchive-clears",
+    claim=(
+        "archiveSession(id) of the TypeScript SDK leaves the session on disk, its transcript unchanged, and "
+        "listSessions still returns it with archived: true; unarchiveSession(id) makes listSessions return it "
+        "with archived: false; archiving a session that is not found throws."
+    ),
+    summary="archiveSession marks a listed session archived, unarchiveSession clears it",
+    source=("sdk-ts", "archiveSession"),
+    tier="wire",
+    checks=("archive-marks-it", "unarchive-clears-it", "unknown-session-throws"),
+    requires=("api:archiveSession", "api:unarchiveSession"),
+    pins={
+        "archive-marks-it": ("function:archiveSession",),
+        "unarchive-clears-it": ("function:unarchiveSession",),
+        "unknown-session-throws": ("function:archiveSession",),
+    },
+)
+async def archive_marks_and_unarchive_clears(h: Harness) -> ArchivedSeen:
+    main = write_transcript(h)
+    before, where = main.read_bytes(), str(h.cwd)
+    functions = session_functions()
+    with config_dir_env(h.config_dir):
+        threw = _step(functions, "archiveSession", SID, {"dir": where})
+        archived = threw or _archived(functions, where)
+        unchanged = main.read_bytes() == before
+        threw = _step(functions, "unarchiveSession", SID, {"dir": where})
+        unarchived = threw or _archived(functions, where)
+        unknown = _step(functions, "archiveSession", OTHER_SID, {"dir": where})
+    return {
+        "archived_after_archive": archived,
+        "transcript_unchanged": unchanged,
+        "archived_after_unarchive": unarchived,
+        "archive_unknown": unknown or "returned",
+    }
+
+
+@archive_marks_and_unarchive_clears.decide
+def _(seen: ArchivedSeen) -> dict[str, Check]:
+    after = seen["archived_after_archive"]
+    return {
+        "archive-marks-it": check(
+            after is True and seen["transcript_unchanged"],
+            f"after archiveSession, listSessions gave archived={after!r}; transcript unchanged: "
+            f"{seen['transcript_unchanged']}",
+        ),
+        "unarchive-clears-it": check(
+            seen["archived_after_unarchive"] is False,
+            f"after unarchiveSession, listSessions gave archived={seen['archived_after_unarchive']!r}",
+        ),
+        "unknown-session-throws": check(
+            seen["archive_unknown"] != "returned", f"archiveSession of an unknown session: {seen['archive_unknown']}"
+        ),
+    }
+
+
+_ARCHIVED: ArchivedSeen = {
+    "archived_after_archive": True,
+    "transcript_unchanged": True,
+    "archived_after_unarchive": False,
+    "archive_unknown": "Error: Session 5e551011-2222-4222-8222-222222222222 not found",
+}
+# a release whose archiveSession drops the session from listSessions instead of marking it
+archive_marks_and_unarchive_clears.differs_on({**_ARCHIVED, "archived_after_archive": None})
+# a release that keeps the mark in the transcript itself (appends an entry to it)
+archive_marks_and_unarchive_clears.differs_on({**_ARCHIVED, "transcript_unchanged": False})
+# a release whose unarchiveSession leaves the mark
+archive_marks_and_unarchive_clears.differs_on({**_ARCHIVED, "archived_after_unarchive": True})
+# a release that writes a mark for a session no transcript has, silently
+archive_marks_and_unarchive_clears.differs_on({**_ARCHIVED, "archive_unknown": "returned"})

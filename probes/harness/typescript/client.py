@@ -14,6 +14,7 @@ import asyncio
 from collections.abc import AsyncIterable, AsyncIterator, Callable
 from typing import Any
 
+from sdkprobe.harness.arguments import iterable as iterable
 from sdkprobe.harness.typescript.messages import neutral
 from sdkprobe.harness.typescript.names import camel
 from sdkprobe.harness.typescript.relay import Relay, TsError
@@ -108,6 +109,23 @@ class TsClient:
         except TsError as exc:
             return {"subtype": "error", "error": str(exc)}
         return {"subtype": "success", "response": dict(response or {})}
+
+    # --- the Query itself, by its TypeScript names ------------------------------------------
+    async def query_method(self, method: str, *args: Any) -> Any:
+        """Query.`method`(*args) by its TypeScript name, the arguments as JSON (`iterable(...)`
+        for one the method iterates): what its promise resolved to, or its rejection raised as a
+        TsError (a method the Query lacks: a TsError too)."""
+        return await self._relay.call(method, *args)
+
+    def abort(self) -> None:
+        """abort() the AbortController the query was given, as a host aborts the one it passed."""
+        self._relay.abort()
+
+    async def processes_ended(self, ceiling: float = 10.0) -> list[dict[str, Any]]:
+        """Each process the SDK spawned ({pid, argv, returncode}), once all have ended or the
+        ceiling (a hang's bound only) passed: a returncode None is one still running then."""
+        await self._relay.children_ended(ceiling)
+        return [dict(child) for child in self._relay.children]
 
     def __getattr__(self, name: str) -> Any:
         method = METHODS.get(name)

@@ -11,7 +11,10 @@
 // then any of:
 //   {"user": SDKUserMessage}           one message into the prompt stream
 //   {"end_input": true}                the prompt stream ends
-//   {"call": ID, "method": M, "args": [...]}   Query.M(...args): interrupt, setModel, ...
+//   {"call": ID, "method": M, "args": [...]}   Query.M(...args): interrupt, setModel, ...; an argument
+//                                      {"$iterable": [...]} is passed as an async iterable of those items
+//   {"abort": true}                    abort() the query's AbortController (the driver's own, unless
+//                                      the options gave one)
 //   {"answer": ID, "value": V} | {"answer": ID, "error": TEXT}   what a callback returns
 // driver -> Python (stdout):
 //   {"message": SDKMessage}            each message query() yields, in order
@@ -20,11 +23,14 @@
 //   {"notify": NAME, "args": [...]}    a callback whose return value the SDK ignores (stderr)
 //   {"spawned": PID, "argv": [...]} / {"exited": PID, "code", "signal"}   a process the SDK started, and its end
 //   {"returned": ID, "value": V} | {"returned": ID, "error": {...}}
-//   {"end": true} | {"error": {"name", "message"}}   how the iteration ended
+//   {"end": true} | {"error": {"name", "message", "exported"?}}   how the iteration ended; an error
+//                                      carries `exported`, the name of the SDK's exported error class
+//                                      that made it (AbortError), when one did
 // The driver exits once its stdin closes after the end. Started as `node driver.mjs SDK`, it
 // loads that SDK module before the start line comes (a warm driver waiting for its run).
 
 import cp from "node:child_process";
+import { setMaxListeners } from "node:events";
 import { createRequire, syncBuiltinESMExports } from "node:module";
 import { createInterface } from "node:readline";
 import { pathToFileURL } from "node:url";
@@ -39,9 +45,18 @@ function replacer(_key, value) {
   return value;
 }
 
+let sdkModule = null; // the SDK's module, once loaded: its exported error classes name what it threw
+
 function errorOf(e) {
-  if (e instanceof Error) return { name: e.constructor?.name || e.name || "Error", message: e.message };
-  return { name: "Error", message: String(e) };
+  if (!(e instanceof Error)) return { name: "Error", message: String(e) };
+  const error = { name: e.constructor?.name || e.name || "Error", message: e.message };
+  // The error class the SDK exports that made it (AbortError), when one did: its own class's
+  // name may be minified, and an Error a subclass of none of them has no such field.
+  const exported = Object.entries(sdkModule || {}).find(
+    ([, value]) => typeof value === "function" && value.prototype instanceof Error && Object.getPrototypeOf(e) === value.prototype,
+  );
+  if (exported) error.exported = exported[0];
+  return error;
 }
 
 let asked = 0;
@@ -181,6 +196,9 @@ function zodOf(schema, z) {
 
 let query = null;
 let stream = null;
+// The query's AbortController, as a host holds the one it passes: made as the SDK makes its
+// default one (50 listeners), so a query given it runs as one given none; `abort` aborts it.
+let controller = null;
 let finished = false;
 let ready;
 const started = new Promise((resolve) => (ready = resolve));
@@ -205,6 +223,7 @@ preloaded?.catch(() => {}); // a failed load is reported when a start line uses 
 
 async function start({ sdk, options, prompt, env, cwd }) {
   const module = await (sdk === process.argv[2] && preloaded ? preloaded : import(pathToFileURL(sdk).href));
+  sdkModule = module;
   // The run's environment and working directory, as the host process has them now, with
   // what loading the SDK set in process.env kept: as a process started for this run has it.
   if (env) {
@@ -215,6 +234,11 @@ async function start({ sdk, options, prompt, env, cwd }) {
   if (cwd) process.chdir(cwd);
   const revived = revive(options || {});
   if (revived.mcpServers) revived.mcpServers = await inProcessServers(module, sdk, revived.mcpServers);
+  if (revived.abortController === undefined) {
+    revived.abortController = new AbortController();
+    setMaxListeners(50, revived.abortController.signal);
+  }
+  controller = revived.abortController;
   query = module.query({ prompt: stream ?? prompt, options: revived });
   ready();
   try {
@@ -227,11 +251,22 @@ async function start({ sdk, options, prompt, env, cwd }) {
   }
 }
 
+// A call's argument as the method takes it: {"$iterable": [...]} an async iterable of its items.
+function argument(value) {
+  if (value && typeof value === "object" && Array.isArray(value.$iterable)) {
+    const items = value.$iterable;
+    return (async function* () {
+      for (const item of items) yield item;
+    })();
+  }
+  return value;
+}
+
 async function call(id, method, args) {
   try {
     await started;
     if (!query || typeof query[method] !== "function") throw new Error(`Query has no method ${method}`);
-    const value = await query[method](...(args || []));
+    const value = await query[method](...(args || []).map(argument));
     out({ returned: id, value: value === undefined ? null : value });
   } catch (e) {
     out({ returned: id, error: errorOf(e) });
@@ -255,6 +290,7 @@ lines.on("line", (line) => {
   }
   else if (msg.user) stream?.push(msg.user);
   else if (msg.end_input) stream?.end();
+  else if (msg.abort) started.then(() => controller?.abort());
   // A Query method runs once what the lines before it set going has settled (a prompt message
   // reaches the SDK in microtasks), whether they came in one read or several: as sent, in order.
   else if (msg.call !== undefined) setImmediate(() => call(msg.call, msg.method, msg.args));

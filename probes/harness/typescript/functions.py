@@ -131,9 +131,36 @@ class TsFunctions:
         call.__name__ = name
         return call
 
+    # --- the release's own exports, by their TypeScript names --------------------------------
+    def call_exported(self, ts_name: str, *args: Any) -> Any:
+        """The release's exported function `ts_name`(*args), arguments and result as JSON, in a
+        Node process of its own: what it returned (None for undefined), or what it threw raised
+        as a TsError. A function the release does not export is a TsError too (TypeError)."""
+        return _call(self._release.entry, ts_name, list(args))
+
+    def instance_calls(self, cls: str, calls: list[tuple[str, list[Any]]], *args: Any) -> list[dict[str, Any]]:
+        """One `new cls(*args)` of a class the release exports, then each (method, arguments) of
+        `calls` on it in turn, in one Node process: per call `{"value": V}`, `{"undefined": True}`
+        or `{"error": {"name", "message"}}` (an error does not stop the calls after it). A class
+        it does not export, or one that cannot be made, is a TsError."""
+        line = {"sdk": str(self._release.entry), "new": cls, "args": list(args)}
+        line["calls"] = [{"method": method, "args": list(given)} for method, given in calls]
+        got = _exchange(line, cls)
+        if "error" in got:
+            raise ts_exception(got["error"])
+        return list(got.get("value") or [])
+
 
 def _call(entry: Path, ts_name: str, args: list[Any]) -> Any:
-    line = json.dumps({"sdk": str(entry), "name": ts_name, "args": args}) + "\n"
+    got = _exchange({"sdk": str(entry), "name": ts_name, "args": args}, f"{ts_name}()")
+    if "error" in got:
+        raise ts_exception(got["error"])
+    return None if got.get("undefined") else got.get("value")
+
+
+def _exchange(request: dict[str, Any], what: str) -> dict[str, Any]:
+    """call.mjs's one reply to one request line, in a Node process of its own."""
+    line = json.dumps(request) + "\n"
     try:
         done = subprocess.run(
             [node(), str(CALL)],
@@ -145,11 +172,9 @@ def _call(entry: Path, ts_name: str, args: list[Any]) -> Any:
             check=False,
         )
     except subprocess.TimeoutExpired:
-        raise DriverError(f"{ts_name}() did not return within {_TIMEOUT:.0f} s") from None
+        raise DriverError(f"{what} did not return within {_TIMEOUT:.0f} s") from None
     lines = done.stdout.strip().splitlines()
     if not lines:
-        raise DriverError(f"{ts_name}(): node exited {done.returncode} without a reply: {done.stderr.strip()[-500:]}")
-    got = json.loads(lines[-1])
-    if "error" in got:
-        raise ts_exception(got["error"])
-    return None if got.get("undefined") else got.get("value")
+        raise DriverError(f"{what}: node exited {done.returncode} without a reply: {done.stderr.strip()[-500:]}")
+    got: dict[str, Any] = json.loads(lines[-1])
+    return got

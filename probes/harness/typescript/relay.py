@@ -36,18 +36,21 @@ class DriverError(RuntimeError):
 
 
 class TsError(Exception):
-    """What the TypeScript SDK threw, named as it named it (`name: message`)."""
+    """What the TypeScript SDK threw, named as it named it (`name: message`); `exported` is
+    the name of the error class the SDK exports that made it (`AbortError`), None when none did."""
 
-    def __init__(self, name: str, message: str) -> None:
+    def __init__(self, name: str, message: str, exported: str | None = None) -> None:
         super().__init__(message)
         self.ts_name = name
+        self.exported = exported
 
 
 def ts_exception(error: dict[str, Any]) -> TsError:
     """A TsError whose class name is the thrown error's own, so `Type: message` reads as in Node."""
     name = str(error.get("name") or "Error")
     cls: type[TsError] = type(name if name.isidentifier() else "Error", (TsError,), {})
-    return cls(name, str(error.get("message", "")))
+    exported = error.get("exported")
+    return cls(name, str(error.get("message", "")), str(exported) if exported else None)
 
 
 def node() -> str:
@@ -158,6 +161,10 @@ class Relay:
 
     def end_input(self) -> None:
         self._send({"end_input": True})
+
+    def abort(self) -> None:
+        """abort() the query's AbortController, as a host aborts the one it passed."""
+        self._send({"abort": True})
 
     async def call(self, method: str, *args: Any) -> Any:
         """Query.`method`(*args) in the driver; what it returned, or its error raised."""

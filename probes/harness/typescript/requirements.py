@@ -89,7 +89,7 @@ def unmet(kind: str, name: str, release: Any) -> str | None:
             return f"sdkprobe's TypeScript driver does not relay {_NOT_RELAYED[name]} yet ({name})"
         same = _SAME.get(name)
         if same is None:
-            return f"sdkprobe knows no TypeScript counterpart of {name}"
+            return _own(name, release, sdk)
         what, ts_name = same
         if what == "option":
             return None if ts_name in release.options() else f"{sdk}: Options has no {ts_name!r}"
@@ -97,6 +97,23 @@ def unmet(kind: str, name: str, release: Any) -> str | None:
             return None if ts_name in release.exports() else f"{sdk} exports no {ts_name}()"
         return None if release.type_fields(ts_name) is not None else f"{sdk} declares no type {ts_name}"
     raise ValueError(f"{kind}: is not a field or api requirement")
+
+
+def _own(name: str, release: Any, sdk: str) -> str | None:
+    """A name of the TypeScript SDK's own, which the Python SDK has no counterpart of: a Query
+    method (`Query.applyFlagSettings`), an exported function or class (`matchDeniedModels`,
+    `AbortError`), or a class's method (`InMemorySessionStore.getEntries`), as its sdk.d.ts
+    declares them; what the release does not declare so (a Python name too) it lacks."""
+    head, _, member = name.partition(".")
+    if head == "Query" and member:
+        return None if member in release.query_methods() else f"{sdk}: Query has no method {member}()"
+    declarations = release.declarations()
+    entry = declarations.entry(head)
+    if entry is None or entry.get("kind") not in ("function", "class"):
+        return f"{sdk} exports no function or class {head}"
+    if member and member not in declarations.methods(head):
+        return f"{head} in {sdk} has no method {member}()"
+    return None
 
 
 def surface_names(release: Any) -> list[str]:
