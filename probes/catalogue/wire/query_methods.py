@@ -192,6 +192,24 @@ def _requests_after_initialize(run: Any) -> list[dict[str, Any]]:
     return sent[first + 1 :]
 
 
+async def _run_calls(
+    h: Harness, scenario: Scenario, groups: dict[str, tuple[Call, ...]]
+) -> tuple[dict[str, Returned], dict[str, str], Any]:
+    """Each group's calls made in turn on one client session (those of a method the release lacks
+    left out, with why), then one turn: what each call gave, what was lacked, and the run."""
+    lacked = {name: why for name, calls in groups.items() if (why := lacks(f"api:Query.{calls[0].method}")) is not None}
+    seen: dict[str, Returned] = {}
+
+    async def drive(client: Any, outcome: Any) -> None:
+        await _call_each(client, [c for name, calls in groups.items() if name not in lacked for c in calls], seen)
+        await client.query("done")
+        async for message in client.receive_response():
+            outcome.messages.append(message)
+
+    run = await h.wire(None, scenario=scenario, client=True, drive=drive)
+    return seen, lacked, run
+
+
 async def _call_each(client: Any, calls: list[Call], seen: dict[str, Returned]) -> None:
     for call in calls:
         try:
@@ -225,17 +243,7 @@ async def query_control_methods_send_and_resolve(h: Harness) -> MethodsSeen:
         for call in calls:
             if call.subtype != "initialize":
                 scenario.answer(call.subtype, call.answer)
-    scenario.turn()
-    lacked = {name: why for name, calls in _CALLS.items() if (why := lacks(f"api:Query.{calls[0].method}")) is not None}
-    seen: dict[str, Returned] = {}
-
-    async def drive(client: Any, outcome: Any) -> None:
-        await _call_each(client, [c for name, calls in _CALLS.items() if name not in lacked for c in calls], seen)
-        await client.query("done")
-        async for message in client.receive_response():
-            outcome.messages.append(message)
-
-    run = await h.wire(None, scenario=scenario, client=True, drive=drive)
+    seen, lacked, run = await _run_calls(h, scenario.turn(), _CALLS)
     return {"calls": seen, "lacked": lacked, "requests": _requests_after_initialize(run), "error": run.error_line}
 
 
@@ -425,17 +433,7 @@ async def query_control_method_errors_reject(h: Harness) -> RefusedSeen:
     scenario = Scenario()
     for calls in groups.values():
         scenario.fail(calls[0].subtype, _REFUSAL.format(subtype=calls[0].subtype))
-    scenario.turn()
-    lacked = {name: why for name, calls in groups.items() if (why := lacks(f"api:Query.{calls[0].method}")) is not None}
-    seen: dict[str, Returned] = {}
-
-    async def drive(client: Any, outcome: Any) -> None:
-        await _call_each(client, [c for name, calls in groups.items() if name not in lacked for c in calls], seen)
-        await client.query("done")
-        async for message in client.receive_response():
-            outcome.messages.append(message)
-
-    run = await h.wire(None, scenario=scenario, client=True, drive=drive)
+    seen, lacked, run = await _run_calls(h, scenario.turn(), groups)
     return {"calls": seen, "lacked": lacked, "error": run.error_line}
 
 
