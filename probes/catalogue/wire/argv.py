@@ -395,6 +395,7 @@ _BETA = "context-1m-2025-08-07"  # the one beta the SDKs' types declare (SdkBeta
 # sub-check: (option, {value's label: (the value, the argv tokens it adds to the default run)})
 _FLAG_VALUES: dict[str, tuple[str, dict[str, tuple[Any, list[str]]]]] = {
     "continue-conversation-sent": ("continue_conversation", {"True": (True, ["--continue"])}),
+    "max-turns-sent": ("max_turns", {"3": (3, ["--max-turns", "3"])}),
     "max-budget-usd-sent": (
         "max_budget_usd",
         {
@@ -480,6 +481,7 @@ _VALUE_PINS = {
 # The options every listed SDK version has; the rest are checked where they exist.
 _ALWAYS = (
     "continue_conversation",
+    "max_turns",
     "max_budget_usd",
     "add_dirs",
     "fallback_model",
@@ -516,7 +518,7 @@ def _value(value: Any) -> Any:
     claim=(
         "ClaudeAgentOptions() starts the CLI with only --output-format stream-json, --verbose, an empty "
         "--system-prompt and --input-format stream-json; and each option that maps to a flag adds exactly "
-        "its documented tokens to that (e.g. continue_conversation --continue, max_budget_usd "
+        "its documented tokens to that (e.g. continue_conversation --continue, max_turns --max-turns, max_budget_usd "
         "--max-budget-usd with str(value) even for 0, one --add-dir per entry, extra_args None a bare flag, "
         "output_format json_schema --json-schema, any other type nothing)."
     ),
