@@ -13,7 +13,7 @@ from typing import Any, NamedTuple, TypedDict
 from sdkprobe.behaviour import Check, behaviour, check, leave_uncovered, undecidable
 from sdkprobe.harness import Harness, Scenario, lacks, ts_iterable
 
-# --- wire.query-control-methods-send-and-resolve ------------------------------------------------
+# --- the Query methods called in turn, shared by the two behaviours that call them --------------
 
 
 class Call(NamedTuple):
@@ -175,23 +175,6 @@ class Returned(TypedDict):
     error: str | None
 
 
-class MethodsSeen(TypedDict):
-    """Each call by its label (method and arguments) with what it gave, or why the release lacks
-    the method; and every control request the SDK sent after its first initialize, in order (its
-    fields but request_id)."""
-
-    calls: dict[str, Returned]
-    lacked: dict[str, str]
-    requests: list[dict[str, Any]]
-    error: str | None
-
-
-def _requests_after_initialize(run: Any) -> list[dict[str, Any]]:
-    sent = [dict(m.get("request") or {}) for m in run.control_requests()]
-    first = next((i for i, r in enumerate(sent) if r.get("subtype") == "initialize"), -1)
-    return sent[first + 1 :]
-
-
 async def _run_calls(
     h: Harness, scenario: Scenario, groups: dict[str, tuple[Call, ...]]
 ) -> tuple[dict[str, Returned], dict[str, str], Any]:
@@ -218,6 +201,26 @@ async def _call_each(client: Any, calls: list[Call], seen: dict[str, Returned]) 
             seen[_label(call)] = {"resolved": None, "error": f"{type(exc).__name__}: {exc}"}
         else:
             seen[_label(call)] = {"resolved": value, "error": None}
+
+
+# --- wire.query-control-methods-send-and-resolve ------------------------------------------------
+
+
+class MethodsSeen(TypedDict):
+    """Each call by its label (method and arguments) with what it gave, or why the release lacks
+    the method; and every control request the SDK sent after its first initialize, in order (its
+    fields but request_id)."""
+
+    calls: dict[str, Returned]
+    lacked: dict[str, str]
+    requests: list[dict[str, Any]]
+    error: str | None
+
+
+def _requests_after_initialize(run: Any) -> list[dict[str, Any]]:
+    sent = [dict(m.get("request") or {}) for m in run.control_requests()]
+    first = next((i for i, r in enumerate(sent) if r.get("subtype") == "initialize"), -1)
+    return sent[first + 1 :]
 
 
 @behaviour(
