@@ -165,7 +165,8 @@ def _seen_context(context: Any) -> dict[str, Any]:
     names = {f.name for f in dataclasses.fields(context)}
     seen: dict[str, Any] = {"fields": sorted(names)}
     seen.update({name: getattr(context, name) for name in _STRING_FIELDS if name in names})
-    seen["suggestions"] = [_seen_update(s) for s in context.suggestions]
+    given = context.suggestions  # None: the SDK passed none (TypeScript leaves the key out)
+    seen["suggestions"] = None if given is None else [_seen_update(s) for s in given]
     return seen
 
 
@@ -362,7 +363,7 @@ def _(seen: WireContractSeen) -> dict[str, Check]:
     else:
         empty = {name: bare[name] for name in _STRING_FIELDS if name in bare and name != "tool_use_id"}
         checks["context-absent-fields-empty"] = check(
-            bare["suggestions"] == [] and all(v is None for v in empty.values()),
+            bare["suggestions"] in ([], None) and all(v is None for v in empty.values()),
             f"with only tool_use_id sent, the context had {empty}, suggestions {bare['suggestions']!r}",
         )
     for index, name in enumerate(_UPDATE_NAMES):

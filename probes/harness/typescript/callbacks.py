@@ -37,10 +37,11 @@ _CONTEXT = {
 
 @dataclasses.dataclass
 class PermissionContext:
-    """canUseTool's options as the TypeScript SDK passed them: a field it left out is None,
-    its suggestions the objects it gave (the CLI's PermissionUpdate JSON)."""
+    """canUseTool's options as the TypeScript SDK passed them: a field it left out is None
+    (suggestions too: no empty list is made up), its suggestions the objects it gave (the
+    CLI's PermissionUpdate JSON)."""
 
-    suggestions: list[Any] = dataclasses.field(default_factory=list)
+    suggestions: list[Any] | None = None
     blocked_path: str | None = None
     decision_reason: str | None = None
     tool_use_id: str | None = None
@@ -54,8 +55,6 @@ def can_use_tool(fn: Any) -> Answer:
     async def answer(args: list[Any]) -> Any:
         tool_name, tool_input, given = args[0], args[1], (args[2] if len(args) > 2 else None) or {}
         context = PermissionContext(**{py: given[ts] for ts, py in _CONTEXT.items() if ts in given})
-        if context.suggestions is None:
-            context.suggestions = []
         result = await fn(tool_name, tool_input, context)
         return permission_result(result)
 
