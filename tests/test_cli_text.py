@@ -44,6 +44,16 @@ async def test_what_it_started_is_gone_when_it_returns(space, tmp_path):
     assert not state.exists() or state.read_text().rsplit(")", 1)[1].split()[0] == "Z"
 
 
+async def test_what_it_started_without_the_marker_is_gone_too(space, tmp_path):
+    """Found by the CLI's session after the CLI has exited, not by the run's marker (which a
+    process between fork and exec, or one started with a clean environment, does not show)."""
+    cli = _script(tmp_path, f'env -i /bin/sleep 600 & echo "$!" > {tmp_path}/child; echo started\n')
+    assert (await cli_text.cli_output(space, cli, [])).strip() == "started"
+    child = int((tmp_path / "child").read_text())
+    state = Path(f"/proc/{child}/stat")
+    assert not state.exists() or state.read_text().rsplit(")", 1)[1].split()[0] == "Z"
+
+
 async def test_a_cli_that_does_not_finish_is_a_probe_timeout_and_is_ended(space, tmp_path):
     cli = _script(tmp_path, f'echo "$$" > {tmp_path}/pid; exec sleep 600\n')
     # 10 s: long enough that even a loaded machine's shell has written its pid by then

@@ -46,15 +46,17 @@ async def cli_output(space: Space, cli: Path, args: Sequence[str], timeout: floa
             stderr=asyncio.subprocess.STDOUT,
             cwd=space.cwd,
             env=env,
+            start_new_session=True,  # its session id finds what it started after it exits
         )
     try:
         await asyncio.wait_for(proc.wait(), timeout)
     except asyncio.TimeoutError:
         raise ProbeTimeout(f"{cli.name} {' '.join(args)} did not finish within {timeout:g} s") from None
     finally:
-        # by the run's marker (and its pid while it still runs: an exited pid may already be another's)
+        # by the run's marker and its session (and its pid while it still runs: an exited pid
+        # may already be another's, while its session's id is not reused before the session ends)
         running = proc.returncode is None
-        processes.reap(token, [proc.pid] if running else [])
+        processes.reap(token, [proc.pid] if running else [], sessions=[proc.pid])
         if running:
             await proc.wait()
     return written.read_bytes().decode(errors="replace")

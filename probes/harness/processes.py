@@ -93,20 +93,27 @@ def _has_marker(pid: int, needle: bytes) -> bool:
         return False
 
 
-def tree(token: str, roots: Iterable[int] = ()) -> set[int]:
-    """Live (non-zombie) processes of one session: marked, in the roots' sessions, or below them."""
+def tree(token: str, roots: Iterable[int] = (), sessions: Iterable[int] = ()) -> set[int]:
+    """Live (non-zombie) processes of one session: marked, roots (pids known to be still
+    ours), members of the roots' sessions or of `sessions`, or below any of them.
+
+    A session id names its session for as long as one member lives (Linux does not give
+    the number to a new process before then), so a process found by it is ours even when
+    its leader has exited, and even while it is between fork and exec, when its environment
+    cannot be read and its marker is not seen."""
     roots = set(roots)
+    sessions = roots | set(sessions)
     needle = f"{MARKER}={token}".encode()
     table = invocation.process_table()
-    found = {pid for pid, (_, sid) in table.items() if sid in roots or pid in roots}
+    found = {pid for pid, (_, sid) in table.items() if sid in sessions or pid in roots}
     found |= {pid for pid in table if _has_marker(pid, needle)}
     return invocation.with_descendants(found, table)
 
 
-def reap(token: str, roots: Iterable[int] = (), timeout: float = 5.0) -> list[int]:
-    """Kill a session's whole tree and wait until it is gone; return the pids that were alive."""
-    roots = list(roots)
-    alive = tree(token, roots)
+def reap(token: str, roots: Iterable[int] = (), timeout: float = 5.0, sessions: Iterable[int] = ()) -> list[int]:
+    """Kill a session's whole tree (see `tree`) and wait until it is gone; return the pids that were alive."""
+    roots, sessions = list(roots), list(sessions)
+    alive = tree(token, roots, sessions)
     killed = set(alive)
     deadline = time.monotonic() + timeout
     while alive:
@@ -118,7 +125,7 @@ def reap(token: str, roots: Iterable[int] = (), timeout: float = 5.0) -> list[in
         if time.monotonic() > deadline:
             raise RuntimeError(f"processes survived SIGKILL: {sorted(alive)}")
         time.sleep(0.01)  # polling the kill, not synchronising on a guess
-        alive = tree(token, roots)
+        alive = tree(token, roots, sessions)
         killed |= alive
     return sorted(killed)
 
