@@ -14,7 +14,7 @@ import claude_agent_sdk as py_sdk
 import pytest
 from ts_fake_release import FakeRelease
 
-from sdkprobe.harness import processes, sdk, under_test
+from sdkprobe.harness import in_process_server, in_process_tool, processes, sdk, under_test
 from sdkprobe.harness.typescript import callbacks, relay
 from sdkprobe.harness.typescript import options as table
 from sdkprobe.harness.typescript.messages import TsMessage
@@ -236,39 +236,73 @@ def test_a_process_the_sdk_spawns_is_reported_with_its_exit_code() -> None:
 
 
 def test_an_in_process_server_is_built_by_the_sdk_and_its_tool_runs_the_python_handler() -> None:
+    """The release's own createSdkMcpServer()/tool() build it from the probe's description (no
+    Python SDK server in between); the handler's result reaches the release as returned, with
+    only `is_error` spelt `isError`, and what the handler raises the release's tool throws."""
     calls: list[Any] = []
 
-    @py_sdk.tool("add", "adds two numbers", {"a": int, "b": int})
+    @in_process_tool("add", "adds two numbers", {"a": int, "b": int})
     async def add(args: dict[str, Any]) -> dict[str, Any]:
         calls.append(args)
-        return {"content": [{"type": "text", "text": str(args["a"] + args["b"])}]}
+        if args["a"] == 0:
+            raise ValueError("nothing to add")
+        return {"content": [{"type": "text", "text": str(args["a"] + args["b"])}], "is_error": True}
 
-    server = py_sdk.create_sdk_mcp_server("calc", tools=[add])
-    got = seen(run(mcp_servers={"calc": server}))["mcp calc"]
-    assert (got["type"], got["name"], got["version"], got["tool"]) == ("sdk", "calc", "1.0.0", "add")
+    got = seen(run(mcp_servers={"calc": in_process_server("calc", [add], version="2.0.0")}))["mcp calc"]
+    assert (got["type"], got["name"], got["version"], got["tool"]) == ("sdk", "calc", "2.0.0", "add")
     assert got["shape"] == {"a": {"kind": "number", "int": True}, "b": {"kind": "number", "int": True}}
-    assert got["called"] == {"content": [{"type": "text", "text": "5"}], "isError": False}
-    assert calls == [{"a": 2, "b": 3}]
+    assert got["called"] == {"content": [{"type": "text", "text": "5"}], "isError": True}
+    assert got["thrown"] == "ValueError: nothing to add"
+    assert calls == [{"a": 2, "b": 3}, {"a": 0, "b": 0}]
 
 
-def test_an_in_process_tool_call_is_answered_by_the_python_server() -> None:
-    from sdkprobe.harness.typescript.mcp import PythonServer
+def test_a_prewarmed_run_calls_startup_then_its_warm_querys_query() -> None:
+    """`startup` reaches the release's startup() beside the options; `warmed` is called once
+    it resolved, before any message; a startup() that rejects is the run's exception."""
+    events: list[str] = []
 
-    @py_sdk.tool("add", "adds two numbers", {"a": int, "b": int})
-    async def add(args: dict[str, Any]) -> dict[str, Any]:
-        return {"content": [{"type": "text", "text": str(args["a"] + args["b"])}]}
+    class Declared:  # what the requirement api:startup reads of the release's declarations
+        def entry(self, name: str) -> dict[str, str] | None:
+            return {"kind": "function"} if name == "startup" else None
 
-    async def go() -> tuple[list[dict[str, Any]], dict[str, Any]]:
-        server = PythonServer("calc", py_sdk.create_sdk_mcp_server("calc", tools=[add])["instance"])
-        try:
-            return await server.tools(), await server.call("add", {"a": 2, "b": 3})
-        finally:
-            await server.aclose()
+    class WithStartup(FakeRelease):
+        def declarations(self) -> Declared:
+            return Declared()
 
-    tools, result = asyncio.run(go())
-    assert [t["name"] for t in tools] == ["add"]
-    assert set(tools[0]["inputSchema"]["properties"]) == {"a", "b"}
-    assert result["content"] == [{"type": "text", "text": "5"}]
+    release = WithStartup()
+
+    def go(startup: dict[str, Any]) -> sdk.Outcome:
+        return asyncio.run(
+            sdk.run_sdk(
+                TsOptions({"model": "m"}, release),
+                "hi",
+                timeout=30,
+                startup=startup,
+                warmed=lambda: events.append("warmed"),
+                under=TypeScriptSdk(release),
+            )
+        )
+
+    warm = go({"initializeTimeoutMs": 5000})
+    assert events == ["warmed"]
+    assert "warmedWith" in seen(warm)["options"] and seen(warm)["prompt"] == "hi"
+    cold = go({"initializeTimeoutMs": 1})
+    assert events == ["warmed"]  # not called again: startup() rejected
+    assert "not initialized within 1ms" in str(cold.exception)
+
+
+def test_a_prewarmed_run_is_not_applicable_on_an_sdk_without_startup() -> None:
+    from sdkprobe.behaviour import NotApplicable
+
+    with pytest.raises(NotApplicable, match="no startup"):
+        asyncio.run(sdk.run_sdk(sdk.make_options(), "hi", timeout=30, startup={}, under=under_test._for("python")))
+
+
+def test_a_server_the_python_sdk_built_is_refused_on_typescript() -> None:
+    server = py_sdk.create_sdk_mcp_server("calc", tools=[])
+    outcome = run(mcp_servers={"calc": server})
+    assert isinstance(outcome.exception, TypeError), outcome.exception
+    assert "harness.in_process_server" in str(outcome.exception)
 
 
 def test_env_passes_as_given_and_a_session_adds_the_hosts_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -27,7 +27,6 @@ _REPORTS = Path(__file__).resolve().parents[1] / "reports" / "ts"
 # The relay's only imports of the Python SDK, and why none of them decides a verdict.
 _PYTHON_SDK_USES = {
     "functions.py": "binds a call's arguments with the Python function's signature (a wrong call raises)",
-    "mcp.py": "serves a probe's in-process MCP server (built with create_sdk_mcp_server) to the release",
 }
 
 
@@ -94,7 +93,8 @@ def test_a_tool_results_content_stays_as_yielded_and_unknown_types_are_kept() ->
     assert (type(other).__name__, other.type, other.subtype, other.elapsed) == ("TsMessage", "tool_progress", None, 3)
 
 
-# Behaviours whose TypeScript verdicts once rested on the Python SDK's parser, classes or types.
+# Behaviours whose TypeScript verdicts once rested on the Python SDK's parser, classes, types or
+# in-process MCP server.
 # (wire.initialize-request-fields is not among them yet: its probe builds a HookMatcher with the
 # installed Python SDK's class, which before 0.2.180 takes no on_failure, so that run errors there.)
 _READERS = (
@@ -103,6 +103,7 @@ _READERS = (
     "perms.permission-callback-wire-contract",
     "hooks.output-reaches-cli-as-returned",
     "agents.definition-fields-sent",
+    "mcp.tool-decorator-listed-and-called",
 )
 _TS = TS_VERSIONS[-1]
 _BESIDE = SDK_VERSIONS[-7]  # an older Python SDK release, with older message classes and types

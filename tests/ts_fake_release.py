@@ -22,5 +22,6 @@ class FakeRelease:
             "getSessionMessages",
             "listSubagents",
             "query",
+            "startup",
             "tool",
         )

@@ -10,12 +10,15 @@ A behaviour module uses `sdkprobe.behaviour` (the declaration and the sub-check 
 the public calls of the `Harness` its probe is given and the public names `sdkprobe.harness`
 exports, never a private one (`_x`) of the harness's modules. Beside those it uses the SDK
 under test's own public API: a probe builds the SDK's types (HookMatcher, AgentDefinition,
-PermissionResultAllow) and calls its functions (tool, create_sdk_mcp_server, list_sessions)
+PermissionResultAllow) and calls its functions (list_sessions)
 because the claim is about what the SDK does with them; passed through the harness they
 would be the same objects under a name the claim does not use. It imports them inside the
 probe (or reads them off `claude_agent_sdk` when it runs), so that every module loads on
 every SDK version, and a name that some versions lack is declared in `requires`
 (`api:HookMatcher`), so that those versions are not-applicable rather than an error.
+An in-process MCP server is the exception: a probe describes it (`in_process_server`,
+`in_process_tool`) and the seam builds it with the SDK under test's own functions, so that a
+TypeScript run's tool schemas and results are the TypeScript SDK's, not the Python SDK's.
 
 What several behaviours of a module share stands at its head, or at the head of a section
 (`# --- ...`) whose behaviours share it, never inside one behaviour's block; what behaviours

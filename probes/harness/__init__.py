@@ -39,6 +39,7 @@ from sdkprobe.harness.context_files import (
 from sdkprobe.harness.conversation import Conversation, Steps
 from sdkprobe.harness.held_callback import HeldCallback
 from sdkprobe.harness.host_process import HostRun
+from sdkprobe.harness.in_process import InProcessServer, InProcessTool, in_process_server, in_process_tool
 from sdkprobe.harness.isolation import Space
 from sdkprobe.harness.mcp_servers import Elicitation, McpTool, StdioMcpServer, stdio_mcp_server
 from sdkprobe.harness.model_double import (
@@ -96,6 +97,10 @@ __all__ = [
     "HeldCallback",
     "HostRun",
     "McpTool",
+    "InProcessServer",
+    "InProcessTool",
+    "in_process_server",
+    "in_process_tool",
     "NodeAbort",
     "NodeSpawn",
     "OptionMissing",
@@ -177,10 +182,13 @@ class Harness:
         drive: Drive | None = None,
         timeout: float = 10.0,
         connect_prompt: bool = False,
+        startup: dict[str, Any] | None = None,
         **options: Any,
     ) -> WireRun:
         """Run the SDK against the fake CLI playing `scenario`; what crossed the wire.
-        `connect_prompt` (with client=True) gives the prompt to connect() instead of query()."""
+        `connect_prompt` (with client=True) gives the prompt to connect() instead of query();
+        `startup` pre-warms the CLI with the SDK's startup(options, **startup) and runs the
+        prompt on the warm handle (the run's `warmed`: what the fake recorded by then)."""
         _check_call("wire", prompt, options)
         return await wire.capture(
             self.space.path("wire"),
@@ -190,6 +198,7 @@ class Harness:
             drive=drive,
             timeout=timeout,
             connect_prompt=connect_prompt,
+            startup=startup,
             **options,
         )
 

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterable
 from pathlib import Path
 from typing import Any
 
+from sdkprobe.harness.in_process import InProcessServer
 from sdkprobe.harness.under_test import Drive, RunSpec, SdkUnderTest, Watch
 
 
@@ -72,7 +73,20 @@ class PythonSdk(SdkUnderTest):
         if isinstance(agents, dict):
             definition = self.module.AgentDefinition
             options["agents"] = {n: definition(**a) if isinstance(a, dict) else a for n, a in agents.items()}
+        servers = options.get("mcp_servers")
+        if isinstance(servers, dict):
+            options["mcp_servers"] = {
+                k: self._server(v) if isinstance(v, InProcessServer) else v for k, v in servers.items()
+            }
         return self.module.ClaudeAgentOptions(**options)
+
+    def _server(self, server: InProcessServer) -> Any:
+        """An in-process server built with this SDK's tool() and create_sdk_mcp_server()."""
+        tools = []
+        for t in server.tools:
+            extra = {} if t.annotations is None else {"annotations": self.module.ToolAnnotations(**t.annotations)}
+            tools.append(self.module.tool(t.name, t.description, dict(t.schema), **extra)(t.handler))
+        return self.module.create_sdk_mcp_server(server.name, version=server.version, tools=tools)
 
     # --- running --------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ import functools
 import logging
 import os
 import warnings
-from collections.abc import Awaitable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +24,7 @@ from typing import Any
 
 import claude_agent_sdk as sdk
 
+from sdkprobe.behaviour import NotApplicable
 from sdkprobe.harness import processes, under_test
 from sdkprobe.harness.under_test import Drive as Drive
 from sdkprobe.harness.under_test import OptionMissing as OptionMissing
@@ -228,6 +229,8 @@ async def run_sdk(
     timeout: float,
     connect_prompt: bool = False,
     watch: Watch | None = None,
+    startup: dict[str, Any] | None = None,
+    warmed: Callable[[], None] | None = None,
     under: SdkUnderTest | None = None,
 ) -> Outcome:
     """Run one query() (or ClaudeSDKClient session) and collect what came back.
@@ -239,7 +242,10 @@ async def run_sdk(
     (`ClaudeSDKClient.connect(prompt)`, a list sent as an iterable that then ends) and
     `drive`, or else one receive_response(), reads what comes. `watch` sees each message
     a query() run yields at the moment it is yielded (to act at a point of the stream,
-    e.g. release a held model stream once the result has come). A run longer than
+    e.g. release a held model stream once the result has come). With `startup` (the
+    parameters of the SDK's startup() but its options) the CLI is pre-warmed first and the
+    query is the warm handle's, `warmed()` called in between; an SDK without startup() makes
+    the run not-applicable. A run longer than
     `timeout` raises ProbeTimeout. `under` is the SDK that runs it (the one under test by
     default), which took `options` from its own make_options.
 
@@ -248,6 +254,9 @@ async def run_sdk(
     """
     processes.track_exits()
     under = under or under_test.current()
+    lacking = None if startup is None else under.unmet("api", "startup")
+    if lacking is not None:
+        raise NotApplicable(lacking)
     out = Outcome()
     tap = _LogTap(out.log)
     logger = logging.getLogger("claude_agent_sdk")
@@ -256,7 +265,15 @@ async def run_sdk(
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
-                spec = RunSpec(prompt, client=client, drive=drive, connect_prompt=connect_prompt, watch=watch)
+                spec = RunSpec(
+                    prompt,
+                    client=client,
+                    drive=drive,
+                    connect_prompt=connect_prompt,
+                    watch=watch,
+                    startup=startup,
+                    warmed=warmed,
+                )
                 run = under.run(options, spec, out)
                 await _within(run, timeout)
             except asyncio.TimeoutError:

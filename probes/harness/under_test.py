@@ -97,6 +97,8 @@ class RunSpec:
     drive: Drive | None = None
     connect_prompt: bool = False
     watch: Watch | None = None
+    startup: dict[str, Any] | None = None  # pre-warm the CLI with startup(these parameters) first
+    warmed: Callable[[], None] | None = None  # called once startup() has resolved
 
 
 class SdkUnderTest(ABC):

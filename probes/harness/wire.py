@@ -27,6 +27,7 @@ class WireRun(sdk.OutcomeView):
     events: list[dict[str, Any]]
     outcome: sdk.Outcome
     parent_env: dict[str, str] = field(repr=False, default_factory=dict)
+    warmed: list[dict[str, Any]] | None = None  # the events recorded when startup() resolved (a pre-warmed run)
 
     # --- what the fake was started with ------------------------------------------
     @property
@@ -170,12 +171,15 @@ async def capture(
     drive: sdk.Drive | None = None,
     timeout: float = 10.0,
     connect_prompt: bool = False,
+    startup: dict[str, Any] | None = None,
     **options: Any,
 ) -> WireRun:
     """Run the SDK against the fake CLI in `workdir` and return what it recorded.
 
     `options` are ClaudeAgentOptions fields by their Python names; `cli_path` and (unless
-    given) `cwd` are set to the fake and to `workdir`.
+    given) `cwd` are set to the fake and to `workdir`. With `startup`, the CLI is pre-warmed
+    by the SDK's startup() (sdk.run_sdk); the run's `warmed` is then what the fake had
+    recorded when startup() resolved (None if it never did).
     """
     scenario = scenario or Scenario().turn()
     fake_dir = workdir / "fake"
@@ -183,13 +187,21 @@ async def capture(
     options.setdefault("cwd", str(workdir))
     opts = sdk.make_options(cli_path=str(launcher), **options)
     parent_env = dict(os.environ)
+    warmed: list[list[dict[str, Any]]] = []
     try:
         outcome = await sdk.run_sdk(
-            opts, prompt, client=client, drive=drive, timeout=timeout, connect_prompt=connect_prompt
+            opts,
+            prompt,
+            client=client,
+            drive=drive,
+            timeout=timeout,
+            connect_prompt=connect_prompt,
+            startup=startup,
+            warmed=lambda: warmed.append(_read(capture_file)),
         )
     finally:
         _kill_leftovers(_read(capture_file), launcher)
-    return WireRun(_read(capture_file), outcome, parent_env)
+    return WireRun(_read(capture_file), outcome, parent_env, warmed[0] if warmed else None)
 
 
 def _read(path: Path) -> list[dict[str, Any]]:

@@ -61,6 +61,7 @@ export function query({ prompt, options }) {
       seen[`mcp ${name}`] = {
         type: server.type, name: server.name, version: server.instance.version,
         tool: tool.name, shape: tool.inputSchema, called: await tool.handler({ a: 2, b: 3 }),
+        thrown: await tool.handler({ a: 0, b: 0 }).then(() => null, (e) => e.message),
       };
     }
     if (options.sessionStore) {
@@ -83,6 +84,13 @@ export function query({ prompt, options }) {
   gen.refuse = async (why) => { throw new Error(why); };
   gen.collect = async (items) => { const got = []; for await (const item of items) got.push(item); return got; };
   return gen;
+}
+
+// startup(): a WarmQuery whose query() runs the query above, its options marked `warmedWith`
+// (the parameters startup() got); initializeTimeoutMs 1 rejects, as a CLI that never answers.
+export async function startup({ options, ...params } = {}) {
+  if (params.initializeTimeoutMs === 1) throw new Error("not initialized within 1ms");
+  return { query: (prompt) => query({ prompt, options: { ...options, warmedWith: params } }), close() {} };
 }
 
 // The SDK's AbortError under a name of its own, as a minified build has it.

@@ -21,6 +21,8 @@ from sdkprobe.harness import (
     Harness,
     git_repo,
     global_config,
+    in_process_server,
+    in_process_tool,
 )
 
 _GIT_USER, _GIT_BRANCH, _GIT_COMMIT = "Probe User", "probe-trunk", "probe commit one"
@@ -234,13 +236,12 @@ _LONG = "Looks a record up in the probe's ledger and explains every field it fin
 
 def _ledger_server() -> Any:
     """An in-process server of five tools with long descriptions, so their tokens show."""
-    import claude_agent_sdk as sdk
 
     async def look(args: dict[str, Any]) -> dict[str, Any]:
         return {"content": [{"type": "text", "text": "found"}]}
 
-    tools = [sdk.tool(f"lookup_{i}", _LONG, {"key": str})(look) for i in range(5)]
-    return sdk.create_sdk_mcp_server("ledger", tools=tools)
+    tools = [in_process_tool(f"lookup_{i}", _LONG, {"key": str})(look) for i in range(5)]
+    return in_process_server("ledger", tools=tools)
 
 
 _VOLATILE_USAGE = ("total tokens", "system tools tokens")

@@ -10,6 +10,8 @@ from sdkprobe.harness import (
     CliRun,
     Harness,
     Recorded,
+    in_process_server,
+    in_process_tool,
 )
 
 # --- what reaches the model's context: settings files, memory, git, account, skills ----------
@@ -73,15 +75,14 @@ def connectors(run: CliRun, server: str) -> Connectors:
 
 async def connector_sessions(h: Harness) -> dict[str, Connectors]:
     """The two sessions both connector behaviours observe: setting_sources=[], without and with the setting."""
-    import claude_agent_sdk as sdk
 
-    @sdk.tool("ping", "Answers pong.", {})
+    @in_process_tool("ping", "Answers pong.", {})
     async def ping(args: dict[str, Any]) -> dict[str, Any]:
         return {"content": [{"type": "text", "text": "pong"}]}
 
     # In-process: connected before the first request on every CLI however loaded the machine
     # (a stdio server's start raced CLI 2.1.139's wait and was sometimes still pending).
-    server = sdk.create_sdk_mcp_server("probe", tools=[ping])
+    server = in_process_server("probe", tools=[ping])
     seen: dict[str, Connectors] = {}
     for label, options in CONNECTOR_RUNS.items():
         # client=True: in-process servers need streaming mode on old SDKs

@@ -12,6 +12,8 @@ from sdkprobe.harness import (
     MAIN,
     Harness,
     Script,
+    in_process_server,
+    in_process_tool,
     reply,
     result_text,
     tool_use,
@@ -161,12 +163,11 @@ class ServerMatcherSeen(TypedDict):
     sdk_ref="claude_agent_sdk.types.HookMatcher",
 )
 async def server_matcher_catches_its_tools(h: Harness) -> ServerMatcherSeen:
-    import claude_agent_sdk as sdk
     from claude_agent_sdk import HookMatcher
 
     ran: list[bool] = []
 
-    @sdk.tool("ping", "Answers pong.", {"type": "object", "properties": {}})
+    @in_process_tool("ping", "Answers pong.", {"type": "object", "properties": {}})
     async def ping(args: dict[str, Any]) -> dict[str, Any]:
         ran.append(True)
         return {"content": [{"type": "text", "text": "pong"}]}
@@ -185,7 +186,7 @@ async def server_matcher_catches_its_tools(h: Harness) -> ServerMatcherSeen:
         "ping it",
         client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
         script=[reply(tool_use("mcp__srv__ping", {})), "done"],
-        mcp_servers={"srv": sdk.create_sdk_mcp_server("srv", tools=[ping])},
+        mcp_servers={"srv": in_process_server("srv", tools=[ping])},
         allowed_tools=["mcp__srv__ping"],
         hooks={
             event: [HookMatcher(matcher=m, hooks=[noting(event, m)]) for m in _MATCHERS]

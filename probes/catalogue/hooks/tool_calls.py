@@ -17,6 +17,8 @@ from sdkprobe.harness import (
     Harness,
     Script,
     allow_every_tool,
+    in_process_server,
+    in_process_tool,
     reply,
     result_text,
     tool_use,
@@ -1191,10 +1193,9 @@ ReplacedSeen = TypedDict(
     timeout=90,
 )
 async def posttooluse_updated_tool_output(h: Harness) -> ReplacedSeen:
-    import claude_agent_sdk as sdk
     from claude_agent_sdk import HookMatcher
 
-    @sdk.tool("ping", "Answers with a fixed text.", {"type": "object", "properties": {}})
+    @in_process_tool("ping", "Answers with a fixed text.", {"type": "object", "properties": {}})
     async def ping(args: dict[str, Any]) -> dict[str, Any]:
         return {"content": [{"type": "text", "text": "ORIG-MCP"}]}
 
@@ -1202,7 +1203,7 @@ async def posttooluse_updated_tool_output(h: Harness) -> ReplacedSeen:
         "run the four calls",
         client=True,  # streaming mode: old SDKs register hooks only with a streamed prompt
         script=[reply(*(call for call, *_ in _REPLACED.values())), "done"],
-        mcp_servers={"srv": sdk.create_sdk_mcp_server("srv", tools=[ping])},
+        mcp_servers={"srv": in_process_server("srv", tools=[ping])},
         allowed_tools=["Bash", "mcp__srv__ping"],
         hooks={"PostToolUse": [HookMatcher(matcher=None, hooks=[_replace_output])]},
         timeout=80,
@@ -1309,12 +1310,11 @@ class ContextSeen(TypedDict):
     timeout=120,
 )
 async def posttooluse_additional_context_reaches_model(h: Harness) -> ContextSeen:
-    import claude_agent_sdk as sdk
     from claude_agent_sdk import HookMatcher
 
     fired: list[str] = []
 
-    @sdk.tool("ping", "Answers pong.", {"type": "object", "properties": {}})
+    @in_process_tool("ping", "Answers pong.", {"type": "object", "properties": {}})
     async def ping(args: dict[str, Any]) -> dict[str, Any]:
         return {"content": [{"type": "text", "text": "pong"}]}
 
@@ -1332,7 +1332,7 @@ async def posttooluse_additional_context_reaches_model(h: Harness) -> ContextSee
             main=[*(reply(call) for _, call, _ in _CONTEXT_CALLS.values()), "done"],
             subagent=["one"],
         ),
-        mcp_servers={"srv": sdk.create_sdk_mcp_server("srv", tools=[ping])},
+        mcp_servers={"srv": in_process_server("srv", tools=[ping])},
         allowed_tools=["Bash", "mcp__srv__ping", *AGENT_TOOL],
         hooks={"PostToolUse": [HookMatcher(matcher=None, hooks=[add_context])]},
         timeout=110,

@@ -17,6 +17,8 @@ from sdkprobe.harness import (
     Harness,
     McpTool,
     Reply,
+    in_process_server,
+    in_process_tool,
     reply,
     stdio_mcp_server,
     tool_use,
@@ -30,7 +32,7 @@ def _in_process(tool: str, calls: list[str], **kw: Any) -> Any:
     """An in-process SDK tool `tool` (kw: sdk.tool's, e.g. annotations); each call appends
     `tool` to `calls`."""
 
-    @sdk.tool(tool, "A tool of the probe's in-process server.", {"type": "object", "properties": {}}, **kw)
+    @in_process_tool(tool, "A tool of the probe's in-process server.", {"type": "object", "properties": {}}, **kw)
     async def handler(args: dict[str, Any]) -> dict[str, Any]:
         calls.append(tool)
         return {"content": [{"type": "text", "text": f"{tool} ran"}]}
@@ -39,7 +41,7 @@ def _in_process(tool: str, calls: list[str], **kw: Any) -> Any:
 
 
 def _server(name: str, *tools: Any) -> Any:
-    return sdk.create_sdk_mcp_server(name, tools=list(tools))
+    return in_process_server(name, tools=list(tools))
 
 
 async def _status(c: Conversation) -> dict[str, dict[str, Any]]:
@@ -351,10 +353,7 @@ class StatusSeen(_StatusSteps):
 )
 async def status_tools_annotations_and_pending(h: Harness) -> StatusSeen:
     calls: list[str] = []
-    hinted = {
-        name: {} if hint is None else {"annotations": sdk.ToolAnnotations(readOnlyHint=hint)}
-        for name, hint in _HINTS.items()
-    }
+    hinted = {name: {} if hint is None else {"annotations": {"readOnlyHint": hint}} for name, hint in _HINTS.items()}
     mem = _server("mem", *(_in_process(name, calls, **kw) for name, kw in hinted.items()))
     slow_tools = [
         McpTool(f"s{n}", annotations=None if hint is None else {"readOnlyHint": hint}) for n, hint in _HINTS.items()

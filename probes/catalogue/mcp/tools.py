@@ -15,6 +15,8 @@ from sdkprobe.harness import (
     Harness,
     McpTool,
     Scenario,
+    in_process_server,
+    in_process_tool,
     reply,
     result_text,
     stdio_mcp_server,
@@ -39,17 +41,18 @@ _LONG = " ".join(["This sentence pads the description of a probe's MCP tool to a
 
 def _big_server(ran: list[str]) -> Any:
     """An in-process server `big` with twelve tools; each call is appended to `ran`."""
-    import claude_agent_sdk as sdk
 
     def make(name: str) -> Any:
-        @sdk.tool(name, f"Tool {name} of the probe's in-process server. {_LONG}", {"type": "object", "properties": {}})
+        @in_process_tool(
+            name, f"Tool {name} of the probe's in-process server. {_LONG}", {"type": "object", "properties": {}}
+        )
         async def handler(args: dict[str, Any]) -> dict[str, Any]:
             ran.append(name)
             return {"content": [{"type": "text", "text": f"{name} ran"}]}
 
         return handler
 
-    return sdk.create_sdk_mcp_server(_BIG, tools=[make(n) for n in _BIG_TOOLS])
+    return in_process_server(_BIG, tools=[make(n) for n in _BIG_TOOLS])
 
 
 def _placement(request: Any, names: list[str]) -> dict[str, int]:
@@ -262,7 +265,6 @@ def _description_length(run: CliRun) -> int | None:
 
 
 async def _caps_session(h: Harness, env: dict[str, str]) -> CapsRun:
-    import claude_agent_sdk as sdk
 
     stdio = stdio_mcp_server(
         h.workdir("mcp"),
@@ -270,7 +272,7 @@ async def _caps_session(h: Harness, env: dict[str, str]) -> CapsRun:
         [McpTool("big", result=_OVER_CAP), McpTool("medium", result=_MEDIUM), McpTool("described", _DESCRIPTION)],
     )
 
-    @sdk.tool("slow", "A tool that takes its time.", {"type": "object", "properties": {}})
+    @in_process_tool("slow", "A tool that takes its time.", {"type": "object", "properties": {}})
     async def slow(args: dict[str, Any]) -> dict[str, Any]:
         await asyncio.sleep(_SLEEP)
         return {"content": [{"type": "text", "text": "slow finished"}]}
@@ -290,7 +292,7 @@ async def _caps_session(h: Harness, env: dict[str, str]) -> CapsRun:
     run = await h.converse(
         steps,
         script=[reply(*calls), "done"],
-        mcp_servers={_CAPS_SERVER: stdio.config, _SDK_SERVER: sdk.create_sdk_mcp_server(_SDK_SERVER, tools=[slow])},
+        mcp_servers={_CAPS_SERVER: stdio.config, _SDK_SERVER: in_process_server(_SDK_SERVER, tools=[slow])},
         allowed_tools=[f"mcp__{_CAPS_SERVER}", f"mcp__{_SDK_SERVER}"],
         env={"ENABLE_TOOL_SEARCH": "false", **env},
         timeout=90,
@@ -451,19 +453,18 @@ def _scenario() -> Scenario:
 
 def _server(calls: list[dict[str, Any]]) -> Any:
     """The probe's in-process server: `echo` with a JSON Schema dict, `count` with the shorthand."""
-    import claude_agent_sdk as sdk
 
-    @sdk.tool("echo", _ECHO_DESCRIPTION, dict(_ECHO_SCHEMA))
+    @in_process_tool("echo", _ECHO_DESCRIPTION, dict(_ECHO_SCHEMA))
     async def echo(args: dict[str, Any]) -> dict[str, Any]:
         calls.append({"tool": "echo", "args": dict(args)})
         return {"content": [{"type": "text", "text": f"echo: {args.get('text')}"}]}
 
-    @sdk.tool("count", _COUNT_DESCRIPTION, {"word": str, "times": int, "ratio": float, "loud": bool})
+    @in_process_tool("count", _COUNT_DESCRIPTION, {"word": str, "times": int, "ratio": float, "loud": bool})
     async def count(args: dict[str, Any]) -> dict[str, Any]:
         calls.append({"tool": "count", "args": dict(args)})
         return {"content": [{"type": "text", "text": f"counted {args.get('word')}"}]}
 
-    return sdk.create_sdk_mcp_server(_TOOL_SERVER, tools=[echo, count])
+    return in_process_server(_TOOL_SERVER, tools=[echo, count])
 
 
 def _mcp_result(answer: dict[str, Any] | None) -> Any:

@@ -23,6 +23,8 @@ from sdkprobe.harness import (
     McpTool,
     OptionMissing,
     Reply,
+    in_process_server,
+    in_process_tool,
     plugin_folder,
     reply,
     result_text,
@@ -199,16 +201,16 @@ def _record_server(name: str, with_uri: bool, calls: list[dict[str, Any]]) -> An
     if with_uri:
         schema["$schema"] = _SCHEMA_URI
 
-    @sdk.tool("tag", "Tags something with string labels.", schema)
+    @in_process_tool("tag", "Tags something with string labels.", schema)
     async def tag(args: dict[str, Any]) -> dict[str, Any]:
         calls.append(dict(args))
         return {"content": [{"type": "text", "text": "tagged"}]}
 
-    @sdk.tool("plain", "A plain tool beside it.", {"type": "object", "properties": {}})
+    @in_process_tool("plain", "A plain tool beside it.", {"type": "object", "properties": {}})
     async def plain(args: dict[str, Any]) -> dict[str, Any]:
         return {"content": [{"type": "text", "text": "plain ran"}]}
 
-    return sdk.create_sdk_mcp_server(name, tools=[tag, plain])
+    return in_process_server(name, tools=[tag, plain])
 
 
 @behaviour(

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import claude_agent_sdk as sdk
-
 from sdkprobe.harness import (
     MAIN,
     CliRun,
+    in_process_server,
+    in_process_tool,
     result_text,
 )
 
@@ -18,12 +18,12 @@ SESSIONS_CEILING = 150
 def mem_server(calls: list[dict[str, Any]]) -> Any:
     """In-process server `mem` with one tool, `plain`, whose every call is appended to `calls`."""
 
-    @sdk.tool("plain", "A plain tool of the probe's in-process server.", {"type": "object", "properties": {}})
+    @in_process_tool("plain", "A plain tool of the probe's in-process server.", {"type": "object", "properties": {}})
     async def plain(args: dict[str, Any]) -> dict[str, Any]:
         calls.append(dict(args))
         return {"content": [{"type": "text", "text": "plain ran"}]}
 
-    return sdk.create_sdk_mcp_server("mem", tools=[plain])
+    return in_process_server("mem", tools=[plain])
 
 
 def second_results(run: CliRun) -> list[dict[str, Any]]:

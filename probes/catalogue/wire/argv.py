@@ -14,6 +14,7 @@ from sdkprobe.harness import (
     MAIN,
     Harness,
     WireRun,
+    in_process_server,
 )
 
 
@@ -497,7 +498,7 @@ _ALWAYS = (
 
 
 def _value(value: Any) -> Any:
-    """The option value a table entry stands for, built with the SDK's own types."""
+    """The option value a table entry stands for (paths as Path objects, an in-process server)."""
     from pathlib import Path
 
     if not isinstance(value, _Built):
@@ -506,10 +507,8 @@ def _value(value: Any) -> Any:
         return ["/a", Path("/b")]
     if value.what == "mcp path":
         return Path(_MCP_PATH)
-    if value.what == "sdk server":
-        from claude_agent_sdk import create_sdk_mcp_server
-
-        return {"probe": create_sdk_mcp_server(name="probe")}
+    if value.what == "sdk server":  # built by the SDK under test's own functions (the seam)
+        return {"probe": in_process_server("probe")}
     raise ValueError(f"the table names a value no probe builds: {value.what!r}")
 
 
@@ -520,7 +519,8 @@ def _value(value: Any) -> Any:
         "--system-prompt and --input-format stream-json; and each option that maps to a flag adds exactly "
         "its documented tokens to that (e.g. continue_conversation --continue, max_turns --max-turns, max_budget_usd "
         "--max-budget-usd with str(value) even for 0, one --add-dir per entry, extra_args None a bare flag, "
-        "output_format json_schema --json-schema, any other type nothing)."
+        "output_format json_schema --json-schema, any other type nothing), a flag's value read as the CLI reads "
+        "it, whether written as the next token or as --flag=value."
     ),
     summary="The default argv is the fixed flags; each flag option adds exactly its documented tokens",
     source=("sdk-py", "ClaudeAgentOptions"),
@@ -565,7 +565,7 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
             run = runs[label]
             if "error" in run:
                 wrong.append(f"{option}={label} raised {run['error']}")
-            elif run["removed"] or not _same_tokens(run["added"], claimed):
+            elif run["removed"] or not _same_tokens(_as_the_cli_reads(run["added"]), claimed):
                 wrong.append(
                     f"{option}={label} added {run['added']}"
                     + (f" and removed {run['removed']}" if run["removed"] else "")
@@ -573,6 +573,18 @@ def _(seen: dict[str, Any]) -> dict[str, Check]:
                 )
         checks[name] = check(not wrong, "; ".join(wrong))
     return checks
+
+
+def _as_the_cli_reads(tokens: list[str]) -> list[str]:
+    """`--flag=value` as the two tokens `--flag value`, which the CLI's option parser reads the
+    same: whether a value travels in one token or two is wire.dash-leading-values-stay-values'
+    question; here only what the CLI is told counts (a TypeScript release writes every value
+    flag in one token, and a flag it dropped must still show)."""
+    read: list[str] = []
+    for token in tokens:
+        flag, equals, value = token.partition("=")
+        read.extend([flag, value] if token.startswith("--") and equals else [token])
+    return read
 
 
 def _sent_as_claimed() -> dict[str, dict[str, Change]]:
@@ -593,6 +605,31 @@ def _counterexample() -> dict[str, Any]:
 
 
 option_flags_and_defaults.differs_on(_counterexample())
+
+
+def _one_token_forms(dropping: str | None = None) -> dict[str, Any]:
+    """Every flag's value written in its flag's token (`--max-turns=3`), as a TypeScript release
+    writes them; with `dropping`, that sub-check's option sending nothing."""
+    seen: dict[str, Any] = {"default": list(_DEFAULT_ARGV)}
+    for name, runs in _sent_as_claimed().items():
+        seen[name] = {label: {"added": _joined(run["added"]), "removed": []} for label, run in runs.items()}
+        if name == dropping:
+            seen[name] = {label: {"added": [], "removed": []} for label in runs}
+    return seen
+
+
+def _joined(tokens: list[str]) -> list[str]:
+    """`--flag value` pairs as `--flag=value` tokens; a bare flag stays as it is."""
+    out: list[str] = []
+    for token in tokens:
+        if out and out[-1].startswith("--") and "=" not in out[-1] and not token.startswith("--"):
+            out[-1] = f"{out[-1]}={token}"
+        else:
+            out.append(token)
+    return out
+
+
+option_flags_and_defaults.differs_on(_one_token_forms(dropping="max-turns-sent"))
 
 
 # --- wire.dash-leading-values-stay-values ----------------------------------------------------

@@ -1,10 +1,11 @@
 """What the TypeScript SDK's Query methods send the CLI and give back: each control method's
 request and the answer its promise resolves to (or the CLI's error it rejects with), the methods
-that read the CLI's initialize answer, streamInput's messages on stdin, close() and an abort.
+that read the CLI's initialize answer, streamInput's messages on stdin, close() and an abort;
+and the query a startup() handle runs on the CLI it started before the prompt was known.
 
 TypeScript only: the Python SDK's client has no such methods (its own are the client's, probed
-elsewhere), so each behaviour requires a Query method (`api:Query.NAME`), which a Python SDK
-lacks: not-applicable there."""
+elsewhere), so each behaviour requires a Query method (`api:Query.NAME`) or function
+(`api:startup`), which a Python SDK lacks: not-applicable there."""
 
 from __future__ import annotations
 
@@ -792,12 +793,154 @@ query_abort_rejects_with_abort_error.differs_on({**_ABORTED, "error": "Operation
 query_abort_rejects_with_abort_error.differs_on({**_ABORTED, "processes_ended": False})
 
 
-# startup() and prewarm() start the CLI before any query: the claim is that a later query runs on
-# the process they started, which a probe sees only by running their WarmQuery.query() / claim().
-for _function in ("startup", "prewarm"):
-    leave_uncovered(
-        __name__,
-        f"function:{_function}",
-        "sdkprobe's TypeScript driver starts each run with query() only, so no probe can run the query a "
-        f"{_function}() handle makes against the fake CLI yet",
-    )
+# --- wire.startup-prewarms-the-cli: a query started before its prompt is known -------------
+
+_TIMEOUT_MS = 2000  # startup()'s initializeTimeoutMs when the fake never answers initialize
+
+
+class WarmSeen(TypedDict):
+    """What the fake CLI had recorded when startup() resolved, and what the run did after."""
+
+    resolved: bool  # startup() resolved (False: it rejected, or the run ended before)
+    error: str | None  # what the run raised, named as the SDK named it
+    at_resolve: list[str]  # the fake's exchange by then: "in <kind>" / "out <kind>", in order
+    sessions_started: int  # CLI processes started for a session in the whole run
+    prompt_reached_cli: bool  # the prompt's user message was written to the CLI
+    result: str | None  # the result message's subtype, None when none was yielded
+
+
+class RejectSeen(TypedDict):
+    resolved: bool
+    error: str | None
+
+
+class StartupSeen(TypedDict):
+    answered: WarmSeen
+    unanswered: RejectSeen
+
+
+def _exchange(events: list[dict[str, Any]]) -> list[str]:
+    """The stdin and stdout lines of a capture as `in <kind>` / `out <kind>`, a control request
+    by its subtype (`in control_request/initialize`) and a control response by the subtype of
+    the request it answers (`out control_response/initialize`)."""
+    asked: dict[Any, str] = {}
+    labelled = []
+    for e in events:
+        m = e.get("message")
+        if e["event"] not in ("in", "out") or not isinstance(m, dict):
+            continue
+        kind = str(m.get("type"))
+        if kind == "control_request":
+            subtype = str((m.get("request") or {}).get("subtype"))
+            asked[m.get("request_id")] = subtype
+            kind = f"{kind}/{subtype}"
+        elif kind == "control_response":
+            kind = f"{kind}/{asked.get((m.get('response') or {}).get('request_id'), '?')}"
+        labelled.append(f"{e['event']} {kind}")
+    return labelled
+
+
+@behaviour(
+    id="wire.startup-prewarms-the-cli",
+    claim=(
+        "startup() of the TypeScript SDK spawns the CLI and completes its initialize handshake before its "
+        "promise resolves, sending no prompt; the WarmQuery's query(prompt) then writes the prompt to that same "
+        "process, which runs the session (no second CLI is started); and a CLI that does not answer initialize "
+        "within initializeTimeoutMs makes startup() reject."
+    ),
+    summary="startup() resolves on a started, initialized CLI that its query() then uses",
+    source=("sdk-ts", "startup"),
+    tier="wire",
+    checks=(
+        "initialized-before-resolving",
+        "no-prompt-before-query",
+        "query-runs-on-the-warm-cli",
+        "unanswered-initialize-rejects",
+    ),
+    requires=("api:startup",),
+    pins={
+        "initialized-before-resolving": ("function:startup",),
+        "no-prompt-before-query": ("function:startup",),
+        "query-runs-on-the-warm-cli": ("function:startup",),
+        "unanswered-initialize-rejects": ("function:startup",),
+    },
+    timeout=60,
+)
+async def startup_prewarms_the_cli(h: Harness) -> StartupSeen:
+    run = await h.wire("hi", startup={}, timeout=20)
+    sessions = [s for s in run.starts if s["argv"][:1] not in (["-v"], ["--version"])]
+    result = run.result
+    answered: WarmSeen = {
+        "resolved": run.warmed is not None,
+        "error": None if run.error is None else str(run.error),
+        "at_resolve": _exchange(run.warmed or []),
+        "sessions_started": len(sessions),
+        "prompt_reached_cli": bool(run.user_messages),
+        "result": None if result is None else str(result.subtype),
+    }
+    silent = await h.wire("hi", scenario=Scenario().ignore("initialize"), startup={"initializeTimeoutMs": _TIMEOUT_MS})
+    return {
+        "answered": answered,
+        "unanswered": {
+            "resolved": silent.warmed is not None,
+            "error": None if silent.error is None else str(silent.error),
+        },
+    }
+
+
+@startup_prewarms_the_cli.decide
+def _(seen: StartupSeen) -> dict[str, Check]:
+    a, u = seen["answered"], seen["unanswered"]
+    by_then = a["at_resolve"]
+    return {
+        "initialized-before-resolving": check(
+            a["resolved"] and "out control_response/initialize" in by_then,
+            f"startup() resolved: {a['resolved']} (error {a['error']}); the CLI had exchanged {by_then} by then",
+        ),
+        "no-prompt-before-query": check(
+            a["resolved"] and "in user" not in by_then,
+            f"by the time startup() resolved the CLI had been sent {[x for x in by_then if x.startswith('in ')]}",
+        ),
+        "query-runs-on-the-warm-cli": check(
+            a["sessions_started"] == 1 and a["prompt_reached_cli"] and a["result"] == "success",
+            f"{a['sessions_started']} CLI session process(es) started; the prompt reached the CLI: "
+            f"{a['prompt_reached_cli']}; the result: {a['result']}",
+        ),
+        "unanswered-initialize-rejects": check(
+            not u["resolved"] and u["error"] is not None,
+            f"with initialize unanswered and initializeTimeoutMs {_TIMEOUT_MS}, startup() resolved: "
+            f"{u['resolved']}; the run raised {u['error']}",
+        ),
+    }
+
+
+_WARM: StartupSeen = {
+    "answered": {
+        "resolved": True,
+        "error": None,
+        "at_resolve": ["in control_request/initialize", "out control_response/initialize"],
+        "sessions_started": 1,
+        "prompt_reached_cli": True,
+        "result": "success",
+    },
+    "unanswered": {"resolved": False, "error": "Error: startup() timed out"},
+}
+# a release whose startup() resolves as soon as the process is spawned, before initialize is answered
+startup_prewarms_the_cli.differs_on(
+    {**_WARM, "answered": {**_WARM["answered"], "at_resolve": ["in control_request/initialize"]}}
+)
+# a release that sends the prompt while warming
+startup_prewarms_the_cli.differs_on(
+    {**_WARM, "answered": {**_WARM["answered"], "at_resolve": [*_WARM["answered"]["at_resolve"], "in user"]}}
+)
+# a release whose WarmQuery.query() starts a second CLI instead of using the warm one
+startup_prewarms_the_cli.differs_on({**_WARM, "answered": {**_WARM["answered"], "sessions_started": 2}})
+# a release whose startup() waits forever (or resolves) on a CLI that never answers initialize
+startup_prewarms_the_cli.differs_on({**_WARM, "unanswered": {"resolved": True, "error": None}})
+
+
+leave_uncovered(
+    __name__,
+    "function:prewarm",
+    "a spare's claim() needs the CLI's --await-claim handshake, which the fake CLI does not play",
+)

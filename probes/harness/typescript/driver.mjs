@@ -2,7 +2,12 @@
 // the Python harness, which talks to it in JSON lines.
 //
 // Python -> driver (stdin), the first line:
-//   {"start": {"sdk": "/abs/sdk.mjs", "options": {...}, "prompt": "text" | null, "env": {...}, "cwd": "/dir"}}
+//   {"start": {"sdk": "/abs/sdk.mjs", "options": {...}, "prompt": "text" | null, "env": {...}, "cwd": "/dir",
+//              "startup": {...}?}}
+//   with "startup" (startup()'s parameters but its options) the CLI is pre-warmed by
+//   startup({options, ...}); once that resolved the callback "$warmed" is asked (and its
+//   answer awaited, so Python sees the CLI as startup() left it), then the query is the
+//   WarmQuery's query(prompt)
 //   options are the TypeScript SDK's own; a value {"$undefined": true} is undefined (a key the
 //   caller wrote as undefined); a value {"$callback": NAME} becomes a function
 //   that asks Python (canUseTool, a hook, a sessionStore method, stderr), an mcpServers entry
@@ -221,7 +226,7 @@ const launched = { ...process.env };
 const preloaded = process.argv[2] ? import(pathToFileURL(process.argv[2]).href) : null;
 preloaded?.catch(() => {}); // a failed load is reported when a start line uses it
 
-async function start({ sdk, options, prompt, env, cwd }) {
+async function start({ sdk, options, prompt, env, cwd, startup }) {
   const module = await (sdk === process.argv[2] && preloaded ? preloaded : import(pathToFileURL(sdk).href));
   sdkModule = module;
   // The run's environment and working directory, as the host process has them now, with
@@ -239,8 +244,15 @@ async function start({ sdk, options, prompt, env, cwd }) {
     setMaxListeners(50, revived.abortController.signal);
   }
   controller = revived.abortController;
-  query = module.query({ prompt: stream ?? prompt, options: revived });
-  ready();
+  try {
+    if (startup) {
+      const warm = await module.startup({ ...startup, options: revived });
+      await ask("$warmed", []);
+      query = warm.query(stream ?? prompt);
+    } else query = module.query({ prompt: stream ?? prompt, options: revived });
+  } finally {
+    ready();
+  }
   try {
     for await (const message of query) out({ message });
     out({ end: true });

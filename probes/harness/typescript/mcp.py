@@ -1,87 +1,44 @@
-"""In-process (sdk) MCP servers a probe built with the Python API, served to a TypeScript run.
+"""In-process MCP servers a probe described (harness.in_process), built by the TypeScript SDK.
 
-A probe builds its in-process server once, with `create_sdk_mcp_server(name, tools=[...])`.
-For a TypeScript run the driver builds the TypeScript SDK's own server from it —
-`createSdkMcpServer({name, version, tools: [tool(name, description, shape, handler)]})`, a
-zod shape made from each tool's JSON schema — so what the CLI sees of the server (its
-handshake, its tool list and schemas) is the TypeScript SDK's. Only the tool handlers stay
-in Python: each call is relayed here and run by the probe's own handler through the Python
-server the probe built (its tools/call), whose CallToolResult (with its `isError`) the
-TypeScript tool returns as it is.
+The driver builds each server with the release's own `createSdkMcpServer({name, version,
+tools})` and each tool with its own `tool(name, description, shape, handler, {annotations})`,
+the zod shape made from the tool's JSON schema. So the handshake, the listed schemas, the
+checking of a call's arguments and the framing of a handler's result or exception are the
+TypeScript SDK's. A call's arguments, as that SDK passed them, reach the probe's handler
+here; its result goes back as the CallToolResult a TypeScript handler returns
+(in_process.call_tool_result), and an exception it raised is thrown by the TypeScript handler.
 """
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
-_ids = itertools.count(1)
+from sdkprobe.harness.in_process import InProcessServer, InProcessTool, call_tool_result
 
 
-class PythonServer:
-    """The probe's Python MCP server, spoken to as its JSON-RPC peer."""
-
-    def __init__(self, name: str, server: Any) -> None:
-        from claude_agent_sdk._internal.sdk_mcp_bridge import SdkMcpBridge
-
-        self.name = name
-        self._bridge = SdkMcpBridge(name, server)
-        self._ready = False
-        self.version: str | None = None
-
-    async def _request(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        if not self._ready:
-            self._ready = True
-            hello = {
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "sdkprobe", "version": "1"},
-            }
-            greeted = await self._request("initialize", hello)
-            self.version = (greeted.get("serverInfo") or {}).get("version")
-            await self._bridge.handle({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        answer = await self._bridge.handle({"jsonrpc": "2.0", "id": next(_ids), "method": method, "params": params})
-        if answer is None or "error" in answer:
-            raise RuntimeError(f"the Python MCP server {self.name!r} answered {method} with {answer}")
-        result: dict[str, Any] = answer.get("result") or {}
-        return result
-
-    async def tools(self) -> list[dict[str, Any]]:
-        """Each tool as the driver builds it: name, description, inputSchema, annotations."""
-        listed = await self._request("tools/list", {})
-        return [
-            {k: t[k] for k in ("name", "description", "inputSchema", "annotations", "_meta") if k in t}
-            for t in listed.get("tools", [])
-        ]
-
-    async def call(self, tool: str, arguments: Any) -> dict[str, Any]:
-        """The probe's handler run on `arguments`: the CallToolResult as the Python server framed it."""
-        return await self._request("tools/call", {"name": tool, "arguments": arguments or {}})
-
-    async def aclose(self) -> None:
-        await self._bridge.aclose()
-
-
-async def serve(options: dict[str, Any], servers: dict[str, Any], answers: dict[str, Any]) -> list[PythonServer]:
+def serve(options: dict[str, Any], servers: dict[str, InProcessServer], answers: dict[str, Any]) -> None:
     """Put each in-process server into the TypeScript options as the driver builds it
-    (`{"type": "sdk", "name", "$tools": [...]}`), its tool calls answered by the probe's
-    handlers; the Python servers, to close when the run ends."""
-    opened = []
-    for key, (name, instance) in servers.items():
-        server = PythonServer(name, instance)
-        opened.append(server)
-        tools = await server.tools()
-        for t in tools:
-            answers[f"mcp:{key}:{t['name']}"] = _caller(server, t["name"])
-        described = {"type": "sdk", "name": name, "$tools": tools, "$key": key}
-        if server.version is not None:
-            described["version"] = server.version
-        options["mcpServers"][key] = described
-    return opened
+    (`{"type": "sdk", "name", "version", "$tools": [...], "$key"}`), each tool's calls answered
+    by the probe's handler."""
+    for key, server in servers.items():
+        tools = []
+        for t in server.tools:
+            described: dict[str, Any] = {"name": t.name, "description": t.description, "inputSchema": t.json_schema()}
+            if t.annotations is not None:
+                described["annotations"] = dict(t.annotations)
+            tools.append(described)
+            answers[f"mcp:{key}:{t.name}"] = _handler(t)
+        options["mcpServers"][key] = {
+            "type": "sdk",
+            "name": server.name,
+            "version": server.version,
+            "$tools": tools,
+            "$key": key,
+        }
 
 
-def _caller(server: PythonServer, tool: str) -> Any:
+def _handler(tool: InProcessTool) -> Any:
     async def call(args: list[Any]) -> Any:
-        return await server.call(tool, args[0] if args else {})
+        return call_tool_result(await tool.handler(args[0] if args else {}))
 
     return call

@@ -38,6 +38,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from sdkprobe.harness.in_process import InProcessServer
 from sdkprobe.harness.node_values import AsGiven, NodeAbort, NodeSpawn
 from sdkprobe.harness.typescript import callbacks
 from sdkprobe.harness.typescript.callbacks import Answer
@@ -180,9 +181,7 @@ class Translated:
     options: dict[str, Any]
     answers: dict[str, Answer]
     notifies: dict[str, Notify]
-    servers: dict[str, tuple[str, Any]] = dataclasses.field(
-        default_factory=dict
-    )  # in-process MCP: key -> (name, instance)
+    servers: dict[str, InProcessServer] = dataclasses.field(default_factory=dict)  # in-process MCP, by key
 
 
 def translate(options: dict[str, Any]) -> Translated:
@@ -300,9 +299,14 @@ def _mcp_servers(value: Any, out: Translated, name: str) -> Any:
         raise NotApplicable("mcp_servers as a file path or JSON text has no counterpart in the TypeScript SDK")
     servers: dict[str, Any] = {}
     for server, config in value.items():
-        if isinstance(config, dict) and config.get("type") == "sdk":  # served by mcp.serve before the run starts
-            out.servers[server] = (str(config.get("name", server)), config.get("instance"))
+        if isinstance(config, InProcessServer):  # built by the driver (mcp.serve) before the run starts
+            out.servers[server] = config
             servers[server] = None
+        elif isinstance(config, dict) and config.get("type") == "sdk":  # an error of the probe
+            raise TypeError(
+                f"mcp_servers[{server!r}] is an in-process server the Python SDK built; describe it with "
+                "harness.in_process_server, which each SDK builds with its own functions"
+            )
         else:
             servers[server] = _plain(config)
     return servers

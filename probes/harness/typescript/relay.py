@@ -106,6 +106,13 @@ def _driver(entry: Path) -> subprocess.Popen[bytes]:
     return proc
 
 
+def _warmed(warmed: Any) -> Any:
+    async def answer(args: list[Any]) -> None:
+        warmed()
+
+    return answer
+
+
 class Relay:
     def __init__(self, translated: Translated) -> None:
         self._translated = translated
@@ -124,9 +131,16 @@ class Relay:
         self.yielded: list[dict[str, Any]] = []  # every message query() yielded, as its JSON, read or not
         self.ended = False
 
-    async def start(self, entry: Path, prompt: str | None) -> None:
+    async def start(
+        self, entry: Path, prompt: str | None, startup: dict[str, Any] | None = None, warmed: Any = None
+    ) -> None:
         """Take a driver for `entry` and start its query() with this process's environment and
-        working directory, as an SDK imported here would have them."""
+        working directory, as an SDK imported here would have them. With `startup` (startup()'s
+        parameters but its options), the CLI is pre-warmed by startup() first, and `warmed()`
+        is called once that has resolved, before the WarmQuery's query() starts (the driver
+        waits for it)."""
+        if warmed is not None:
+            self._translated.answers["$warmed"] = _warmed(warmed)
         self._proc = proc = _driver(entry)
         processes.hosts.add(proc.pid)
         loop = asyncio.get_running_loop()
@@ -146,6 +160,7 @@ class Relay:
                     "prompt": prompt,
                     "env": dict(os.environ),
                     "cwd": os.getcwd(),
+                    **({"startup": startup} if startup is not None else {}),
                 }
             }
         )

@@ -32,9 +32,14 @@ async def run_ts(options: TsOptions, spec: RunSpec, out: Any) -> None:
     translated = table.translate(dict(options.values))
     relay = Relay(translated)
     streaming = client or connect_prompt or isinstance(prompt, list)
-    servers = await mcp.serve(translated.options, translated.servers, translated.answers)
+    mcp.serve(translated.options, translated.servers, translated.answers)
     try:
-        await relay.start(options.release.entry, None if streaming or isinstance(prompt, list) else (prompt or ""))
+        await relay.start(
+            options.release.entry,
+            None if streaming or isinstance(prompt, list) else (prompt or ""),
+            spec.startup,
+            spec.warmed,
+        )
         if not streaming:
             await _read_all(relay, out, watch)
         elif not (client or connect_prompt):  # an iterable prompt given to query(): sent, then ended
@@ -58,8 +63,6 @@ async def run_ts(options: TsOptions, spec: RunSpec, out: Any) -> None:
             relay.end_input()
     finally:
         await relay.close()
-        for server in servers:
-            await server.aclose()
         out.log.extend(relay.log)
         out.as_json = [*(out.as_json or []), *relay.yielded]
         out.children.extend(relay.children)
