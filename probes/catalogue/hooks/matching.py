@@ -41,7 +41,7 @@ class AgentIdSeen(TypedDict):
     sdk_ref="claude_agent_sdk.types.PreToolUseHookInput",
 )
 async def agent_id_only_inside_subagent(h: Harness) -> AgentIdSeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     for name in ("main.txt", "sub.txt"):
         (h.cwd / name).write_text(f"this is {name}\n")
@@ -162,7 +162,8 @@ class ServerMatcherSeen(TypedDict):
 )
 async def server_matcher_catches_its_tools(h: Harness) -> ServerMatcherSeen:
     import claude_agent_sdk as sdk
-    from claude_agent_sdk import HookMatcher
+
+    from sdkprobe.harness import HookMatcher
 
     ran: list[bool] = []
 
@@ -288,7 +289,7 @@ SafetySeen = TypedDict(
     security="a hook's deny or stop ignored would let a tool run, or a session go on, that the host's hook refused",
 )
 async def safety_outputs_take_effect(h: Harness) -> SafetySeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     run = await h.cli(
         "touch three files",
