@@ -94,15 +94,16 @@ def test_a_tool_results_content_stays_as_yielded_and_unknown_types_are_kept() ->
     assert (type(other).__name__, other.type, other.subtype, other.elapsed) == ("TsMessage", "tool_progress", None, 3)
 
 
-# Behaviours whose TypeScript verdicts once rested on the Python SDK's parser, classes or types.
-# (wire.initialize-request-fields is not among them yet: its probe builds a HookMatcher with the
-# installed Python SDK's class, which before 0.2.180 takes no on_failure, so that run errors there.)
+# Behaviours whose TypeScript verdicts once rested on the Python SDK's parser, classes or types
+# (wire.initialize-request-fields built its HookMatcher with the installed Python SDK's class,
+# which before 0.2.180 takes no on_failure: it gives the harness's now).
 _READERS = (
     "messages.every-content-block-kept",
     "messages.rate-limit-and-unknown-types-survive",
     "perms.permission-callback-wire-contract",
     "hooks.output-reaches-cli-as-returned",
     "agents.definition-fields-sent",
+    "wire.initialize-request-fields",
 )
 _TS = TS_VERSIONS[-1]
 _BESIDE = SDK_VERSIONS[-7]  # an older Python SDK release, with older message classes and types

@@ -36,15 +36,6 @@ def _hook_events() -> list[str]:
     return values(getattr(types, "HookEvent", None))
 
 
-def _matcher_fields() -> set[str]:
-    """The HookMatcher fields the SDK under test has, of those the harness's HookMatcher names."""
-    import dataclasses
-
-    from sdkprobe.harness import HookMatcher
-
-    return {f.name for f in dataclasses.fields(HookMatcher) if lacks(f"field:HookMatcher.{f.name}") is None}
-
-
 def _answer(wire: WireRun, n: int) -> Any:
     """What the SDK answered the fake's n-th control request: its response, or the error it sent."""
     answer = wire.answers.get(f"fake_req_{n}")
@@ -157,7 +148,7 @@ async def every_event_registered_and_called(h: Harness) -> dict[str, Any]:
 
     known = _hook_events()
     present = [event for event in _EVENTS if event in known]
-    with_timeout = "timeout" in _matcher_fields()
+    with_timeout = lacks("field:HookMatcher.timeout") is None
     calls: dict[str, list[dict[str, Any]]] = {event: [] for event in present}
 
     def recorder(event: str) -> Any:
