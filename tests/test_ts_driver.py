@@ -14,7 +14,17 @@ import claude_agent_sdk as py_sdk
 import pytest
 from ts_fake_release import FakeRelease
 
-from sdkprobe.harness import in_process_server, in_process_tool, processes, sdk, under_test
+from sdkprobe.harness import (
+    HookMatcher,
+    PermissionResultAllow,
+    PermissionResultDeny,
+    PermissionUpdate,
+    in_process_server,
+    in_process_tool,
+    processes,
+    sdk,
+    under_test,
+)
 from sdkprobe.harness.typescript import callbacks, relay
 from sdkprobe.harness.typescript import options as table
 from sdkprobe.harness.typescript.messages import TsMessage
@@ -62,7 +72,7 @@ def test_can_use_tool_is_asked_through_python_and_its_answer_returned_as_typescr
 
     async def can_use_tool(name: str, tool_input: dict[str, Any], context: Any) -> Any:
         asked.append((name, tool_input, context))
-        return py_sdk.PermissionResultAllow(updated_input={"command": "pwd"})
+        return PermissionResultAllow(updated_input={"command": "pwd"})
 
     got = seen(run(can_use_tool=can_use_tool))
     assert got["permission"] == {"behavior": "allow", "updatedInput": {"command": "pwd"}}
@@ -74,7 +84,7 @@ def test_a_hook_is_called_and_its_python_spellings_become_json_keys() -> None:
     async def hook(hook_input: Any, tool_use_id: Any, context: Any) -> Any:
         return {"continue_": False, "async_": True, "reason": f"{hook_input['hook_event_name']} {tool_use_id}"}
 
-    matcher = py_sdk.HookMatcher(matcher="Bash", hooks=[hook], timeout=5)
+    matcher = HookMatcher(matcher="Bash", hooks=[hook], timeout=5)
     got = seen(run(hooks={"PreToolUse": [matcher]}))
     assert got["PreToolUse"] == {"continue": False, "async": True, "reason": "PreToolUse t1"}
     assert got["PreToolUse matcher"] == {"matcher": "Bash", "timeout": 5, "hooks": 1}
@@ -225,7 +235,7 @@ def test_an_option_only_typescript_has_is_taken_by_its_name_only_where_the_relea
 
 
 def test_a_permission_update_is_written_as_given_not_checked() -> None:
-    update = py_sdk.PermissionUpdate(type="setMode", destination="session")
+    update = PermissionUpdate(type="setMode", destination="session")
     assert callbacks.permission_update(update) == {"type": "setMode", "destination": "session"}
 
 
@@ -317,7 +327,7 @@ def test_env_passes_as_given_and_a_session_adds_the_hosts_environment(monkeypatc
 def test_an_answer_that_is_no_permission_result_reaches_the_sdk_as_it_is() -> None:
     assert callbacks.permission_result(None) is None
     assert callbacks.permission_result({"behavior": "allow"}) == {"behavior": "allow"}
-    assert callbacks.permission_result(py_sdk.PermissionResultDeny(message="no", interrupt=True)) == {
+    assert callbacks.permission_result(PermissionResultDeny(message="no", interrupt=True)) == {
         "behavior": "deny",
         "message": "no",
         "interrupt": True,

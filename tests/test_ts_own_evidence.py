@@ -94,9 +94,8 @@ def test_a_tool_results_content_stays_as_yielded_and_unknown_types_are_kept() ->
 
 
 # Behaviours whose TypeScript verdicts once rested on the Python SDK's parser, classes, types or
-# in-process MCP server.
-# (wire.initialize-request-fields is not among them yet: its probe builds a HookMatcher with the
-# installed Python SDK's class, which before 0.2.180 takes no on_failure, so that run errors there.)
+# in-process MCP server (wire.initialize-request-fields built its HookMatcher with the installed
+# Python SDK's class, which before 0.2.180 takes no on_failure: it gives the harness's now).
 _READERS = (
     "messages.every-content-block-kept",
     "messages.rate-limit-and-unknown-types-survive",
@@ -104,6 +103,7 @@ _READERS = (
     "hooks.output-reaches-cli-as-returned",
     "agents.definition-fields-sent",
     "mcp.tool-decorator-listed-and-called",
+    "wire.initialize-request-fields",
 )
 _TS = TS_VERSIONS[-1]
 _BESIDE = SDK_VERSIONS[-7]  # an older Python SDK release, with older message classes and types

@@ -8,17 +8,19 @@ holds the modules to that and to a size.
 
 A behaviour module uses `sdkprobe.behaviour` (the declaration and the sub-check verdicts),
 the public calls of the `Harness` its probe is given and the public names `sdkprobe.harness`
-exports, never a private one (`_x`) of the harness's modules. Beside those it uses the SDK
-under test's own public API: a probe builds the SDK's types (HookMatcher, AgentDefinition,
-PermissionResultAllow) and calls its functions (list_sessions)
-because the claim is about what the SDK does with them; passed through the harness they
-would be the same objects under a name the claim does not use. It imports them inside the
-probe (or reads them off `claude_agent_sdk` when it runs), so that every module loads on
-every SDK version, and a name that some versions lack is declared in `requires`
-(`api:HookMatcher`), so that those versions are not-applicable rather than an error.
-An in-process MCP server is the exception: a probe describes it (`in_process_server`,
-`in_process_tool`) and the seam builds it with the SDK under test's own functions, so that a
-TypeScript run's tool schemas and results are the TypeScript SDK's, not the Python SDK's.
+exports, never a private one (`_x`) of the harness's modules. What a probe gives the SDK
+(a HookMatcher, an AgentDefinition, a PermissionResultAllow) it builds in the harness's types of
+those names (`from sdkprobe.harness import HookMatcher`), which the SDK under test gets as its
+own, whichever SDK that is; only a probe about the Python SDK's own classes builds those (what
+its AgentDefinition refuses). Beside those it uses the SDK under test's own public API: it
+calls its functions (list_sessions) because the claim is about
+what the SDK does with them. It imports them inside the probe (or reads them off
+`claude_agent_sdk` when it runs), so that every module loads on every SDK version, and a name
+that some versions lack is declared in `requires` (`api:HookMatcher`, `field:HookMatcher.on_failure`),
+so that those versions are not-applicable rather than an error.
+An in-process MCP server is described too (`in_process_server`, `in_process_tool`), and the
+seam builds it with the SDK under test's own functions, so that a TypeScript run's tool schemas
+and results are the TypeScript SDK's, not the Python SDK's.
 
 What several behaviours of a module share stands at its head, or at the head of a section
 (`# --- ...`) whose behaviours share it, never inside one behaviour's block; what behaviours

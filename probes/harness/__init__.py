@@ -6,7 +6,9 @@ against the real CLI and the model double, or the real API for a live behaviour 
 with --live). Both take the prompt first and ClaudeAgentOptions fields as keywords.
 `host_run` runs the host itself in a process of its own, for what becomes of the CLI
 when its host returns without disconnect() or is SIGKILLed.
-The builders of fake-CLI scenarios and model-double scripts are exported from here too.
+The builders of fake-CLI scenarios and model-double scripts are exported from here too, and
+the types of what a probe gives the SDK (HookMatcher, AgentDefinition, PermissionResultAllow,
+...; given.py), which the SDK under test gets as its own.
 """
 
 from __future__ import annotations
@@ -37,6 +39,14 @@ from sdkprobe.harness.context_files import (
     user_skill,
 )
 from sdkprobe.harness.conversation import Conversation, Steps
+from sdkprobe.harness.given import (
+    AgentDefinition,
+    HookMatcher,
+    PermissionResultAllow,
+    PermissionResultDeny,
+    PermissionRuleValue,
+    PermissionUpdate,
+)
 from sdkprobe.harness.held_callback import HeldCallback
 from sdkprobe.harness.host_process import HostRun
 from sdkprobe.harness.in_process import InProcessServer, InProcessTool, in_process_server, in_process_tool
@@ -85,6 +95,7 @@ from sdkprobe.harness.wire import WireRun
 __all__ = [
     "AGENT_TOOL",
     "AUX",
+    "AgentDefinition",
     "AsGiven",
     "COMPACT",
     "MAIN",
@@ -95,6 +106,7 @@ __all__ = [
     "Elicitation",
     "Harness",
     "HeldCallback",
+    "HookMatcher",
     "HostRun",
     "McpTool",
     "InProcessServer",
@@ -104,6 +116,10 @@ __all__ = [
     "NodeAbort",
     "NodeSpawn",
     "OptionMissing",
+    "PermissionResultAllow",
+    "PermissionResultDeny",
+    "PermissionRuleValue",
+    "PermissionUpdate",
     "PluginFolder",
     "ProbeTimeout",
     "Recorded",

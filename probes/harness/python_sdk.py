@@ -2,6 +2,8 @@
 
 Probes speak its terms, so little is translated: options are its ClaudeAgentOptions,
 callbacks its own, messages its own classes, requirements its attributes and dataclass fields.
+What a probe gives it in the harness's types (given.py: HookMatcher, AgentDefinition, a
+permission answer) becomes its own class of the same name (`own`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,8 @@ from collections.abc import AsyncIterable
 from pathlib import Path
 from typing import Any
 
+from sdkprobe.behaviour import NotApplicable
+from sdkprobe.harness.given import Given
 from sdkprobe.harness.in_process import InProcessServer
 from sdkprobe.harness.under_test import Drive, RunSpec, SdkUnderTest, Watch
 
@@ -59,8 +63,10 @@ class PythonSdk(SdkUnderTest):
         return f"ClaudeAgentOptions in {self.name} {self.version} has no field " + ", ".join(repr(n) for n in lacking)
 
     def build_options(self, options: dict[str, Any]) -> Any:
-        """ClaudeAgentOptions; `agents` may be given as plain dicts, which become AgentDefinitions."""
-        from sdkprobe.behaviour import NotApplicable
+        """ClaudeAgentOptions; `agents` may be given as plain dicts, which become AgentDefinitions.
+        The harness's types in `hooks` and `agents` become this SDK's own (`own`), and so does
+        what `can_use_tool` answers with; an in-process server in `mcp_servers` is built with
+        this SDK's tool() and create_sdk_mcp_server() (`_server`)."""
         from sdkprobe.harness.node_values import AsGiven
 
         given = sorted(name for name, value in options.items() if isinstance(value, AsGiven))
@@ -72,13 +78,52 @@ class PythonSdk(SdkUnderTest):
         agents = options.get("agents")
         if isinstance(agents, dict):
             definition = self.module.AgentDefinition
-            options["agents"] = {n: definition(**a) if isinstance(a, dict) else a for n, a in agents.items()}
+            options["agents"] = {n: definition(**a) if isinstance(a, dict) else self.own(a) for n, a in agents.items()}
+        hooks = options.get("hooks")
+        if isinstance(hooks, dict):
+            options["hooks"] = {event: self.own(matchers) for event, matchers in hooks.items()}
+        if options.get("can_use_tool") is not None:
+            options["can_use_tool"] = self._answering(options["can_use_tool"])
         servers = options.get("mcp_servers")
         if isinstance(servers, dict):
             options["mcp_servers"] = {
                 k: self._server(v) if isinstance(v, InProcessServer) else v for k, v in servers.items()
             }
         return self.module.ClaudeAgentOptions(**options)
+
+    def own(self, value: Any) -> Any:
+        """A harness type (given.py) as this SDK's class of its name, given the fields set on it
+        (harness types among them as this SDK's too); a list or tuple of values each so; anything
+        else (a dict, None, this SDK's own object) as it is. NotApplicable when this SDK has no
+        such class, or its class lacks a field set on it."""
+        if isinstance(value, (list, tuple)):
+            return type(value)(self.own(v) for v in value)
+        if not isinstance(value, Given):
+            return value
+        name = type(value).__name__
+        cls = self._class(name)
+        if cls is None:
+            raise NotApplicable(f"{self.name} {self.version} has no {name}")
+        given = value.set_fields()
+        lacking = [field for field in given if field not in _fields(cls)]
+        if lacking:
+            raise NotApplicable(f"{name} in {self.name} {self.version} has no field {lacking[0]!r}")
+        return cls(**{field: self.own(v) for field, v in given.items()})
+
+    def _class(self, name: str) -> Any:
+        """This SDK's class `name`: exported, or only in its `types` (PermissionRuleValue)."""
+        found = getattr(self.module, name, None)
+        module = getattr(self.module, "__name__", None)
+        return _module_attr(f"{module}.types", name) if found is None and module else found
+
+    def _answering(self, can_use_tool: Any) -> Any:
+        """`can_use_tool` answering in this SDK's own types (an answer of the harness's types
+        converted, anything else as it is)."""
+
+        async def answer(*args: Any) -> Any:
+            return self.own(await can_use_tool(*args))
+
+        return answer
 
     def _server(self, server: InProcessServer) -> Any:
         """An in-process server built with this SDK's tool() and create_sdk_mcp_server()."""

@@ -22,10 +22,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import claude_agent_sdk as sdk
-
 from sdkprobe.behaviour import NotApplicable
 from sdkprobe.harness import processes, under_test
+from sdkprobe.harness.given import PermissionResultAllow
 from sdkprobe.harness.under_test import Drive as Drive
 from sdkprobe.harness.under_test import OptionMissing as OptionMissing
 from sdkprobe.harness.under_test import RunSpec, SdkUnderTest
@@ -208,7 +207,7 @@ class OutcomeView:
 async def allow_every_tool(name: str, tool_input: dict[str, Any], context: Any) -> Any:
     """A can_use_tool that lets every call run: for probes where what matters is whether
     (and with what) the callback is asked; the cli tier records each call."""
-    return sdk.PermissionResultAllow()
+    return PermissionResultAllow()
 
 
 class _LogTap(logging.Handler):

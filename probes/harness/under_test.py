@@ -103,8 +103,9 @@ class RunSpec:
 
 class SdkUnderTest(ABC):
     """One SDK as the harness drives it. Probes speak the Python SDK's terms (option and
-    method names, PermissionResultAllow, HookMatcher); an implementation takes them to its
-    SDK and hands back what that SDK gave in the same terms."""
+    method names; what they give it, a HookMatcher or a PermissionResultAllow, in the harness's
+    types of those names, given.py); an implementation takes them to its SDK and hands back
+    what that SDK gave in the same terms."""
 
     name: str  # the package as its users name it
     env_is_whole: bool  # `env` is the CLI's whole environment (TypeScript), not variables added (Python)

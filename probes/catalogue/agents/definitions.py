@@ -566,12 +566,8 @@ _FIELDS: dict[str, tuple[str, Any, str]] = {
 
 
 def _agent_fields() -> set[str]:
-    """The fields of the SDK's own AgentDefinition (read while the probe runs)."""
-    import dataclasses
-
-    from claude_agent_sdk import AgentDefinition
-
-    return {f.name for f in dataclasses.fields(AgentDefinition)}
+    """The _FIELDS the SDK under test's own AgentDefinition has (asked while the probe runs)."""
+    return {field for field, _, _ in _FIELDS.values() if lacks(f"field:AgentDefinition.{field}") is None}
 
 
 class FieldsSentSeen(TypedDict):
@@ -599,7 +595,7 @@ class FieldsSentSeen(TypedDict):
     sdk_ref="claude_agent_sdk.types.AgentDefinition",
 )
 async def definition_fields_sent(h: Harness) -> FieldsSentSeen:
-    from claude_agent_sdk import AgentDefinition
+    from sdkprobe.harness import AgentDefinition
 
     fields = _agent_fields()
     given = {field: value for field, value, _ in _FIELDS.values() if field in fields}

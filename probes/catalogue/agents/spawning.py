@@ -225,7 +225,7 @@ BackgroundSeen = TypedDict(
     },
 )
 async def background_by_default(h: Harness) -> BackgroundSeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     seen: dict[str, Any] = {}
     variants: dict[str, tuple[str, dict[str, Any]]] = {
@@ -509,9 +509,9 @@ async def _nesting(h: Harness, depth: str) -> NestRun:
 
 
 def _definition(description: str) -> Any:
-    import claude_agent_sdk as sdk
+    from sdkprobe.harness import AgentDefinition
 
-    return sdk.AgentDefinition(description=description, prompt="Do what you are asked.")
+    return AgentDefinition(description=description, prompt="Do what you are asked.")
 
 
 CapsSeen = TypedDict("CapsSeen", {"concurrency 2": ConcurrencySeen, "depth 1": NestRun, "depth 2": NestRun})

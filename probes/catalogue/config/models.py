@@ -264,7 +264,7 @@ SwitchSeen = TypedDict(
     timeout=120,
 )
 async def set_model_mid_turn(h: Harness) -> SwitchSeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     calls: list[SetModelCall] = []
     # The Bash call waits in its PreToolUse hook until set_model() has returned, so the switch

@@ -36,14 +36,6 @@ def _hook_events() -> list[str]:
     return values(getattr(types, "HookEvent", None))
 
 
-def _matcher_fields() -> set[str]:
-    import dataclasses
-
-    from claude_agent_sdk import HookMatcher
-
-    return {f.name for f in dataclasses.fields(HookMatcher)}
-
-
 def _answer(wire: WireRun, n: int) -> Any:
     """What the SDK answered the fake's n-th control request: its response, or the error it sent."""
     answer = wire.answers.get(f"fake_req_{n}")
@@ -152,11 +144,11 @@ def _event_output(event: str) -> dict[str, Any]:
     sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
 )
 async def every_event_registered_and_called(h: Harness) -> dict[str, Any]:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     known = _hook_events()
     present = [event for event in _EVENTS if event in known]
-    with_timeout = "timeout" in _matcher_fields()
+    with_timeout = lacks("field:HookMatcher.timeout") is None
     calls: dict[str, list[dict[str, Any]]] = {event: [] for event in present}
 
     def recorder(event: str) -> Any:
@@ -391,7 +383,7 @@ def _valued_inputs(event: str, fields: list[str], values: dict[str, list[str]]) 
     sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
 )
 async def every_listed_event_answered(h: Harness) -> dict[str, Any]:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     listed, values = h.hook_inputs(), h.hook_input_values()
     calls: dict[str, list[dict[str, Any]]] = {event: [] for event in listed}
@@ -644,7 +636,7 @@ def _lacks(typed: str, value: dict[str, Any]) -> list[str] | None:
     sdk_ref="claude_agent_sdk._internal.query._convert_hook_output_for_cli",
 )
 async def output_reaches_cli_as_returned(h: Harness) -> dict[str, Any]:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     runs: list[tuple[str, str, dict[str, Any]]] = []  # (sub-check, case, value returned)
     seen: dict[str, Any] = {}
@@ -784,7 +776,7 @@ class TsOutputsSeen(TypedDict):
     },
 )
 async def ts_output_keys_reach_cli(h: Harness) -> TsOutputsSeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     lacking: dict[str, str] = {}
     cases: list[str] = []
@@ -917,9 +909,9 @@ class TimeoutSeen(TypedDict):
     timeout=180,
 )
 async def callback_timeout_semantics(h: Harness) -> TimeoutSeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
-    with_timeout = "timeout" in getattr(HookMatcher, "__dataclass_fields__", {})
+    with_timeout = lacks("field:HookMatcher.timeout") is None
     on_wire = await _cancelled_on_the_wire(h, with_timeout)
     if not with_timeout:
         return {"wire": on_wire, "cli": {"absent": "this SDK's HookMatcher has no timeout"}}
@@ -1003,7 +995,7 @@ async def _cancelled_on_the_wire(h: Harness, with_timeout: bool) -> CancelledOnW
     """The fake CLI asks a PreToolUse callback, then cancels the request while it is held:
     it waits for the host's word that the callback was called (a user line), so the cancel
     never comes before the callback however slow the machine."""
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     held = HeldCallback(ceiling=30)
     request = {

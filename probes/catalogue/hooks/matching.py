@@ -43,7 +43,7 @@ class AgentIdSeen(TypedDict):
     sdk_ref="claude_agent_sdk.types.PreToolUseHookInput",
 )
 async def agent_id_only_inside_subagent(h: Harness) -> AgentIdSeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     for name in ("main.txt", "sub.txt"):
         (h.cwd / name).write_text(f"this is {name}\n")
@@ -163,7 +163,7 @@ class ServerMatcherSeen(TypedDict):
     sdk_ref="claude_agent_sdk.types.HookMatcher",
 )
 async def server_matcher_catches_its_tools(h: Harness) -> ServerMatcherSeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     ran: list[bool] = []
 
@@ -289,7 +289,7 @@ SafetySeen = TypedDict(
     security="a hook's deny or stop ignored would let a tool run, or a session go on, that the host's hook refused",
 )
 async def safety_outputs_take_effect(h: Harness) -> SafetySeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     run = await h.cli(
         "touch three files",

@@ -128,7 +128,7 @@ LifecycleSeen = TypedDict("LifecycleSeen", {"shapes": dict[str, Shape], "setting
     timeout=240,
 )
 async def session_start_end_callbacks(h: Harness) -> LifecycleSeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     shapes: dict[str, Shape] = {}
     for label, (prompt, client) in _SHAPES.items():
@@ -292,7 +292,7 @@ StopSeen = TypedDict("StopSeen", {"variants": dict[str, StopRun], "declares addi
     timeout=200,
 )
 async def stop_block_forces_continuation(h: Harness) -> StopSeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     variants: dict[str, StopRun] = {}
     for label, output in _STOP_VARIANTS.items():
@@ -469,7 +469,7 @@ NotifiedSeen = TypedDict("NotifiedSeen", {"runs": dict[str, NotifiedRun], "decla
 async def notification_fires_in_sdk(h: Harness) -> NotifiedSeen:
     import asyncio
 
-    from claude_agent_sdk import HookMatcher, PermissionResultAllow
+    from sdkprobe.harness import HookMatcher, PermissionResultAllow
 
     runs: dict[str, NotifiedRun] = {}
     for label in ("with can_use_tool", "without can_use_tool"):
@@ -699,7 +699,7 @@ PromptSeen = TypedDict(
     timeout=len(_PROMPT_TURNS) * _TURN_CEILING + 120,
 )
 async def user_prompt_submit_output(h: Harness) -> PromptSeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     by_prompt = {prompt: output for prompt, output in _PROMPT_TURNS.values()}
     prompts_seen: list[str] = []
@@ -901,7 +901,7 @@ PrecompactSeen = TypedDict(
     timeout=150,
 )
 async def precompact_manual_and_subagent(h: Harness) -> PrecompactSeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     calls: list[dict[str, Any]] = []
     compacted: dict[str, Any] = {}

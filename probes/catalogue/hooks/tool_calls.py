@@ -72,7 +72,7 @@ class EditRun(TypedDict):
     sdk_ref="claude_agent_sdk.types.PostToolUseHookInput",
 )
 async def posttooluse_reports_auto_approved_edits(h: Harness) -> dict[str, EditRun]:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     seen: dict[str, EditRun] = {}
     for mode in _EDIT_MODES:
@@ -214,7 +214,7 @@ class AskRun(TypedDict):
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
 )
 async def pretooluse_ask_keeps_prompt(h: Harness) -> dict[str, AskRun]:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     async def ask(hook_input: Any, tool_use_id: str | None, context: Any) -> Any:
         return {"hookSpecificOutput": {"hookEventName": "PreToolUse", "permissionDecision": "ask"}}
@@ -342,7 +342,7 @@ class ParallelSeen(TypedDict):
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
 )
 async def pretooluse_deny_returns_tool_result(h: Harness) -> ParallelSeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     note = h.cwd / "note.txt"
     note.write_text("NOTE-CONTENT-31\n")
@@ -446,7 +446,7 @@ class SubagentSeen(TypedDict):
     timeout=90,
 )
 async def deny_applies_inside_subagent(h: Harness) -> SubagentSeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     secrets = {}
     for thread in ("main", "sub"):
@@ -577,7 +577,7 @@ UpdatedInputSeen = TypedDict(
     sdk_ref="claude_agent_sdk.types.PreToolUseHookSpecificOutput",
 )
 async def pretooluse_updated_input_applied(h: Harness) -> UpdatedInputSeen:
-    from claude_agent_sdk import HookMatcher, PermissionResultAllow
+    from sdkprobe.harness import HookMatcher, PermissionResultAllow
 
     def command(variant: str, word: str) -> str:
         # B writes a file, so the CLI asks can_use_tool (it approves read-only commands by itself)
@@ -748,7 +748,7 @@ _ApprovalCase = Literal[
     timeout=90,
 )
 async def permission_request_callback_fires(h: Harness) -> ApprovalSeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     async def write(files: list[str], **options: Any) -> dict[str, Approval]:
         ids = {name: f"toolu_double_write_{name.split('.')[0]}" for name in files}
@@ -792,7 +792,7 @@ async def permission_request_callback_fires(h: Harness) -> ApprovalSeen:
     # race the hook's allow. Waiting on the file itself decides on order: written means the
     # CLI applied the hook's allow while the callback was still pending.
     async def deny_after_hook(name: str, tool_input: dict[str, Any], context: Any) -> Any:
-        from claude_agent_sdk import PermissionResultDeny
+        from sdkprobe.harness import PermissionResultDeny
 
         target = Path(str(tool_input.get("file_path")))
         loop = asyncio.get_running_loop()
@@ -924,7 +924,7 @@ BypassSeen = TypedDict(
     timeout=120,
 )
 async def pretooluse_in_bypass_mode(h: Harness) -> BypassSeen:
-    from claude_agent_sdk import HookMatcher, PermissionResultDeny
+    from sdkprobe.harness import HookMatcher, PermissionResultDeny
 
     async def deny_everything(name: str, tool_input: dict[str, Any], context: Any) -> Any:
         return PermissionResultDeny(message="probe: can_use_tool denies")
@@ -1037,7 +1037,7 @@ StoppedSeen = TypedDict(
     sdk_ref="claude_agent_sdk._internal.query._convert_hook_output_for_cli",
 )
 async def posttooluse_continue_false_stops(h: Harness) -> StoppedSeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     run = await h.cli(
         "touch two files",
@@ -1193,7 +1193,7 @@ ReplacedSeen = TypedDict(
     timeout=90,
 )
 async def posttooluse_updated_tool_output(h: Harness) -> ReplacedSeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     @in_process_tool("ping", "Answers with a fixed text.", {"type": "object", "properties": {}})
     async def ping(args: dict[str, Any]) -> dict[str, Any]:
@@ -1310,7 +1310,7 @@ class ContextSeen(TypedDict):
     timeout=120,
 )
 async def posttooluse_additional_context_reaches_model(h: Harness) -> ContextSeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     fired: list[str] = []
 

@@ -347,7 +347,7 @@ class ForwardSeen(Elicited, _ForwardOwn):
     sdk_ref="claude_agent_sdk.types.ElicitationHookSpecificOutput",
 )
 async def elicitation_forwarded_to_host(h: Harness) -> ForwardSeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     server = _eliciting_server(h)
 

@@ -510,7 +510,7 @@ def _flood_then_hook(unread: int) -> Scenario:
     timeout=150,
 )
 async def callbacks_answered_while_unread(h: Harness) -> dict[str, Unread]:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     seen: dict[str, Unread] = {}
     for unread in (50, 150):

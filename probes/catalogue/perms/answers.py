@@ -123,8 +123,7 @@ def _request(case: str) -> dict[str, Any]:
 
 def _update(wire: dict[str, Any]) -> Any:
     """A PermissionUpdate built from its fields by hand (not by the SDK's from_dict)."""
-    from claude_agent_sdk import PermissionUpdate
-    from claude_agent_sdk.types import PermissionRuleValue
+    from sdkprobe.harness import PermissionRuleValue, PermissionUpdate
 
     rules = [
         PermissionRuleValue(tool_name=r["toolName"], rule_content=r.get("ruleContent")) for r in wire.get("rules") or []
@@ -174,8 +173,12 @@ def _answering(contexts: dict[str, Any]) -> Any:
     """The one can_use_tool of the run: notes the context, answers as its case says."""
 
     async def callback(name: str, tool_input: dict[str, Any], context: Any) -> Any:
-        from claude_agent_sdk import PermissionResultAllow, PermissionResultDeny, PermissionUpdate
-        from claude_agent_sdk.types import PermissionRuleValue
+        from sdkprobe.harness import (
+            PermissionResultAllow,
+            PermissionResultDeny,
+            PermissionRuleValue,
+            PermissionUpdate,
+        )
 
         case = str(tool_input.get("description"))
         contexts[case] = _seen_context(context)
@@ -491,8 +494,12 @@ def _deciding(h: Harness, asked: list[str]) -> Any:
     """The host's can_use_tool: a different answer for each file a Bash call touches."""
 
     async def callback(name: str, tool_input: dict[str, Any], context: Any) -> Any:
-        from claude_agent_sdk import PermissionResultAllow, PermissionResultDeny, PermissionUpdate
-        from claude_agent_sdk.types import PermissionRuleValue
+        from sdkprobe.harness import (
+            PermissionResultAllow,
+            PermissionResultDeny,
+            PermissionRuleValue,
+            PermissionUpdate,
+        )
 
         command = str(tool_input.get("command", ""))
         target = command.rsplit("/", 1)[-1]
@@ -718,7 +725,7 @@ ParallelRun = TypedDict(
 
 
 async def _session(h: Harness, interrupt: bool) -> ParallelRun:
-    from claude_agent_sdk import PermissionResultAllow, PermissionResultDeny
+    from sdkprobe.harness import PermissionResultAllow, PermissionResultDeny
 
     asked: list[str] = []
 

@@ -26,7 +26,7 @@ def _blocking_callback(events: list[str], context_seen: dict[str, Any], started:
     """A can_use_tool that notes its context, then waits (a user who never clicks) until cancelled."""
 
     async def callback(name: str, tool_input: dict[str, Any], context: Any) -> Any:
-        from claude_agent_sdk import PermissionResultDeny
+        from sdkprobe.harness import PermissionResultDeny
 
         context_seen.update(
             signal=None if getattr(context, "signal", None) is None else type(context.signal).__name__,
@@ -316,7 +316,7 @@ class AnswersSeen(TypedDict):
     sdk_ref="claude_agent_sdk.types.PermissionResultAllow",
 )
 async def ask_user_question_answers_in_updated_input(h: Harness) -> AnswersSeen:
-    from claude_agent_sdk import PermissionResultAllow
+    from sdkprobe.harness import PermissionResultAllow
 
     async def answer(name: str, tool_input: dict[str, Any], context: Any) -> Any:
         if name != "AskUserQuestion":
@@ -380,7 +380,7 @@ ask_user_question_answers_in_updated_input.differs_on(
 
 def _recording_allow(calls: list[str]) -> Any:
     async def callback(name: str, tool_input: dict[str, Any], context: Any) -> Any:
-        from claude_agent_sdk import PermissionResultAllow
+        from sdkprobe.harness import PermissionResultAllow
 
         calls.append(name)
         return PermissionResultAllow()
@@ -547,7 +547,7 @@ _NEVER = "nothing: the run hung until sdkprobe's timeout"
 
 def _misbehaving() -> Any:
     async def callback(name: str, tool_input: dict[str, Any], context: Any) -> Any:
-        from claude_agent_sdk import PermissionResultAllow
+        from sdkprobe.harness import PermissionResultAllow
 
         command = str(tool_input.get("command", ""))
         if "m-dict" in command:
@@ -622,9 +622,7 @@ class ErrorsSeen(TypedDict):
     sdk_ref="claude_agent_sdk._internal.query.Query._handle_control_request",
 )
 async def callback_errors_reach_caller(h: Harness) -> ErrorsSeen:
-    import dataclasses
-
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher, lacks
 
     wire: dict[str, WireFate] = {}
     for kind in (*_MISBEHAVIOURS, "hook none"):
@@ -660,7 +658,7 @@ async def callback_errors_reach_caller(h: Harness) -> ErrorsSeen:
 
     # The real CLI: one turn of Bash calls, one per misbehaviour, plus two whose hook returns None:
     # one under a plain matcher, one under on_failure="block" where this SDK has it.
-    blocking = "on_failure" in {f.name for f in dataclasses.fields(HookMatcher)}
+    blocking = lacks("field:HookMatcher.on_failure") is None
     markers = [f"m-{k}" for k in _MISBEHAVIOURS] + ["m-hook"] + (["m-hook-block"] if blocking else [])
     matchers = [HookMatcher(matcher="Bash", hooks=[_none_for("m-hook")])]
     if blocking:

@@ -336,7 +336,7 @@ _SANDBOX = {"IS_SANDBOX": "1"}
 
 async def _deny_every_tool(name: str, tool_input: dict[str, Any], context: Any) -> Any:
     """A can_use_tool that refuses every call (the session records each one it is asked about)."""
-    from claude_agent_sdk import PermissionResultDeny
+    from sdkprobe.harness import PermissionResultDeny
 
     return PermissionResultDeny(message=HOST_DENY)
 
@@ -660,7 +660,7 @@ def _plan_callback(approve: bool) -> Any:
     """Allows every call but ExitPlanMode, which it rejects, or approves with a setMode to acceptEdits."""
 
     async def callback(name: str, tool_input: dict[str, Any], context: Any) -> Any:
-        from claude_agent_sdk import PermissionResultAllow, PermissionResultDeny, PermissionUpdate
+        from sdkprobe.harness import PermissionResultAllow, PermissionResultDeny, PermissionUpdate
 
         if name != "ExitPlanMode":
             return PermissionResultAllow(updated_input=tool_input)
@@ -700,7 +700,7 @@ async def _plan_run(h: Harness, approve: bool) -> PlanRun:
         for name in _PLAN_FILES
     ]
     leave = tool_use("ExitPlanMode", {"plan": "1. write after.txt"}, id="toolu_exit")
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     run = await h.cli(
         "plan, then write",

@@ -173,8 +173,7 @@ _UPDATE_CHECKS = {
 
 def _update_for(kind: str, outside: str) -> Any:
     """The PermissionUpdate an allow carries for one step (built with the SDK's own types)."""
-    from claude_agent_sdk import PermissionUpdate
-    from claude_agent_sdk.types import PermissionRuleValue
+    from sdkprobe.harness import PermissionRuleValue, PermissionUpdate
 
     if kind.startswith("addRules Bash(touch l1)"):
         rule = PermissionRuleValue(tool_name="Bash", rule_content="touch l1")
@@ -265,7 +264,7 @@ async def updated_permissions_applied(h: Harness) -> UpdatesSeen:
     answers = {_target(h, tool, target, outside): kind for tool, target, kind in _UPDATE_STEPS.values() if kind}
 
     async def callback(name: str, tool_input: dict[str, Any], context: Any) -> Any:
-        from claude_agent_sdk import PermissionResultAllow
+        from sdkprobe.harness import PermissionResultAllow
 
         kind = answers.get(str(tool_input.get("command", tool_input.get("file_path", ""))))
         if kind is None:
@@ -417,7 +416,7 @@ class RuledSeen(TypedDict):
     sdk_ref="claude_agent_sdk.types.ClaudeAgentOptions.can_use_tool",
 )
 async def ask_rule_beats_hook_allow(h: Harness) -> RuledSeen:
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     asked: list[str] = []
     ids = {kind: f"toolu_{kind}" for kind in _RULED}

@@ -36,7 +36,7 @@ def recording_deny(asked: list[str]) -> Any:
     """A can_use_tool that records each Bash command (or tool name) it is asked about and refuses it."""
 
     async def callback(name: str, tool_input: dict[str, Any], context: Any) -> Any:
-        from claude_agent_sdk import PermissionResultDeny
+        from sdkprobe.harness import PermissionResultDeny
 
         asked.append(str(tool_input.get("command", name)))
         return PermissionResultDeny(message=HOST_DENY)

@@ -12,8 +12,6 @@ import zlib
 from collections.abc import Sequence
 from typing import Any, TypedDict, cast
 
-import claude_agent_sdk as sdk
-
 from sdkprobe.behaviour import Check, behaviour, check, needs_live, undecidable
 from sdkprobe.catalogue.tools.support import SESSIONS_CEILING, first_result, mem_server, second_results
 from sdkprobe.harness import (
@@ -654,6 +652,8 @@ NamingSeen = TypedDict(
     pins={"in-process-server-name": ("function:create_sdk_mcp_server",)},
 )
 async def mcp_tool_naming(h: Harness) -> NamingSeen:
+    from sdkprobe.harness import HookMatcher
+
     disk = stdio_mcp_server(h.workdir("mcp"), "disk", [McpTool("peek", result="peeked")])
     # A plugin's own .mcp.json server, loaded with the plugin: its form is recorded, not judged.
     shelf = stdio_mcp_server(h.workdir("mcp"), "shelf", [McpTool("glance")])
@@ -672,7 +672,7 @@ async def mcp_tool_naming(h: Harness) -> NamingSeen:
         env={"ENABLE_TOOL_SEARCH": "false"},
         # The ToolUseBlock names are the model's own (here the script's); the CLI's PostToolUse
         # input names the tool it ran, which is the name a host sees from the CLI itself.
-        hooks={"PostToolUse": [sdk.HookMatcher(hooks=[ran])]},
+        hooks={"PostToolUse": [HookMatcher(hooks=[ran])]},
     )
     ours = ("plain", "peek", "glance")
 

@@ -438,7 +438,7 @@ def _init_options(options: dict[str, Any]) -> dict[str, Any]:
     hooks = options.get("hooks")
     if not isinstance(hooks, str):
         return options
-    from claude_agent_sdk import HookMatcher
+    from sdkprobe.harness import HookMatcher
 
     callback: Any = _no_opinion  # the SDK's HookCallback type is a union this probe need not spell
     if hooks == "matchers":

@@ -8,7 +8,8 @@ nothing more: canUseTool's options as a `PermissionContext` whose fields are sna
 (`blockedPath` -> `blocked_path`) and whose suggestions are the JSON objects the SDK gave,
 never parsed by the Python SDK. Its answer is written back as a TypeScript caller writes
 one (`{behavior: 'allow', updatedInput}`, a hook output's `async_`/`continue_` as the keys
-`async`/`continue`). Nothing is added or defaulted: an answer the probe leaves out is left out.
+`async`/`continue`), from the harness's types (given.py), never the Python SDK's. Nothing is
+added or defaulted: an answer the probe leaves out is left out.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import inspect
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from sdkprobe.harness.given import Given
 from sdkprobe.harness.typescript.names import camel, snake
 
 Answer = Callable[[list[Any]], Awaitable[Any]]  # a callback's JSON args -> its JSON answer
@@ -62,21 +64,21 @@ def can_use_tool(fn: Any) -> Answer:
 
 
 def permission_result(result: Any) -> Any:
-    """A PermissionResultAllow/Deny as the TypeScript PermissionResult; anything else (a dict,
-    None) as it is, for the TypeScript SDK to make of it what it makes of such an answer."""
+    """A PermissionResultAllow/Deny as the TypeScript PermissionResult (decision_classification
+    as decisionClassification); anything else (a dict, None) as it is, for the TypeScript SDK to
+    make of it what it makes of such an answer."""
     if not dataclasses.is_dataclass(result) or isinstance(result, type):
         return result
-    behavior = getattr(result, "behavior", None)
-    out: dict[str, Any] = {"behavior": behavior}
-    for field in dataclasses.fields(result):
-        value = getattr(result, field.name)
-        if field.name == "behavior" or value is None:
+    fields = fields_of(result)
+    out: dict[str, Any] = {"behavior": fields.get("behavior")}
+    for name, value in fields.items():
+        if name == "behavior" or value is None:
             continue
-        if field.name == "updated_permissions":
+        if name == "updated_permissions":
             value = [permission_update(u) for u in value]
-        if field.name == "interrupt" and value is False:
+        if name == "interrupt" and value is False:
             continue
-        out[camel(field.name)] = value
+        out[camel(name)] = value
     return out
 
 
@@ -87,20 +89,25 @@ def permission_update(update: Any) -> Any:
     if not dataclasses.is_dataclass(update):
         return update
     out: dict[str, Any] = {}
-    for field in dataclasses.fields(update):
-        value = getattr(update, field.name)
+    for name, value in fields_of(update).items():
         if value is None:
             continue
-        if field.name == "rules":
+        if name == "rules":
             value = [_rule(rule) for rule in value]
-        out[camel(field.name)] = value
+        out[camel(name)] = value
     return out
 
 
 def _rule(rule: Any) -> Any:
     if not dataclasses.is_dataclass(rule):
         return rule
-    return {camel(k): v for k, v in vars(rule).items() if v is not None}
+    return {camel(k): v for k, v in fields_of(rule).items() if v is not None}
+
+
+def fields_of(value: Any) -> dict[str, Any]:
+    """A harness type's fields (its `extra` ones after the others); any other dataclass's (one
+    a probe built of the Python SDK's classes on purpose) its attributes, as they are."""
+    return value.fields() if isinstance(value, Given) else dict(vars(value))
 
 
 def hook(fn: Any) -> Answer:

@@ -2,7 +2,7 @@
 
 Probes are written once, in Python terms. For a TypeScript run each option a probe passes
 is looked up here: its TypeScript name and how its value is reshaped (a HookMatcher
-becomes `{matcher, hooks, timeout}`, a callback becomes a `{"$callback": NAME}` the Node
+becomes `{matcher, hooks, timeout, onFailure}`, a callback becomes a `{"$callback": NAME}` the Node
 driver turns into a function that asks Python). A Python option with no TypeScript
 counterpart, or one the release under test does not declare in its `Options`, is named by
 `missing`, so the behaviour is `not-applicable` with that reason before anything starts.
@@ -16,10 +16,12 @@ TypeScript host adds variables (`{...process.env, ...more}`).
 Values are otherwise passed as they are: both SDKs take the same JSON shapes for tools,
 MCP server configs, plugins, sandbox and output formats, since both hand them to the same
 CLI; a preset or custom system prompt's keys are camelCased (exclude_dynamic_sections is
-TypeScript's excludeDynamicSections). A field a probe leaves None in a dataclass it gives
-(a HookMatcher's matcher, an AgentDefinition's model) reaches the TypeScript SDK as a key
-written `undefined`: whether the SDK then sends it, leaves it out or sends null is its own
-doing, observed on the wire.
+TypeScript's excludeDynamicSections). What a probe gives in the harness's types (given.py:
+HookMatcher, AgentDefinition) is read by their fields, whichever Python SDK is installed beside:
+a field it leaves None (a HookMatcher's matcher, an AgentDefinition's model) reaches the
+TypeScript SDK as a key written `undefined`: whether the SDK then sends it, leaves it out or
+sends null is its own doing, observed on the wire. Another dataclass (one a probe built of the
+Python SDK's classes on purpose) is read by its attributes the same way.
 
 An option only the TypeScript SDK has (`debugFile`, `persistSession`, ...) is passed by its
 TypeScript name: any name the release's `Options` declares that no row above takes is one
@@ -254,9 +256,9 @@ def _hooks(value: Any, out: Translated, name: str) -> Any:
         hooks[event] = []
         for i, matcher in enumerate(matchers):
             entry: dict[str, Any] = {"hooks": []}
-            for field in dataclasses.fields(matcher):  # matcher, timeout, on_failure -> onFailure, ...
-                if field.name != "hooks":
-                    entry[camel(field.name)] = _plain_value(getattr(matcher, field.name))
+            for field, given in callbacks.fields_of(matcher).items():  # matcher, timeout, on_failure -> onFailure
+                if field != "hooks":
+                    entry[camel(field)] = _plain_value(given)
             for j, fn in enumerate(matcher.hooks):
                 key = f"hook:{event}:{i}:{j}"
                 out.answers[key] = callbacks.hook(fn)
@@ -282,8 +284,8 @@ def _agents(value: Any, out: Translated, name: str) -> Any:
 
 
 def _definition(d: Any) -> dict[str, Any]:
-    """An AgentDefinition as a TypeScript caller writes one: its fields (already camelCase
-    in the Python SDK), one left None as a key written undefined; a mapping as it is."""
+    """An AgentDefinition as a TypeScript caller writes one: its fields (already camelCase),
+    its `extra` ones after them, one left None as a key written undefined; a mapping as it is."""
     return _plain(d) if isinstance(d, dict) else _plain_fields(d)
 
 
@@ -326,7 +328,7 @@ UNDEFINED = {"$undefined": True}
 
 
 def _plain_fields(value: Any) -> dict[str, Any]:
-    return {k: _plain_value(v) for k, v in vars(value).items()}
+    return {k: _plain_value(v) for k, v in callbacks.fields_of(value).items()}
 
 
 def _plain_value(value: Any) -> Any:
