@@ -103,6 +103,7 @@ _READERS = (
     "hooks.output-reaches-cli-as-returned",
     "agents.definition-fields-sent",
     "mcp.tool-decorator-listed-and-called",
+    "agents.definition-fields-unvalidated",
     "wire.initialize-request-fields",
 )
 _TS = TS_VERSIONS[-1]

@@ -28,23 +28,33 @@ from sdkprobe.harness import (
     lacks,
     reply,
     result_text,
+    typed_keys,
 )
 
 # --- what a definition may carry, and where it travels -------------------------------
 
 
 def _tool_fields() -> list[str]:
-    """AgentDefinition's fields about tools, in the SDK under test."""
+    """AgentDefinition's fields about tools, as the SDK under test declares them."""
+    return sorted(k for k in typed_keys("AgentDefinition") or [] if "tools" in k.lower())
+
+
+def _definition_class() -> Any:
+    """The SDK under test's own AgentDefinition class, which checks the keywords it is built
+    with (the Python SDK's dataclass); None where a definition is a plain object the host
+    writes as JSON (the TypeScript SDK declares a type, no class), which nothing checks at run time."""
+    if lacks("api:AgentDefinition.__init__") is not None:
+        return None
     from claude_agent_sdk import AgentDefinition
 
-    return sorted(f.name for f in dataclasses.fields(AgentDefinition) if "tools" in f.name.lower())
+    return AgentDefinition
 
 
 NoAllowSeen = TypedDict(
     "NoAllowSeen",
     {
         "tool_fields": list[str],
-        "allowedTools=": str,  # "accepted" or "TypeError"
+        "allowedTools=": str,  # "accepted" or "TypeError"; "no class" where a definition is a plain object
         "top-level allowed_tools=[Bash]": BashRun,
         "no allow rule": BashRun,
     },
@@ -67,13 +77,14 @@ NoAllowSeen = TypedDict(
     timeout=90,
 )
 async def no_allowed_tools_field(h: Harness) -> NoAllowSeen:
-    from claude_agent_sdk import AgentDefinition
-
-    try:
-        AgentDefinition(description="d", prompt="p", allowedTools=["Bash"])  # type: ignore[call-arg]
-        keyword = "accepted"
-    except TypeError:
-        keyword = "TypeError"
+    definition = _definition_class()
+    keyword = "no class"  # a plain object: what its type admits is agents.ts-compiler-catches-misuse's
+    if definition is not None:
+        try:
+            definition(description="d", prompt="p", allowedTools=["Bash"])
+            keyword = "accepted"
+        except TypeError:
+            keyword = "TypeError"
     # A subagent limited to Bash runs it, once with Bash pre-approved at the top level and
     # once without: the difference is what the top-level rule does inside the subagent.
     runner = {"description": "runs commands", "prompt": "You run commands.", "tools": ["Bash"]}
@@ -94,7 +105,7 @@ def _(seen: NoAllowSeen) -> dict[str, Check]:
     prompted = "Bash" in control["can_use_tool_asked"] or not control["bash_ran"]
     return {
         "definition-lacks-allowed-tools": check(
-            "allowedTools" not in seen["tool_fields"] and seen["allowedTools="] == "TypeError",
+            "allowedTools" not in seen["tool_fields"] and seen["allowedTools="] in ("TypeError", "no class"),
             f"AgentDefinition's tool fields are {seen['tool_fields']}; allowedTools= was {seen['allowedTools=']}",
         ),
         # the Bash call was the subagent's: its tool_result went back in the subagent's own
@@ -211,23 +222,27 @@ class SentAs(TypedDict, total=False):
     sdk_ref="claude_agent_sdk._internal.client.InternalClient.process_query",
 )
 async def definition_fields_unvalidated(h: Harness) -> dict[str, dict[str, SentAs]]:
-    from claude_agent_sdk import AgentDefinition
-
-    # case -> route ("keyword", "mapping", and for an unknown key "attribute", "subclass field") -> its fate
+    definition = _definition_class()
+    # case -> route ("keyword", "mapping", and for an unknown key "attribute", "subclass field") -> its fate;
+    # where a definition is a plain object, the one route: an "object literal", the dict as written
     seen: dict[str, dict[str, SentAs]] = {}
     for case, (key, value) in _WRITTEN.items():
-        known = key in {f.name for f in dataclasses.fields(AgentDefinition)}
+        if definition is None:
+            literal = {"description": "d", "prompt": "p", key: value}
+            seen[case] = {"object literal": await _send(h, lambda literal=literal: literal, key)}
+            continue
+        known = key in {f.name for f in dataclasses.fields(definition)}
         routes: dict[str, Any] = {
             # written as a keyword: what the typed API offers
-            "keyword": lambda key=key, value=value: AgentDefinition(description="d", prompt="p", **{key: value}),
+            "keyword": lambda key=key, value=value: definition(description="d", prompt="p", **{key: value}),
             # a mapping as read from JSON or YAML (not a dict, which the harness would convert)
             "mapping": lambda key=key, value=value: types.MappingProxyType(
                 {"description": "d", "prompt": "p", key: value}
             ),
         }
         if not known:
-            routes["attribute"] = lambda key=key, value=value: _with_attribute(AgentDefinition, key, value)
-            routes["subclass field"] = lambda key=key, value=value: subclassed(AgentDefinition, key, value)
+            routes["attribute"] = lambda key=key, value=value: _with_attribute(definition, key, value)
+            routes["subclass field"] = lambda key=key, value=value: subclassed(definition, key, value)
         seen[case] = {route: await _send(h, make, key) for route, make in routes.items()}
     return seen
 
@@ -259,7 +274,9 @@ def _(seen: dict[str, dict[str, SentAs]]) -> dict[str, Check]:
         written = {"description": "d", "prompt": "p", key: value}
         routes = seen[case]
         verbatim = [
-            r for r in ("keyword", "mapping") if routes[r].get("sent") == written and not routes[r].get("warnings")
+            r
+            for r in ("keyword", "mapping", "object literal")
+            if r in routes and routes[r].get("sent") == written and not routes[r].get("warnings")
         ]
         checks[case] = check(bool(verbatim), f"{key}: " + "; ".join(_fate(r, v, key) for r, v in routes.items()))
     return checks
@@ -278,6 +295,10 @@ definition_fields_unvalidated.differs_on(
         case: {"keyword": {"raised": "TypeError at construction"}, "mapping": {"raised": "TypeError in the SDK"}}
         for case in _WRITTEN
     }
+)
+# a plain-object SDK that strips what its type does not declare
+definition_fields_unvalidated.differs_on(
+    {case: {"object literal": {"sent": {"description": "d", "prompt": "p"}, "warnings": 0}} for case in _WRITTEN}
 )
 
 
@@ -348,12 +369,18 @@ UnknownFieldSeen = TypedDict(
     timeout=90,
 )
 async def unknown_fields_ignored_by_cli(h: Harness) -> UnknownFieldSeen:
-    from claude_agent_sdk import AgentDefinition
-
-    # Only a dataclass subclass gets an extra field past the SDK (see definition-fields-unvalidated).
-    with_field = subclassed(AgentDefinition, "allowedTools", ["Bash"])
-    with_field.description, with_field.prompt, with_field.tools = "runs commands", "You run commands.", ["Bash"]
-    plain = AgentDefinition(description="runs commands", prompt="You run commands.", tools=["Bash"])
+    definition = _definition_class()
+    runner = {"description": "runs commands", "prompt": "You run commands.", "tools": ["Bash"]}
+    if definition is None:  # a plain object: the key written beside the others
+        with_field: Any = {**runner, "allowedTools": ["Bash"]}
+        plain: Any = dict(runner)
+        preset_agent: Any = {"description": "preset tools", "prompt": "You help.", "tools": PRESET}
+    else:
+        # Only a dataclass subclass gets an extra field past the SDK (see definition-fields-unvalidated).
+        with_field = subclassed(definition, "allowedTools", ["Bash"])
+        with_field.description, with_field.prompt, with_field.tools = runner["description"], runner["prompt"], ["Bash"]
+        plain = definition(**runner)
+        preset_agent = definition(description="preset tools", prompt="You help.", tools=PRESET)
     with_run = await subagent_runs_bash(h, with_field, "with-field.txt")
     plain_run = await subagent_runs_bash(h, plain, "without-field.txt")
     # Recorded, not judged: what the CLI makes of the preset object as an agent's tools.
@@ -361,7 +388,7 @@ async def unknown_fields_ignored_by_cli(h: Harness) -> UnknownFieldSeen:
         "delegate",
         script=Script(main=[reply(agent_call("p")), "main done"], subagent=["p done"]),
         tools=["Read", "Bash", "Task"],
-        agents={"p": AgentDefinition(description="preset tools", prompt="You help.", tools=PRESET)},  # type: ignore[arg-type]
+        agents={"p": preset_agent},
     )
     block, sub = agent_result(preset), preset.on(SUBAGENT)
     return {
