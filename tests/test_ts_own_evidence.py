@@ -104,6 +104,8 @@ _READERS = (
     "agents.definition-fields-sent",
     "mcp.tool-decorator-listed-and-called",
     "agents.definition-fields-unvalidated",
+    "process.process-error-carries-stderr",
+    "wire.host-guard-options",
     "wire.initialize-request-fields",
 )
 _TS = TS_VERSIONS[-1]

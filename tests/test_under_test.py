@@ -103,3 +103,14 @@ def test_a_callback_as_given_is_not_applicable_on_the_python_sdk() -> None:
 
     with pytest.raises(NotApplicable, match="can_use_tool given as AsGiven"):
         PythonSdk(claude_agent_sdk).build_options({"can_use_tool": AsGiven(print)})
+
+
+def test_an_sdks_own_class_is_its_own_and_none_where_it_has_none() -> None:
+    """A probe asks the SDK under test for a class (what an exception is an instance of), so a
+    TypeScript run never tests against the Python SDK installed beside it."""
+    python = PythonSdk(claude_agent_sdk)
+    assert python.own_class("ProcessError") is claude_agent_sdk.ProcessError
+    assert python.own_class("AgentDefinition") is claude_agent_sdk.AgentDefinition
+    assert python.own_class("query") is None  # a function, not a class
+    assert python.own_class("NoSuchClass") is None
+    assert TypeScriptSdk(FakeRelease()).own_class("ProcessError") is None

@@ -116,6 +116,10 @@ class PythonSdk(SdkUnderTest):
         module = getattr(self.module, "__name__", None)
         return _module_attr(f"{module}.types", name) if found is None and module else found
 
+    def own_class(self, name: str) -> type | None:
+        found = self._class(name)
+        return found if isinstance(found, type) else None
+
     def _answering(self, can_use_tool: Any) -> Any:
         """`can_use_tool` answering in this SDK's own types (an answer of the harness's types
         converted, anything else as it is)."""

@@ -90,6 +90,14 @@ def message_fields(message: Any) -> dict[str, Any]:
     return dict(vars(message)) if hasattr(message, "__dict__") else {}
 
 
+def sdk_class(name: str) -> type | None:
+    """The SDK under test's own Python class `name` (ProcessError, AgentDefinition,
+    ClaudeSDKClient), None where it has none (a TypeScript release): what an exception is an
+    instance of, or which keywords a class refuses, is asked of the SDK under test, never of
+    the Python SDK installed beside it."""
+    return under_test.current().own_class(name)
+
+
 def lacks(requirement: str) -> str | None:
     """Why the SDK under test lacks `requirement` (written as a behaviour's `requires`:
     option:NAME, field:CLASS.NAME, api:NAME, package:NAME), or None when it has it: for a

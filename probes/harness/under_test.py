@@ -213,6 +213,12 @@ class SdkUnderTest(ABC):
         """Why this SDK lacks a requirement `kind:name` (option, field or api), in one clause;
         None when it has it."""
 
+    def own_class(self, name: str) -> type | None:
+        """Its own Python class `name` (an error class, AgentDefinition, ClaudeSDKClient), which a
+        probe may build or test an exception against; None where it has none, as an SDK driven
+        from another language has none."""
+        return None
+
     @abstractmethod
     def session_functions(self) -> Any:
         """Its session functions as attributes named as in Python; one it lacks is absent."""

@@ -28,6 +28,7 @@ from sdkprobe.harness import (
     lacks,
     reply,
     result_text,
+    sdk_class,
     typed_keys,
 )
 
@@ -43,11 +44,7 @@ def _definition_class() -> Any:
     """The SDK under test's own AgentDefinition class, which checks the keywords it is built
     with (the Python SDK's dataclass); None where a definition is a plain object the host
     writes as JSON (the TypeScript SDK declares a type, no class), which nothing checks at run time."""
-    if lacks("api:AgentDefinition.__init__") is not None:
-        return None
-    from claude_agent_sdk import AgentDefinition
-
-    return AgentDefinition
+    return sdk_class("AgentDefinition")
 
 
 NoAllowSeen = TypedDict(

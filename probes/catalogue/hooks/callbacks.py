@@ -22,20 +22,6 @@ from sdkprobe.harness import (
 )
 
 
-def _hook_events() -> list[str]:
-    """The values of this SDK's HookEvent Literal (a union of Literals; read while the probe runs)."""
-    import typing
-
-    from claude_agent_sdk import types
-
-    def values(tp: Any) -> list[str]:
-        if typing.get_origin(tp) is typing.Literal:
-            return [str(v) for v in typing.get_args(tp)]
-        return [v for member in typing.get_args(tp) for v in values(member)]
-
-    return values(getattr(types, "HookEvent", None))
-
-
 def _answer(wire: WireRun, n: int) -> Any:
     """What the SDK answered the fake's n-th control request: its response, or the error it sent."""
     answer = wire.answers.get(f"fake_req_{n}")
@@ -146,7 +132,7 @@ def _event_output(event: str) -> dict[str, Any]:
 async def every_event_registered_and_called(h: Harness) -> dict[str, Any]:
     from sdkprobe.harness import HookMatcher
 
-    known = _hook_events()
+    known = h.hook_inputs()  # the hook events the SDK under test lists
     present = [event for event in _EVENTS if event in known]
     with_timeout = lacks("field:HookMatcher.timeout") is None
     calls: dict[str, list[dict[str, Any]]] = {event: [] for event in present}

@@ -7,8 +7,6 @@ from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal, TypedDict, TypeVar, cast
 
-import claude_agent_sdk as sdk
-
 from sdkprobe.behaviour import Check, behaviour, check, needs_live, undecidable
 from sdkprobe.harness import (
     MAIN,
@@ -20,6 +18,7 @@ from sdkprobe.harness import (
     in_process_server,
     in_process_tool,
     reply,
+    sdk_class,
     stdio_mcp_server,
     tool_use,
 )
@@ -29,7 +28,7 @@ _SETTLE = 30.0  # bound on waiting for something that should happen (a server co
 
 
 def _in_process(tool: str, calls: list[str], **kw: Any) -> Any:
-    """An in-process SDK tool `tool` (kw: sdk.tool's, e.g. annotations); each call appends
+    """An in-process SDK tool `tool` (kw: in_process_tool's, e.g. annotations); each call appends
     `tool` to `calls`."""
 
     @in_process_tool(tool, "A tool of the probe's in-process server.", {"type": "object", "properties": {}}, **kw)
@@ -651,7 +650,7 @@ class SetSeen(_SetSoFar):
 async def set_servers_semantics(h: Harness) -> SetSeen:
     st = stdio_mcp_server(h.workdir("mcp"), "st", [McpTool("which")])
     st.setting_file.write_text("v1", encoding="utf-8")
-    seen: _SetSoFar = {"python set_mcp_servers": hasattr(sdk.ClaudeSDKClient, "set_mcp_servers")}
+    seen: _SetSoFar = {"python set_mcp_servers": hasattr(sdk_class("ClaudeSDKClient"), "set_mcp_servers")}
     # the steps' keys are configs' keys, StepName
     steps_seen = cast(dict[str, SetStep], seen)
 

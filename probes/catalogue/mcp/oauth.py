@@ -7,10 +7,8 @@ import os
 from typing import Any, TypedDict, cast
 from urllib.parse import parse_qs, urlparse
 
-import claude_agent_sdk
-
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.harness import Conversation, Harness, RemoteMcpServer, mcp_oauth_store
+from sdkprobe.harness import Conversation, Harness, RemoteMcpServer, mcp_oauth_store, sdk_class
 
 _NAME = "r"
 _RENAMED = "ext-r"
@@ -187,7 +185,7 @@ oauth_needs_auth_passive.differs_on(
 
 
 class _Started(TypedDict):
-    python_auth_methods: list[str]  # ClaudeSDKClient's public names with "auth" in them
+    python_auth_methods: list[str] | None  # ClaudeSDKClient's public names with "auth" in them (None: no such class)
 
 
 class QuerySeen(_Started, total=False):
@@ -237,10 +235,11 @@ class QuerySeen(_Started, total=False):
     sdk_ref="claude_agent_sdk.client.ClaudeSDKClient.reconnect_mcp_server",
 )
 async def oauth_query_methods_and_reconnect(h: Harness) -> QuerySeen:
+    client = sdk_class("ClaudeSDKClient")
     seen: QuerySeen = {
-        "python_auth_methods": sorted(
-            n for n in dir(claude_agent_sdk.ClaudeSDKClient) if not n.startswith("_") and "auth" in n.lower()
-        )
+        "python_auth_methods": None
+        if client is None
+        else sorted(n for n in dir(client) if not n.startswith("_") and "auth" in n.lower())
     }
     with RemoteMcpServer(_NAME, oauth=True) as server:
         urls = {server.url: "<server>"}
@@ -292,9 +291,9 @@ def _(seen: QuerySeen) -> dict[str, Check]:
     no_sign_in = undecidable(f"no sign-in happened: mcp_authenticate answered {auth.get('answer')} {auth.get('error')}")
     stored = _has_token(seen.get("store_after_callback") or [], _NAME, "<server>")
     return {
-        "not-in-python-api": check(
-            not seen["python_auth_methods"], f"ClaudeSDKClient has {seen['python_auth_methods']}"
-        ),
+        "not-in-python-api": undecidable("the SDK under test has no ClaudeSDKClient class")
+        if seen["python_auth_methods"] is None
+        else check(not seen["python_auth_methods"], f"ClaudeSDKClient has {seen['python_auth_methods']}"),
         "authenticate-gives-auth-url": check(
             auth.get("answer") == "success"
             and auth.get("auth_url") == "/authorize"

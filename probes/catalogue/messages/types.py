@@ -20,6 +20,7 @@ from sdkprobe.harness import (
     published_version,
     redacted_thinking,
     reply,
+    sdk_class,
     sdk_name,
     server_tool_use,
     tool_use,
@@ -646,9 +647,7 @@ def _json_ready(value: Any) -> Any:
 
 def _record(message: Any) -> dict[str, Any]:
     """A yielded message: its class, whether it is a SystemMessage, its fields."""
-    import claude_agent_sdk
-
-    system = getattr(claude_agent_sdk, "SystemMessage", None)
+    system = sdk_class("SystemMessage")
     fields = _json_ready(message)
     if not isinstance(fields, dict):
         fields = {_CLASS: type(message).__name__}
@@ -687,8 +686,6 @@ LinesSeen = TypedDict(
     sdk_ref="claude_agent_sdk._internal.message_parser.parse_message",
 )
 async def every_line_kind_typed(h: Harness) -> LinesSeen:
-    import claude_agent_sdk
-
     scenario = Scenario().wait_for_user().init(uuid=_INIT_UUID)
     for line in _LINES.values():
         scenario.emit(line)
@@ -696,7 +693,7 @@ async def every_line_kind_typed(h: Harness) -> LinesSeen:
     classes = sorted({c for c, *_ in _MESSAGES.values()} | {c for c, *_ in _BLOCKS.values()})
     return {
         "sdk": {"name": sdk_name(), "version": published_version()},
-        "classes the SDK has": [c for c in classes if hasattr(claude_agent_sdk, c)],
+        "classes the SDK has": [c for c in classes if sdk_class(c) is not None],
         "yielded": [_record(m) for m in run.messages],
         "error": run.error_line,
     }

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any, TypedDict
 
 from sdkprobe.behaviour import Check, behaviour, check, undecidable
-from sdkprobe.harness import CliRun, Harness, Scenario
+from sdkprobe.harness import CliRun, Harness, Scenario, sdk_class
 
 # --- process.process-error-carries-stderr ----------------------------------------------
 
@@ -19,7 +19,7 @@ Carried = TypedDict(
     "Carried",
     {
         "raised": str | None,
-        "is ProcessError": bool,
+        "is ProcessError": bool | None,  # None: the SDK under test has no ProcessError class
         "exit_code": Any,
         "stderr attribute": Any,
         "diagnostic in the exception": bool,
@@ -48,8 +48,7 @@ Carried = TypedDict(
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport.read_messages",
 )
 async def process_error_carries_stderr(h: Harness) -> dict[str, Carried]:
-    from claude_agent_sdk import ProcessError
-
+    process_error = sdk_class("ProcessError")
     seen: dict[str, Carried] = {}
     for variant in ("no stderr callback", "stderr callback"):
         lines: list[str] = []
@@ -60,7 +59,7 @@ async def process_error_carries_stderr(h: Harness) -> dict[str, Carried]:
         stderr = getattr(exc, "stderr", None)
         seen[variant] = {
             "raised": None if exc is None else type(exc).__name__,
-            "is ProcessError": isinstance(exc, ProcessError),
+            "is ProcessError": None if process_error is None else isinstance(exc, process_error),
             "exit_code": getattr(exc, "exit_code", None),
             # the attribute as the SDK filled it (a placeholder is the same on every run)
             "stderr attribute": stderr if stderr is None or _DIAGNOSTIC in str(stderr) else str(stderr)[:80],
@@ -84,8 +83,11 @@ def _(seen: dict[str, Carried]) -> dict[str, Check]:
             + (f", the callback got {r['callback lines with it']} line(s) with it" if "callback " in variant else ""),
         )
 
+    typed = check(not untyped, f"the CLI exited 7; raised (type, exit_code): {untyped}")
+    if any(r["is ProcessError"] is None for r in seen.values()):
+        typed = undecidable(f"this SDK has no ProcessError class; raised (type, exit_code): {untyped}")
     return {
-        "typed-error-with-exit-code": check(not untyped, f"the CLI exited 7; raised (type, exit_code): {untyped}"),
+        "typed-error-with-exit-code": typed,
         "stderr-carried-without-callback": carried("no stderr callback"),
         "stderr-carried-with-callback": carried("stderr callback"),
     }
@@ -206,11 +208,9 @@ def _by_case(seen: ErrorsSeen) -> dict[str, Raised]:
 
 def _raised(exc: BaseException | None) -> dict[str, Any]:  # a Raised, its attributes named by _ATTRIBUTES
     """What a case raised: its class, the SDK's error classes it is an instance of, its attributes."""
-    import claude_agent_sdk
-
     if exc is None:
         return {"raised": None}
-    kinds = {n: getattr(claude_agent_sdk, n) for n in _ERRORS if isinstance(getattr(claude_agent_sdk, n, None), type)}
+    kinds = {n: k for n in _ERRORS if (k := sdk_class(n)) is not None}
     seen: dict[str, Any] = {
         "raised": type(exc).__name__,
         "instance of": sorted(n for n, k in kinds.items() if isinstance(exc, k)),
@@ -273,6 +273,8 @@ async def _after_exit(client: Any, out: Any) -> None:
     source=("sdk-py", "claude_agent_sdk._errors"),
     tier="wire",
     checks=(*_CASES, "every-error-is-a-claude-sdk-error"),
+    # the Python SDK's error classes: an SDK without them (TypeScript) has nothing to raise here
+    requires=("api:ClaudeSDKError",),
     pins={
         "cli-not-found-error-for-missing-cli-path": ("error:CLINotFoundError",),
         "connection-error-before-connect": ("error:CLIConnectionError",),
@@ -284,8 +286,6 @@ async def _after_exit(client: Any, out: Any) -> None:
     sdk_ref="claude_agent_sdk._internal.transport.subprocess_cli.SubprocessCLITransport",
 )
 async def errors_raised_where_documented(h: Harness) -> ErrorsSeen:
-    import claude_agent_sdk
-
     corrupt = Scenario().wait_for_user().init().raw(_CORRUPT + "\n").assistant("after").result()
     failed = Scenario().wait_for_user().init().result("error_max_turns", True, **_ERROR_RESULT).exit(1)
     after = Scenario().wait_for_user().init().assistant("one").result().exit(0)
@@ -300,9 +300,7 @@ async def errors_raised_where_documented(h: Harness) -> ErrorsSeen:
     seen = {case: _raised(exc) for case, exc in exceptions.items()}
     # what the caller got instead, when nothing was raised for the corrupt line
     seen["a corrupt JSON line"]["yielded"] = [type(m).__name__ for m in corrupted.messages]
-    observed: ErrorsSeen = h.observe(
-        {"classes the SDK has": [n for n in _ERRORS if hasattr(claude_agent_sdk, n)], **seen}
-    )
+    observed: ErrorsSeen = h.observe({"classes the SDK has": [n for n in _ERRORS if sdk_class(n) is not None], **seen})
     return observed
 
 

@@ -19,6 +19,7 @@ from sdkprobe.harness import (
     http_error,
     reply,
     result_text,
+    sdk_class,
     structured_output,
     tool_use,
     tool_use_offered,
@@ -133,7 +134,7 @@ Raised = TypedDict(
     {
         "yielded": list[str],
         "raised": str | None,
-        "is ProcessError": bool,
+        "is ProcessError": bool | None,  # None: the SDK under test has no ProcessError class
         "text": str | None,  # its first line
         "exit_code": int | None,
         "payload": dict[str, Any],  # each of _PAYLOAD -> the exception's attribute ("<absent>": none)
@@ -155,8 +156,7 @@ Raised = TypedDict(
     sdk_ref="claude_agent_sdk._errors.ResultError",
 )
 async def error_names_real_cause(h: Harness) -> dict[str, Raised]:
-    from claude_agent_sdk import ProcessError
-
+    process_error = sdk_class("ProcessError")
     seen: dict[str, Raised] = {}
     for variant, (fields, _) in _ERROR_RESULTS.items():
         scenario = Scenario().wait_for_user().init().result(is_error=True, **fields).exit(1)
@@ -165,7 +165,7 @@ async def error_names_real_cause(h: Harness) -> dict[str, Raised]:
         seen[variant] = {
             "yielded": [type(m).__name__ for m in run.messages if type(m).__name__ != "SystemMessage"],
             "raised": None if exc is None else type(exc).__name__,
-            "is ProcessError": isinstance(exc, ProcessError),
+            "is ProcessError": None if process_error is None else isinstance(exc, process_error),
             "text": None if exc is None else (str(exc).splitlines() or [""])[0],
             "exit_code": getattr(exc, "exit_code", None),
             "payload": {k: getattr(exc, k, "<absent>") for k in _PAYLOAD},
@@ -188,8 +188,11 @@ def _(seen: dict[str, Raised]) -> dict[str, Check]:
             missing[variant] = {k: got[k] for k in off}
         elif r["exit_code"] != 1:
             missing[variant] = {"exit_code": r["exit_code"]}
+    typed = check(not untyped, f"raised {untyped}")
+    if any(r["is ProcessError"] is None for r in seen.values()):
+        typed = undecidable(f"this SDK has no ProcessError class; raised {untyped}")
     return {
-        "raises-typed-process-error": check(not untyped, f"raised {untyped}"),
+        "raises-typed-process-error": typed,
         "text-names-real-cause": check(not unnamed, f"the raised text was {unnamed}"),
         "carries-result-payload": check(not missing, f"the exception's fields were {missing}"),
     }
@@ -678,9 +681,7 @@ async def max_budget_error_result(h: Harness) -> BudgetSeen:
         except ProbeTimeout:
             run = None
         seen[name] = {"spend on": where, **_budget_seen(run)}
-    import claude_agent_sdk
-
-    seen["sdk has ResultError"] = hasattr(claude_agent_sdk, "ResultError")
+    seen["sdk has ResultError"] = sdk_class("ResultError") is not None
     return seen
 
 

@@ -16,6 +16,7 @@ from sdkprobe.harness import (
     WireRun,
     lacks,
     published_version,
+    sdk_class,
 )
 
 # --- wire.sdk-set-environment ----------------------------------------------------------------
@@ -378,7 +379,9 @@ async def host_guard_options(h: Harness) -> HostSeen:
     seen: HostSeen = {
         "default run started": argv_of(plain) is not None and plain.error_line is None,
         **await _users(h),
-        "missing cli_path": {"str": await _missing_cli(h, False), "Path": await _missing_cli(h, True)},
+        "missing cli_path": {"str": await _missing_cli(h, False), "Path": await _missing_cli(h, True)}
+        if sdk_class("CLINotFoundError") is not None
+        else {"absent": "this SDK has no CLINotFoundError class (a missing cli_path is tried only with one)"},
         "sandbox alone": _settings_sent(await h.wire(sandbox=dict(_SANDBOX))),
         "sandbox with settings": _settings_sent(await h.wire(sandbox=dict(_SANDBOX), settings=_SETTINGS)),
         # mypy wants "verbatim" (not required, set below) in a ** item; a misspelt key is still flagged
@@ -407,7 +410,9 @@ def _(seen: HostSeen) -> dict[str, Check]:
         "cli-path-is-the-program-started": check(
             seen["default run started"], "the program cli_path named (the fake CLI) was not started for the session"
         ),
-        "missing-cli-path-not-found": check(
+        "missing-cli-path-not-found": undecidable(str(missing["absent"]))
+        if "absent" in missing
+        else check(
             all(m is not None and m.startswith("CLINotFoundError") and _MISSING_CLI in m for m in missing.values()),
             "; ".join(f"cli_path={_MISSING_CLI!r} as a {kind} raised {m or 'nothing'}" for kind, m in missing.items()),
         ),
