@@ -46,6 +46,54 @@ def test_the_relay_imports_the_python_sdk_only_where_it_says_why() -> None:
     assert found == set(_PYTHON_SDK_USES), f"the relay imports claude_agent_sdk in {sorted(found)}"
 
 
+_CATALOGUE = Path(__file__).resolve().parents[1] / "probes" / "catalogue"
+
+# The behaviours' only imports of the Python SDK (module, function), and why none of them
+# decides a TypeScript sub-check. Everything else a probe needs of the SDK under test it asks
+# the harness: its classes (sdk_class), requirements (lacks), declared keys (typed_keys).
+_CATALOGUE_PYTHON_SDK_USES = {
+    ("agents/definitions.py", "ts_compiler_catches_misuse"): "the Python analogue, run only when no tsc was asked",
+    ("process/errors.py", "_missing_cli"): "its behaviour requires api:ClaudeSDKError, which TypeScript lacks",
+    ("process/errors.py", "_before_connect"): "its behaviour requires api:ClaudeSDKError, which TypeScript lacks",
+    ("wire/spawn.py", "_missing_cli"): "run only where sdk_class('CLINotFoundError') is the SDK's own",
+    ("sessions/transcripts.py", "config_dir_moves_root_only"): "project_key_for_directory, declared in requires",
+    ("sessions/stores.py", "_store_class"): "the probe's own in-memory store, an input handed to either SDK",
+}
+
+
+def _python_sdk_imports(path: Path, root: Path = _CATALOGUE) -> set[tuple[str, str]]:
+    """(file, enclosing function or <module>) of each import of claude_agent_sdk in `path`."""
+    found = set()
+
+    def walk(node: ast.AST, function: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            inner = child.name if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)) else function
+            names = (
+                [a.name for a in child.names]
+                if isinstance(child, ast.Import)
+                else [child.module or ""]
+                if isinstance(child, ast.ImportFrom)
+                else []
+            )
+            if any(n.split(".")[0] == "claude_agent_sdk" for n in names):
+                found.add((path.relative_to(root).as_posix(), function))
+            walk(child, inner)
+
+    walk(ast.parse(path.read_text()), "<module>")
+    return found
+
+
+def test_behaviours_import_the_python_sdk_only_where_they_say_why() -> None:
+    found = set().union(*(_python_sdk_imports(p) for p in sorted(_CATALOGUE.rglob("*.py"))))
+    assert found == set(_CATALOGUE_PYTHON_SDK_USES), f"claude_agent_sdk imported in {sorted(found)}"
+
+
+def test_the_scan_notices_an_import_in_a_probe(tmp_path: Path) -> None:
+    probe = tmp_path / "probe.py"
+    probe.write_text("async def probe(h):\n    from claude_agent_sdk import ProcessError\n")
+    assert _python_sdk_imports(probe, tmp_path) == {("probe.py", "probe")}
+
+
 def test_a_message_is_read_by_sdkprobes_table_with_every_field_as_yielded() -> None:
     raw = {
         "type": "assistant",

@@ -95,11 +95,9 @@ MirrorSeen = TypedDict(
     },
 )
 async def store_mirror_and_resume(h: Harness) -> MirrorSeen:
-    import claude_agent_sdk as sdk
-
     calls: list[tuple[str, str, str | None]] = []
 
-    class Recording(sdk.InMemorySessionStore):
+    class Recording(_store_class()):  # type: ignore[misc]
         """An in-memory store that notes which keys it was asked to append and load."""
 
         async def append(self, key: Any, entries: list[Any]) -> None:
@@ -123,7 +121,7 @@ async def store_mirror_and_resume(h: Harness) -> MirrorSeen:
         session_store=store,
     )
     sid = str(first.init.get("session_id") or "")
-    key = sdk.project_key_for_directory(str(h.cwd))
+    key = project_folder_key(h.cwd)  # the CLI's own folder name, not a function of the SDK under test
     local = h.config_dir / "projects" / key
     # the subagent's own file name carries its agent id: name the folder, not the file
     cli_copy = (
@@ -223,12 +221,17 @@ def _key(h: Harness, subpath: str | None = None) -> dict[str, str]:
     return {**key, "subpath": subpath} if subpath else key
 
 
-def _new_store() -> Any:
-    """The probe's own store: the Python SDK's InMemorySessionStore, which a TypeScript SDK
-    under test is handed as its sessionStore."""
+def _store_class() -> Any:
+    """The probe's own store: the Python SDK's InMemorySessionStore, a plain in-memory map of
+    keys to entries which a TypeScript SDK under test is handed as its sessionStore too (what
+    it answers is the probe's input, not evidence of either SDK)."""
     import claude_agent_sdk
 
-    return claude_agent_sdk.InMemorySessionStore()
+    return claude_agent_sdk.InMemorySessionStore
+
+
+def _new_store() -> Any:
+    return _store_class()()
 
 
 async def _stored(h: Harness) -> Any:
