@@ -29,23 +29,6 @@ _PYTHON_SDK_USES = {
     "functions.py": "binds a call's arguments with the Python function's signature (a wrong call raises)",
 }
 
-
-def test_the_relay_imports_the_python_sdk_only_where_it_says_why() -> None:
-    found = set()
-    for path in sorted(_RELAY.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = (
-                [a.name for a in node.names]
-                if isinstance(node, ast.Import)
-                else [node.module or ""]
-                if isinstance(node, ast.ImportFrom)
-                else []
-            )
-            if any(n.split(".")[0] == "claude_agent_sdk" for n in names):
-                found.add(path.name)
-    assert found == set(_PYTHON_SDK_USES), f"the relay imports claude_agent_sdk in {sorted(found)}"
-
-
 _CATALOGUE = Path(__file__).resolve().parents[1] / "probes" / "catalogue"
 
 # The behaviours' only imports of the Python SDK (module, function), and why none of them
@@ -81,6 +64,11 @@ def _python_sdk_imports(path: Path, root: Path = _CATALOGUE) -> set[tuple[str, s
 
     walk(ast.parse(path.read_text()), "<module>")
     return found
+
+
+def test_the_relay_imports_the_python_sdk_only_where_it_says_why() -> None:
+    found = {file for path in sorted(_RELAY.glob("*.py")) for file, _ in _python_sdk_imports(path, _RELAY)}
+    assert found == set(_PYTHON_SDK_USES), f"the relay imports claude_agent_sdk in {sorted(found)}"
 
 
 def test_behaviours_import_the_python_sdk_only_where_they_say_why() -> None:
