@@ -80,29 +80,39 @@ def _spawn(entry: Path) -> subprocess.Popen[bytes]:
     )
 
 
-# One warm driver per SDK module, loaded while the run before it went on: Node's start and
-# the SDK's import (about 0.4 s) are then off each run's path. It holds no state of a run:
-# the start line gives it the run's environment and working directory.
-_spares: dict[Path, subprocess.Popen[bytes]] = {}
+# Warm drivers per SDK module, each loaded while the runs before it went on: Node's start and
+# the SDK's import (about 0.15-0.4 s) are then off each run's path. Two are kept, so that runs
+# which follow each other faster than one import (a wire capture takes less) still find one
+# loaded. A spare holds no state of a run: the start line gives it the run's environment and
+# working directory.
+SPARES = 2
+_spares: dict[Path, list[subprocess.Popen[bytes]]] = {}
 
 
 def end_spares() -> None:
     """Kill the warm drivers waiting for a run (at exit; each would also end once this
     process's end closes its stdin)."""
     while _spares:
-        _, spare = _spares.popitem()
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(spare.pid, signal.SIGKILL)
-        spare.wait()
+        _, waiting = _spares.popitem()
+        for spare in waiting:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(spare.pid, signal.SIGKILL)
+            spare.wait()
 
 
 atexit.register(end_spares)
 
 
 def _driver(entry: Path) -> subprocess.Popen[bytes]:
-    spare = _spares.pop(entry, None)
-    proc = spare if spare is not None and spare.poll() is None else _spawn(entry)
-    _spares[entry] = _spawn(entry)
+    """The oldest live spare for `entry` (else a new driver), the spares topped up again."""
+    waiting = _spares.setdefault(entry, [])
+    proc = None
+    while waiting and proc is None:
+        spare = waiting.pop(0)
+        proc = spare if spare.poll() is None else None
+    proc = proc or _spawn(entry)
+    while len(waiting) < SPARES:
+        waiting.append(_spawn(entry))
     return proc
 
 
@@ -130,6 +140,7 @@ class Relay:
         self.log: list[str] = []  # what the SDK (or Node) wrote to the driver's stderr: its console.warn/error
         self.yielded: list[dict[str, Any]] = []  # every message query() yielded, as its JSON, read or not
         self.ended = False
+        self.finished = False  # the query's iteration ended without an error
 
     async def start(
         self, entry: Path, prompt: str | None, startup: dict[str, Any] | None = None, warmed: Any = None
@@ -247,6 +258,7 @@ class Relay:
                 else:
                     waiter.set_result(msg.get("value"))
         elif "end" in msg:
+            self.finished = True
             self._messages.put_nowait(_END)
         elif "error" in msg:
             self.error = ts_exception(msg["error"])
@@ -287,8 +299,12 @@ class Relay:
         if self._stdin is not None and not self._stdin.is_closing():
             self._stdin.close()
         loop = asyncio.get_running_loop()
-        with contextlib.suppress(asyncio.TimeoutError):  # the driver ends its query once stdin closes
-            await asyncio.wait_for(asyncio.shield(loop.run_in_executor(None, proc.wait)), 5.0)
+        # A query that ended with every process it spawned gone leaves the driver nothing to
+        # end: it is killed at once. Otherwise it ends its query once its stdin closes.
+        settled = self.finished and all(c["returncode"] is not None for c in self.children)
+        with contextlib.suppress(asyncio.TimeoutError):
+            if not settled:
+                await asyncio.wait_for(asyncio.shield(loop.run_in_executor(None, proc.wait)), 5.0)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(proc.pid, signal.SIGKILL)
         await loop.run_in_executor(None, proc.wait)
