@@ -75,3 +75,26 @@ def test_a_hand_made_regression_fails_the_gate(kind: str, tmp_path: Path, capsys
     assert main(["gate", "--baseline", str(base), "--candidate", str(regressed)]) == 1
     out = capsys.readouterr().out
     assert bid in out and "differs" in out, out
+
+
+TS_REPORT = Path(__file__).resolve().parents[1] / "reports" / "ts" / "0.3.336.json"
+
+
+def test_a_value_flag_dropped_among_one_token_forms_fails_the_typescript_gate(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A TypeScript release writes `--max-turns=3`; one that stopped sending it must not pass
+    because its other value flags are written in one token too."""
+    bid, check = "wire.option-flags-and-defaults", "max-turns-sent"
+    report = json.loads(TS_REPORT.read_text(encoding="utf-8"))
+    entry = next(e for e in report["behaviours"] if e["id"] == bid)
+    assert entry["checks"][check] == "holds", f"{check} must hold in the committed report for its regression to show"
+    entry["observed"][check] = {"3": {"added": [], "removed": []}}
+    (tmp_path / "candidate").mkdir()
+    candidate = tmp_path / "candidate" / TS_REPORT.name
+    candidate.write_text(json.dumps(report, indent=2), encoding="utf-8")
+    assert main(["rejudge", str(candidate.parent)]) == 0
+    capsys.readouterr()
+    assert main(["gate", "--baseline", str(TS_REPORT), "--candidate", str(candidate)]) == 1
+    out = capsys.readouterr().out
+    assert bid in out and f"{check} holds → differs" in out, out
