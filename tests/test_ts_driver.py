@@ -154,8 +154,8 @@ def test_the_driver_and_its_spare_end_with_their_host(monkeypatch: pytest.Monkey
     for pid in recorded.seen:  # and each is really gone, not merely forgotten
         with pytest.raises(ProcessLookupError):
             os.kill(pid, 0)
+    assert len(relay._spares[FakeRelease().entry]) == relay.SPARES  # warm drivers wait for the next runs ...
     spares = [proc.pid for waiting in relay._spares.values() for proc in waiting]
-    assert len(spares) == relay.SPARES  # warm drivers wait for the next runs ...
     relay.end_spares()  # ... until its host ends (at exit)
     for pid in spares:
         with pytest.raises(ProcessLookupError):

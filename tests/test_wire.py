@@ -1,6 +1,8 @@
 """The wire harness notices what it exists to notice: flags, answers, crashes, EOF."""
 
 import os
+import time
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -332,6 +334,13 @@ def test_a_fake_that_started_too_late_to_record_its_start_is_killed_with_the_res
     late = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", str(launcher)])
     other = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)", str(tmp_path / "other")])
     try:
+        # started: its command line is readable (Popen returns while exec may still be setting
+        # it up, and a process mid-exec shows an empty one)
+        for p, name in ((late, launcher), (other, tmp_path / "other")):
+            deadline = time.monotonic() + 10
+            while str(name).encode() not in Path(f"/proc/{p.pid}/cmdline").read_bytes():
+                assert time.monotonic() < deadline, "the process never showed its command line"
+                time.sleep(0.01)
         wire._kill_leftovers([], launcher)
         assert late.wait(timeout=10) == -9
         assert other.poll() is None  # a process of another launcher is left alone
