@@ -63,6 +63,29 @@ def test_a_wrong_call_is_refused_as_python_refuses_it() -> None:
         SDK.get_session_info("s1", folder="/x")  # no such parameter
 
 
+def test_arguments_bind_by_position_or_name_as_in_python() -> None:
+    assert functions.ts_arguments("get_subagent_messages", ("s1", "a1", "/d"), {"limit": 2}) == [
+        "s1",
+        "a1",
+        {"dir": "/d", "limit": 2},
+    ]
+    assert functions.ts_arguments("list_sessions", (), {}) == []
+    with pytest.raises(TypeError, match="multiple values"):
+        functions.ts_arguments("get_session_info", ("s1",), {"session_id": "s2"})
+    with pytest.raises(TypeError, match="takes 2 arguments"):
+        functions.ts_arguments("get_session_info", ("s1", "/d", "extra"), {})
+
+
+@pytest.mark.parametrize("name", sorted(functions.TABLE))
+def test_the_table_names_the_installed_python_sdks_parameters(name: str) -> None:
+    """The relay binds calls by its own table, not the installed Python SDK; this says when
+    the two part (a new parameter to add to the table)."""
+    import inspect
+
+    spec = functions.TABLE[name]
+    assert tuple(inspect.signature(getattr(py_sdk, name)).parameters) == (*spec.positional, *spec.options)
+
+
 def test_a_function_the_release_does_not_export_is_absent() -> None:
     assert getattr(SDK, "rename_session", None) is None  # relayed, but this release lacks it
     assert getattr(SDK, "InMemorySessionStore", None) is None  # not relayed at all

@@ -24,10 +24,8 @@ from sdkprobe.releases.versions import SDK_VERSIONS, TS_VERSIONS
 _RELAY = Path(messages.__file__).parent
 _REPORTS = Path(__file__).resolve().parents[1] / "reports" / "ts"
 
-# The relay's only imports of the Python SDK, and why none of them decides a verdict.
-_PYTHON_SDK_USES = {
-    "functions.py": "binds a call's arguments with the Python function's signature (a wrong call raises)",
-}
+# The relay's imports of the Python SDK, and why none of them decides a verdict: none.
+_PYTHON_SDK_USES: dict[str, str] = {}
 
 _CATALOGUE = Path(__file__).resolve().parents[1] / "probes" / "catalogue"
 

@@ -4,7 +4,9 @@ A probe calls `get_session_info(sid, directory=d)` as the Python SDK spells it; 
 becomes `getSessionInfo(sid, {dir: d})` run by the release under test in a Node process of
 its own (call.mjs), with the environment the probe set (CLAUDE_CONFIG_DIR), and what it
 returns comes back as the Python SDK's type (SDKSessionInfo, SessionMessage), its camelCase
-keys in snake_case. Only the arguments the probe gave are passed; what TypeScript throws is
+keys in snake_case. A call is bound by sdkprobe's own table of each function's parameters
+(the Python SDK's, written down here), never by the Python SDK installed beside: only the
+arguments the probe gave are passed; what TypeScript throws is
 raised as a TsError named after the thrown error. A function the release does not export
 is absent (`getattr(functions, name, None)` is None), as on a Python version without it.
 """
@@ -12,7 +14,6 @@ is absent (`getattr(functions, name, None)` is None), as on a Python version wit
 from __future__ import annotations
 
 import dataclasses
-import inspect
 import json
 import os
 import subprocess
@@ -20,8 +21,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import claude_agent_sdk as py_sdk
 
 from sdkprobe.behaviour import NotApplicable
 from sdkprobe.harness.typescript.names import camel, snake
@@ -33,23 +32,28 @@ _TIMEOUT = 60.0
 
 @dataclass(frozen=True)
 class Function:
-    """One relayed function: its TypeScript name, the Python parameters passed in place
-    (the rest go into the options object), and the Python type its result becomes."""
+    """One relayed function: its TypeScript name, the Python parameters passed in place, the
+    Python parameters that go into the options object (in the Python signature's order, so a
+    call may give them by position too), and the Python type its result becomes."""
 
     ts_name: str
     positional: tuple[str, ...]
     returns: str | None = None  # the Python SDK's type name a result is read as, for one value or each of a list
+    options: tuple[str, ...] = ("directory",)
 
 
+_PAGED = ("directory", "limit", "offset")
 TABLE = {
-    "list_sessions": Function("listSessions", (), "SDKSessionInfo"),
+    "list_sessions": Function("listSessions", (), "SDKSessionInfo", (*_PAGED, "include_worktrees")),
     "get_session_info": Function("getSessionInfo", ("session_id",), "SDKSessionInfo"),
-    "get_session_messages": Function("getSessionMessages", ("session_id",), "SessionMessage"),
+    "get_session_messages": Function("getSessionMessages", ("session_id",), "SessionMessage", _PAGED),
     "list_subagents": Function("listSubagents", ("session_id",)),
-    "get_subagent_messages": Function("getSubagentMessages", ("session_id", "agent_id"), "SessionMessage"),
+    "get_subagent_messages": Function("getSubagentMessages", ("session_id", "agent_id"), "SessionMessage", _PAGED),
     "rename_session": Function("renameSession", ("session_id", "title")),
     "tag_session": Function("tagSession", ("session_id", "tag")),
-    "fork_session": Function("forkSession", ("session_id",), "ForkSessionResult"),
+    "fork_session": Function(
+        "forkSession", ("session_id",), "ForkSessionResult", ("directory", "up_to_message_id", "title")
+    ),
     "delete_session": Function("deleteSession", ("session_id",)),
 }
 # Python functions over a SessionStore: TypeScript takes the store as an option of the
@@ -73,14 +77,30 @@ _RENAMED = {"directory": "dir"}
 
 
 def ts_arguments(python_name: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[Any]:
-    """The TypeScript call's arguments for a Python call, bound as the Python SDK's own
-    signature binds them (a wrong call raises TypeError as it would there)."""
+    """The TypeScript call's arguments for a Python call, bound by the table's parameters (a
+    wrong call raises TypeError, as it would in Python)."""
     spec = TABLE[python_name]
-    bound = inspect.signature(getattr(py_sdk, python_name)).bind(*args, **kwargs)
-    given = dict(bound.arguments)
+    given = _bind(python_name, (*spec.positional, *spec.options), args, kwargs)
+    missing = [name for name in spec.positional if name not in given]
+    if missing:
+        raise TypeError(f"{python_name}() missing required argument(s): {', '.join(missing)}")
     out = [given.pop(name, None) for name in spec.positional]
     options = {_RENAMED.get(k, camel(k)): str(v) if isinstance(v, os.PathLike) else v for k, v in given.items()}
     return [*out, options] if options else out
+
+
+def _bind(name: str, parameters: tuple[str, ...], args: tuple[Any, ...], kwargs: dict[str, Any]) -> dict[str, Any]:
+    """Each argument given, by its parameter's name, as Python binds a call."""
+    if len(args) > len(parameters):
+        raise TypeError(f"{name}() takes {len(parameters)} arguments but {len(args)} were given")
+    given = dict(zip(parameters[: len(args)], args, strict=True))
+    for key, value in kwargs.items():
+        if key not in parameters:
+            raise TypeError(f"{name}() got an unexpected keyword argument {key!r}")
+        if key in given:
+            raise TypeError(f"{name}() got multiple values for argument {key!r}")
+        given[key] = value
+    return given
 
 
 def python_value(python_name: str, value: Any, declared: Mapping[str, Any] | None = None) -> Any:
