@@ -130,10 +130,11 @@ class WireRun(sdk.OutcomeView):
         }
         return {rid: got.get(rid) for rid in sent}
 
-    def timeline(self) -> list[str]:
-        """The exchange as short labels in order: `in:user`, `out:result`, `eof`, ..."""
+    def timeline(self, events: list[dict[str, Any]] | None = None) -> list[str]:
+        """The exchange as short labels in order: `in:user`, `out:result`, `eof`, ...; of
+        `events` when given (`run.warmed`: what had happened when startup() resolved)."""
         labels = []
-        for e in self.events:
+        for e in self.events if events is None else events:
             if e["event"] in ("in", "out"):
                 labels.append(f"{e['event']}:{_label(e.get('message'))}")
             elif e["event"] in ("eof", "exit"):

@@ -803,7 +803,7 @@ class WarmSeen(TypedDict):
 
     resolved: bool  # startup() resolved (False: it rejected, or the run ended before)
     error: str | None  # what the run raised, named as the SDK named it
-    at_resolve: list[str]  # the fake's exchange by then: "in <kind>" / "out <kind>", in order
+    at_resolve: list[str]  # the fake's exchange by then, as WireRun.timeline labels it
     sessions_started: int  # CLI processes started for a session in the whole run
     prompt_reached_cli: bool  # the prompt's user message was written to the CLI
     result: str | None  # the result message's subtype, None when none was yielded
@@ -817,27 +817,6 @@ class RejectSeen(TypedDict):
 class StartupSeen(TypedDict):
     answered: WarmSeen
     unanswered: RejectSeen
-
-
-def _exchange(events: list[dict[str, Any]]) -> list[str]:
-    """The stdin and stdout lines of a capture as `in <kind>` / `out <kind>`, a control request
-    by its subtype (`in control_request/initialize`) and a control response by the subtype of
-    the request it answers (`out control_response/initialize`)."""
-    asked: dict[Any, str] = {}
-    labelled = []
-    for e in events:
-        m = e.get("message")
-        if e["event"] not in ("in", "out") or not isinstance(m, dict):
-            continue
-        kind = str(m.get("type"))
-        if kind == "control_request":
-            subtype = str((m.get("request") or {}).get("subtype"))
-            asked[m.get("request_id")] = subtype
-            kind = f"{kind}/{subtype}"
-        elif kind == "control_response":
-            kind = f"{kind}/{asked.get((m.get('response') or {}).get('request_id'), '?')}"
-        labelled.append(f"{e['event']} {kind}")
-    return labelled
 
 
 @behaviour(
@@ -873,7 +852,7 @@ async def startup_prewarms_the_cli(h: Harness) -> StartupSeen:
     answered: WarmSeen = {
         "resolved": run.warmed is not None,
         "error": None if run.error is None else str(run.error),
-        "at_resolve": _exchange(run.warmed or []),
+        "at_resolve": run.timeline(run.warmed or []),
         "sessions_started": len(sessions),
         "prompt_reached_cli": bool(run.user_messages),
         "result": None if result is None else str(result.subtype),
@@ -892,14 +871,16 @@ async def startup_prewarms_the_cli(h: Harness) -> StartupSeen:
 def _(seen: StartupSeen) -> dict[str, Check]:
     a, u = seen["answered"], seen["unanswered"]
     by_then = a["at_resolve"]
+    asked = by_then.index("in:control_request/initialize") if "in:control_request/initialize" in by_then else None
+    answered = asked is not None and any(x.startswith("out:control_response/") for x in by_then[asked:])
     return {
         "initialized-before-resolving": check(
-            a["resolved"] and "out control_response/initialize" in by_then,
+            a["resolved"] and answered,
             f"startup() resolved: {a['resolved']} (error {a['error']}); the CLI had exchanged {by_then} by then",
         ),
         "no-prompt-before-query": check(
-            a["resolved"] and "in user" not in by_then,
-            f"by the time startup() resolved the CLI had been sent {[x for x in by_then if x.startswith('in ')]}",
+            a["resolved"] and "in:user" not in by_then,
+            f"by the time startup() resolved the CLI had been sent {[x for x in by_then if x.startswith('in:')]}",
         ),
         "query-runs-on-the-warm-cli": check(
             a["sessions_started"] == 1 and a["prompt_reached_cli"] and a["result"] == "success",
@@ -918,7 +899,7 @@ _WARM: StartupSeen = {
     "answered": {
         "resolved": True,
         "error": None,
-        "at_resolve": ["in control_request/initialize", "out control_response/initialize"],
+        "at_resolve": ["in:control_request/initialize", "out:control_response/success"],
         "sessions_started": 1,
         "prompt_reached_cli": True,
         "result": "success",
@@ -927,11 +908,11 @@ _WARM: StartupSeen = {
 }
 # a release whose startup() resolves as soon as the process is spawned, before initialize is answered
 startup_prewarms_the_cli.differs_on(
-    {**_WARM, "answered": {**_WARM["answered"], "at_resolve": ["in control_request/initialize"]}}
+    {**_WARM, "answered": {**_WARM["answered"], "at_resolve": ["in:control_request/initialize"]}}
 )
 # a release that sends the prompt while warming
 startup_prewarms_the_cli.differs_on(
-    {**_WARM, "answered": {**_WARM["answered"], "at_resolve": [*_WARM["answered"]["at_resolve"], "in user"]}}
+    {**_WARM, "answered": {**_WARM["answered"], "at_resolve": [*_WARM["answered"]["at_resolve"], "in:user"]}}
 )
 # a release whose WarmQuery.query() starts a second CLI instead of using the warm one
 startup_prewarms_the_cli.differs_on({**_WARM, "answered": {**_WARM["answered"], "sessions_started": 2}})
