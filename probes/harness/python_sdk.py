@@ -101,7 +101,7 @@ class PythonSdk(SdkUnderTest):
         if not isinstance(value, Given):
             return value
         name = type(value).__name__
-        cls = self._class(name)
+        cls = self.own_class(name)
         if cls is None:
             raise NotApplicable(f"{self.name} {self.version} has no {name}")
         given = value.set_fields()
